@@ -1,0 +1,57 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "pubnub-harness",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "pubnub-harness", targets: ["pubnub-harness"]),
+        .library(name: "MockPubNubServer", targets: ["MockPubNubServer"]),
+        .library(name: "ClientUnderTest", targets: ["ClientUnderTest"]),
+        .library(name: "ConformanceKit", targets: ["ConformanceKit"]),
+        .library(name: "PubNubCrypto", targets: ["PubNubCrypto"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .target(name: "CPosix"),
+        .target(name: "PubNubCrypto", dependencies: ["COpenSSL"], swiftSettings: strict),
+        .target(
+            name: "MockPubNubServer",
+            dependencies: ["COpenSSL", "CPosix", "PubNubCrypto", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        .target(name: "ClientUnderTest", dependencies: ["COpenSSL", "CPosix", "PubNubCrypto"], swiftSettings: strict),
+        .target(name: "ConformanceKit", dependencies: ["MockPubNubServer", "PubNubCrypto"], swiftSettings: strict),
+        .target(name: "BuiltInAdapter", dependencies: ["ConformanceKit", "ClientUnderTest"], swiftSettings: strict),
+        .executableTarget(
+            name: "pubnub-harness",
+            dependencies: [
+                "MockPubNubServer", "ConformanceKit", "BuiltInAdapter", "PubNubCrypto",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "PubNubCryptoTests", dependencies: ["PubNubCrypto"], swiftSettings: strict),
+        .testTarget(name: "MockPubNubServerTests", dependencies: ["MockPubNubServer"], swiftSettings: strict),
+        .testTarget(
+            name: "ClientUnderTestTests",
+            dependencies: ["ClientUnderTest", "MockPubNubServer", "PubNubCrypto"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ConformanceKitTests",
+            dependencies: ["ConformanceKit", "BuiltInAdapter", "MockPubNubServer"],
+            swiftSettings: strict
+        ),
+    ]
+)

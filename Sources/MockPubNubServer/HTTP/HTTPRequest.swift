@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+
+/// An HTTP/1.1 request as read from the wire, with its framing already undone.
+///
+/// The request keeps the raw request-target so that nothing is lost; `pathSegments` and
+/// `queryItems` give the decoded views PubNub routing needs (split on `/` and `&` first, then
+/// percent-decode each piece, so `%2F` inside a channel name never splits a segment).
+public struct HTTPRequest: Sendable, Hashable {
+    /// The method token, e.g. `GET`.
+    public var method: String
+    /// The raw request-target exactly as sent, e.g. `/time/0?uuid=a`.
+    public var target: String
+    /// The raw (still percent-encoded) path part of the target.
+    public var rawPath: String
+    /// The raw query string (after `?`, without the `?`), empty when absent.
+    public var rawQuery: String
+    /// The HTTP version token, e.g. `HTTP/1.1`.
+    public var version: String
+    /// The header fields in arrival order.
+    public var headers: HTTPHeaders
+    /// The body with any chunked transfer-coding removed.
+    public var body: [UInt8]
+
+    public init(
+        method: String, target: String, version: String = "HTTP/1.1",
+        headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []
+    ) {
+        self.method = method
+        self.target = target
+        self.version = version
+        self.headers = headers
+        self.body = body
+        if let mark = target.firstIndex(of: "?") {
+            rawPath = String(target[..<mark])
+            rawQuery = String(target[target.index(after: mark)...])
+        } else {
+            rawPath = target
+            rawQuery = ""
+        }
+    }
+
+    /// The path split on `/` (the leading empty segment dropped), each segment percent-decoded.
+    ///
+    /// Returns `nil` when a segment holds invalid percent-encoding or is not UTF-8.
+    public var pathSegments: [String]? {
+        var segments = rawPath.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        if segments.first == "" { segments.removeFirst() }
+        var decoded: [String] = []
+        decoded.reserveCapacity(segments.count)
+        for segment in segments {
+            guard let value = PercentDecoding.decode(segment, plusAsSpace: false) else { return nil }
+            decoded.append(value)
+        }
+        return decoded
+    }
+
+    /// The query split on `&` and `=`, each name and value percent-decoded, in order.
+    ///
+    /// Returns `nil` when any part holds invalid percent-encoding. A name without `=` has an empty value.
+    public var queryItems: [QueryItem]? {
+        guard !rawQuery.isEmpty else { return [] }
+        var items: [QueryItem] = []
+        for pair in rawQuery.split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = PercentDecoding.decode(String(parts[0]), plusAsSpace: true) else { return nil }
+            let rawValue = parts.count > 1 ? String(parts[1]) : ""
+            guard let value = PercentDecoding.decode(rawValue, plusAsSpace: true) else { return nil }
+            items.append(QueryItem(name: name, value: value))
+        }
+        return items
+    }
+}
+
+/// One decoded `name=value` pair of a query string.
+public struct QueryItem: Sendable, Hashable, Codable {
+    public var name: String
+    public var value: String
+
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+extension Array where Element == QueryItem {
+    /// The value of the first item named `name`, if any.
+    public subscript(_ name: String) -> String? {
+        first(where: { $0.name == name })?.value
+    }
+}
+
+/// Header fields in order, with case-insensitive lookup (RFC 9110 §5.1).
+public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
+    public private(set) var fields: [(name: String, value: String)] = []
+
+    public init() {}
+
+    public init(_ fields: [(String, String)]) {
+        self.fields = fields.map { (name: $0.0, value: $0.1) }
+    }
+
+    public init(dictionaryLiteral elements: (String, String)...) {
+        self.init(elements)
+    }
+
+    /// The first value of the field named `name` (case-insensitive).
+    public subscript(_ name: String) -> String? {
+        fields.first(where: { $0.name.caseInsensitiveEquals(name) })?.value
+    }
+
+    /// All values of the field named `name` (case-insensitive), in order.
+    public func values(for name: String) -> [String] {
+        fields.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
+    }
+
+    /// Appends a field, keeping any existing ones with the same name.
+    public mutating func add(_ name: String, _ value: String) {
+        fields.append((name: name, value: value))
+    }
+
+    /// Replaces every field named `name` with one field holding `value`.
+    public mutating func set(_ name: String, _ value: String) {
+        fields.removeAll { $0.name.caseInsensitiveEquals(name) }
+        fields.append((name: name, value: value))
+    }
+
+    /// Removes every field named `name`.
+    public mutating func remove(_ name: String) {
+        fields.removeAll { $0.name.caseInsensitiveEquals(name) }
+    }
+
+    public var count: Int { fields.count }
+
+    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
+        fields.makeIterator()
+    }
+
+    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+        lhs.fields.elementsEqual(rhs.fields) { $0.name == $1.name && $0.value == $1.value }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        for field in fields {
+            hasher.combine(field.name)
+            hasher.combine(field.value)
+        }
+    }
+}
+
+extension String {
+    /// ASCII case-insensitive comparison, as HTTP field names require.
+    func caseInsensitiveEquals(_ other: String) -> Bool {
+        let a = utf8, b = other.utf8
+        guard a.count == b.count else { return false }
+        return zip(a, b).allSatisfy { x, y in
+            x == y || (x ^ 0x20 == y && ((x | 0x20) >= 0x61 && (x | 0x20) <= 0x7A))
+        }
+    }
+}

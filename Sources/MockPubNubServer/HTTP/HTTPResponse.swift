@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+
+/// A complete HTTP response the server writes with a correct `Content-Length`.
+///
+/// The transport adds `Content-Length` and `Connection` itself; handlers set the status, the
+/// content type and the body. Deliberately broken framing is expressed with `ResponseAction.raw`.
+public struct HTTPResponse: Sendable, Hashable {
+    /// The status code, e.g. 200.
+    public var status: Int
+    /// The reason phrase; when `nil` the standard phrase for `status` is used.
+    public var reason: String?
+    /// Header fields other than `Content-Length` and `Connection`.
+    public var headers: HTTPHeaders
+    /// The body bytes.
+    public var body: [UInt8]
+
+    public init(status: Int, reason: String? = nil, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+        self.status = status
+        self.reason = reason
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The content type every PubNub service answers with (spec §2.5).
+    public static let pubNubContentType = "text/javascript; charset=\"UTF-8\""
+
+    /// A response with PubNub's content type and `body` as its UTF-8 text.
+    public static func pubNub(_ status: Int, _ body: String) -> HTTPResponse {
+        HTTPResponse(status: status, headers: ["Content-Type": pubNubContentType], body: Array(body.utf8))
+    }
+
+    /// The reason phrase used on the status line.
+    public var reasonPhrase: String { reason ?? Self.standardReason(status) }
+
+    /// The standard reason phrase for a status code (RFC 9110 §15), or "Unknown".
+    public static func standardReason(_ status: Int) -> String {
+        switch status {
+        case 100: "Continue"
+        case 200: "OK"
+        case 201: "Created"
+        case 204: "No Content"
+        case 301: "Moved Permanently"
+        case 302: "Found"
+        case 304: "Not Modified"
+        case 307: "Temporary Redirect"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 402: "Payment Required"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 408: "Request Timeout"
+        case 409: "Conflict"
+        case 411: "Length Required"
+        case 412: "Precondition Failed"
+        case 413: "Content Too Large"
+        case 414: "URI Too Long"
+        case 415: "Unsupported Media Type"
+        case 429: "Too Many Requests"
+        case 431: "Request Header Fields Too Large"
+        case 481: "Malformed Filter Expression"
+        case 500: "Internal Server Error"
+        case 501: "Not Implemented"
+        case 502: "Bad Gateway"
+        case 503: "Service Unavailable"
+        case 504: "Gateway Timeout"
+        case 505: "HTTP Version Not Supported"
+        default: "Unknown"
+        }
+    }
+}

@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: MIT
+
+/// Every REST endpoint the mock serves, by the name fault plans and the journal use (spec §3-§9, §13).
+public enum PubNubEndpoint: String, Sendable, Hashable, Codable, CaseIterable {
+    case time
+    case publish
+    case signal
+    case subscribe
+    case heartbeat
+    case leave
+    case hereNow = "here-now"
+    case globalHereNow = "global-here-now"
+    case whereNow = "where-now"
+    case getState = "get-state"
+    case setState = "set-state"
+    case history
+    case fetchMessages = "fetch-messages"
+    case fetchMessagesWithActions = "fetch-messages-with-actions"
+    case deleteMessages = "delete-messages"
+    case messageCounts = "message-counts"
+    case channelGroupAdd = "channel-group-add"
+    case channelGroupRemoveChannels = "channel-group-remove-channels"
+    case channelGroupList = "channel-group-list"
+    case channelGroupListGroups = "channel-group-list-groups"
+    case channelGroupDelete = "channel-group-delete"
+    case grant
+    case admin
+}
+
+/// A request classified by endpoint, with the keys, channels and groups it names.
+///
+/// Classification is pure and shared by the service (to dispatch) and the fault layer (to aim
+/// rules), so both always agree on what a request is.
+public struct PubNubRoute: Sendable, Hashable {
+    public var endpoint: PubNubEndpoint
+    /// The subscribe key from the path; `nil` for `/time/0` and the admin API.
+    public var subscribeKey: String?
+    /// The publish key from the path (publish and signal only).
+    public var publishKey: String?
+    /// Channels named in the path, decoded and split on `,` (empty for the `,` placeholder).
+    public var channels: [String]
+    /// Channel groups: the `channel-group` query list, or the group in a channel-registration path.
+    public var channelGroups: [String]
+    /// The `uuid` query parameter (the client's user id).
+    public var uuid: String?
+    /// The uuid named in the path (where now, get/set state).
+    public var targetUUID: String?
+    /// The decoded message segment of a GET publish or signal (the JSON text).
+    public var message: String?
+    /// The decoded query, in order.
+    public var query: [QueryItem]
+
+    public init(
+        endpoint: PubNubEndpoint, subscribeKey: String? = nil, publishKey: String? = nil,
+        channels: [String] = [], channelGroups: [String] = [], uuid: String? = nil,
+        targetUUID: String? = nil, message: String? = nil, query: [QueryItem] = []
+    ) {
+        self.endpoint = endpoint
+        self.subscribeKey = subscribeKey
+        self.publishKey = publishKey
+        self.channels = channels
+        self.channelGroups = channelGroups
+        self.uuid = uuid
+        self.targetUUID = targetUUID
+        self.message = message
+        self.query = query
+    }
+}
+
+/// Why a request could not be classified.
+public enum RouteError: Error, Sendable, Hashable {
+    /// A path segment or query part holds invalid percent-encoding or is not UTF-8.
+    case invalidPercentEncoding
+    /// No PubNub endpoint has this method and path.
+    case notFound
+}
+
+extension PubNubRoute {
+    /// Classifies `request` by method and path (spec §13 checklist).
+    public static func classify(_ request: HTTPRequest) -> Result<PubNubRoute, RouteError> {
+        guard let segments = request.pathSegments, let query = request.queryItems else {
+            return .failure(.invalidPercentEncoding)
+        }
+        let groups = splitList(query["channel-group"])
+        var route = PubNubRoute(endpoint: .time, channelGroups: groups, uuid: query["uuid"], query: query)
+        let method = request.method
+        let isRead = method == "GET" || method == "HEAD"
+
+        switch segments.first {
+        case "__admin":
+            route.endpoint = .admin
+            return .success(route)
+        case "time" where segments.count == 2 && isRead:
+            route.endpoint = .time
+            return .success(route)
+        case "publish", "signal":
+            // /publish/{pub}/{sub}/0/{channel}/0[/{message}]
+            guard segments.count == 6 || segments.count == 7 else { return .failure(.notFound) }
+            let isSignal = segments[0] == "signal"
+            let hasMessage = segments.count == 7
+            guard (isRead && hasMessage) || (method == "POST" && !hasMessage && !isSignal)
+                || (method == "POST" && isSignal && !hasMessage)
+            else { return .failure(.notFound) }
+            route.endpoint = isSignal ? .signal : .publish
+            route.publishKey = segments[1]
+            route.subscribeKey = segments[2]
+            route.channels = [segments[4]]
+            route.message = hasMessage ? segments[6] : nil
+            return .success(route)
+        case "v2":
+            return classifyV2(Array(segments.dropFirst()), method: method, route: route)
+        case "v3":
+            return classifyV3(Array(segments.dropFirst()), method: method, route: route)
+        case "v1":
+            return classifyChannelRegistration(Array(segments.dropFirst()), isRead: isRead, route: route)
+        default:
+            return .failure(.notFound)
+        }
+    }
+
+    private static func classifyV2(
+        _ s: [String], method: String, route base: PubNubRoute
+    ) -> Result<PubNubRoute, RouteError> {
+        var route = base
+        let isRead = method == "GET" || method == "HEAD"
+        guard isRead, let service = s.first else { return .failure(.notFound) }
+        switch service {
+        case "subscribe":
+            // /v2/subscribe/{sub}/{channels}/0
+            guard s.count == 4 else { return .failure(.notFound) }
+            route.endpoint = .subscribe
+            route.subscribeKey = s[1]
+            route.channels = splitList(s[2])
+            return .success(route)
+        case "presence":
+            // /v2/presence/sub-key|sub_key/{sub}[/channel/{chs}[/heartbeat|/leave|/uuid/{u}[/data]]|/uuid/{u}]
+            guard s.count >= 3, s[1] == "sub-key" || s[1] == "sub_key" else { return .failure(.notFound) }
+            route.subscribeKey = s[2]
+            let rest = Array(s.dropFirst(3))
+            switch rest.count {
+            case 0:
+                route.endpoint = .globalHereNow
+            case 2 where rest[0] == "channel":
+                route.endpoint = .hereNow
+                route.channels = splitList(rest[1])
+            case 2 where rest[0] == "uuid":
+                route.endpoint = .whereNow
+                route.targetUUID = rest[1]
+            case 3 where rest[0] == "channel" && (rest[2] == "heartbeat" || rest[2] == "leave"):
+                route.endpoint = rest[2] == "heartbeat" ? .heartbeat : .leave
+                route.channels = splitList(rest[1])
+            case 4 where rest[0] == "channel" && rest[2] == "uuid":
+                route.endpoint = .getState
+                route.channels = splitList(rest[1])
+                route.targetUUID = rest[3]
+            case 5 where rest[0] == "channel" && rest[2] == "uuid" && rest[4] == "data":
+                route.endpoint = .setState
+                route.channels = splitList(rest[1])
+                route.targetUUID = rest[3]
+            default:
+                return .failure(.notFound)
+            }
+            return .success(route)
+        case "history":
+            // /v2/history/sub-key/{sub}/channel/{ch}
+            guard s.count == 5, s[1] == "sub-key", s[3] == "channel" else { return .failure(.notFound) }
+            route.endpoint = .history
+            route.subscribeKey = s[2]
+            route.channels = [s[4]]
+            return .success(route)
+        case "auth":
+            // /v2/auth/grant/sub-key/{sub}
+            guard s.count == 4, s[1] == "grant", s[2] == "sub-key" else { return .failure(.notFound) }
+            route.endpoint = .grant
+            route.subscribeKey = s[3]
+            return .success(route)
+        default:
+            return .failure(.notFound)
+        }
+    }
+
+    private static func classifyV3(
+        _ s: [String], method: String, route base: PubNubRoute
+    ) -> Result<PubNubRoute, RouteError> {
+        var route = base
+        let isRead = method == "GET" || method == "HEAD"
+        guard s.count == 5, s[0] == "history" || s[0] == "history-with-actions", s[1] == "sub-key" else {
+            return .failure(.notFound)
+        }
+        route.subscribeKey = s[2]
+        route.channels = splitList(s[4])
+        switch (s[0], s[3], method) {
+        case ("history", "channel", "DELETE"):
+            route.endpoint = .deleteMessages
+        case ("history", "channel", _) where isRead:
+            route.endpoint = .fetchMessages
+        case ("history-with-actions", "channel", _) where isRead:
+            route.endpoint = .fetchMessagesWithActions
+        case ("history", "message-counts", _) where isRead:
+            route.endpoint = .messageCounts
+        default:
+            return .failure(.notFound)
+        }
+        return .success(route)
+    }
+
+    private static func classifyChannelRegistration(
+        _ s: [String], isRead: Bool, route base: PubNubRoute
+    ) -> Result<PubNubRoute, RouteError> {
+        var route = base
+        // /v1/channel-registration/sub-key/{sub}/channel-group[/{g}[/remove]]
+        guard isRead, s.count >= 4, s[0] == "channel-registration", s[1] == "sub-key", s[3] == "channel-group"
+        else { return .failure(.notFound) }
+        route.subscribeKey = s[2]
+        switch s.count {
+        case 4:
+            route.endpoint = .channelGroupListGroups
+        case 5:
+            route.channelGroups = [s[4]]
+            if let add = route.query["add"] {
+                route.endpoint = .channelGroupAdd
+                route.channels = splitList(add)
+            } else if let remove = route.query["remove"] {
+                route.endpoint = .channelGroupRemoveChannels
+                route.channels = splitList(remove)
+            } else {
+                route.endpoint = .channelGroupList
+            }
+        case 6 where s[5] == "remove":
+            route.channelGroups = [s[4]]
+            route.endpoint = .channelGroupDelete
+        default:
+            return .failure(.notFound)
+        }
+        return .success(route)
+    }
+
+    /// Splits a comma list, dropping empty names (so the `,` placeholder is an empty list).
+    static func splitList(_ list: String?) -> [String] {
+        guard let list, !list.isEmpty else { return [] }
+        return list.split(separator: ",", omittingEmptySubsequences: true).map(String.init)
+    }
+}

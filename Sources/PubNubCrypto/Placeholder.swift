@@ -1,0 +1,2 @@
+// SPDX-License-Identifier: MIT
+// Placeholder so the target builds; replaced by the module's real sources.
