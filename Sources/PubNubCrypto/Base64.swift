@@ -20,29 +20,50 @@ enum Base64 {
         return table
     }()
 
+    /// Four 256-entry tables giving each character's contribution to a quad's 3 output bytes, already shifted
+    /// into little-endian order (bytes 0-2 of a `UInt32`), with bit 24 set for invalid characters; followed by
+    /// ``decodeTable`` widened to `UInt32` for the tail.
+    static let quadTables: [UInt32] = {
+        var tables = [UInt32](repeating: 0x0100_0000, count: 4 * 256)
+        for (index, character) in alphabet.enumerated() {
+            let value = UInt32(index)
+            let slot = Int(character)
+            tables[slot] = value << 2
+            tables[256 + slot] = value >> 4 | (value & 0x0F) << 12
+            tables[512 + slot] = (value >> 2) << 8 | (value & 0x03) << 22
+            tables[768 + slot] = value << 16
+        }
+        return tables + decodeTable.map { UInt32($0) }
+    }()
+
     static func encodedCount(_ byteCount: Int) -> Int { (byteCount + 2) / 3 * 4 }
 
     static func maxDecodedCount(_ characterCount: Int) -> Int { (characterCount + 3) / 4 * 3 }
 
     /// Writes the base64 of `input` to `out` (room for ``encodedCount(_:)`` bytes); returns the count written.
     static func encode(_ input: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int {
+        guard let source = input.baseAddress else { return 0 }
         let count = input.count
-        var source = 0
-        var target = 0
-        pairs.withUnsafeBufferPointer { pairs in
+        // Locals only inside the closure: captured mutable variables would be boxed and slow the loop down.
+        let (consumed, written) = pairs.withUnsafeBufferPointer { pairs -> (Int, Int) in
+            let table = pairs.baseAddress!
             let raw = UnsafeMutableRawPointer(out)
-            while source + 3 <= count {
-                let word = Int(input[source]) << 16 | Int(input[source + 1]) << 8 | Int(input[source + 2])
-                raw.storeBytes(of: pairs[word >> 12], toByteOffset: target, as: UInt16.self)
-                raw.storeBytes(of: pairs[word & 0xFFF], toByteOffset: target + 2, as: UInt16.self)
-                source += 3
+            var offset = 0
+            var target = 0
+            while offset + 3 <= count {
+                let word = Int(source[offset]) << 16 | Int(source[offset + 1]) << 8 | Int(source[offset + 2])
+                raw.storeBytes(of: table[word >> 12], toByteOffset: target, as: UInt16.self)
+                raw.storeBytes(of: table[word & 0xFFF], toByteOffset: target + 2, as: UInt16.self)
+                offset += 3
                 target += 4
             }
+            return (offset, target)
         }
-        let rest = count - source
+        var target = written
+        let rest = count - consumed
         if rest > 0 {
-            let first = Int(input[source])
-            let second = rest == 2 ? Int(input[source + 1]) : 0
+            let first = Int(source[consumed])
+            let second = rest == 2 ? Int(source[consumed + 1]) : 0
             out[target] = alphabet[first >> 2]
             out[target + 1] = alphabet[(first & 0x03) << 4 | second >> 4]
             out[target + 2] = rest == 2 ? alphabet[(second & 0x0F) << 2] : UInt8(ascii: "=")
@@ -54,6 +75,7 @@ enum Base64 {
 
     /// Decodes `input` into `out` (room for ``maxDecodedCount(_:)`` bytes); returns the byte count.
     static func decode(_ input: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) throws(CryptoError) -> Int {
+        guard let source = input.baseAddress else { return 0 }
         var length = input.count
         if length % 4 == 0, length > 0, input[length - 1] == UInt8(ascii: "=") {
             length -= input[length - 2] == UInt8(ascii: "=") ? 2 : 1
@@ -61,42 +83,49 @@ enum Base64 {
         guard length % 4 != 1 else {
             throw CryptoError(.invalidBase64, "base64 text has an impossible length of \(input.count) characters")
         }
-        var source = 0
-        var target = 0
-        var invalid: UInt32 = 0
-        decodeTable.withUnsafeBufferPointer { table in
-            while source + 4 <= length {
-                let a = UInt32(table[Int(input[source])])
-                let b = UInt32(table[Int(input[source + 1])])
-                let c = UInt32(table[Int(input[source + 2])])
-                let d = UInt32(table[Int(input[source + 3])])
-                invalid |= a | b | c | d
-                let word = a << 18 | b << 12 | c << 6 | d
-                out[target] = UInt8(truncatingIfNeeded: word >> 16)
-                out[target + 1] = UInt8(truncatingIfNeeded: word >> 8)
-                out[target + 2] = UInt8(truncatingIfNeeded: word)
-                source += 4
+        let (written, invalid) = quadTables.withUnsafeBufferPointer { tables -> (Int, UInt32) in
+            let t0 = tables.baseAddress!
+            let t1 = t0 + 256
+            let t2 = t0 + 512
+            let t3 = t0 + 768
+            let raw = UnsafeMutableRawPointer(out)
+            var offset = 0
+            var target = 0
+            var invalid: UInt32 = 0
+            // Full quads but the last: one 4-byte store each (its 4th byte is overwritten by the next quad).
+            while offset + 8 <= length {
+                let word =
+                    t0[Int(source[offset])] | t1[Int(source[offset + 1])] | t2[Int(source[offset + 2])]
+                    | t3[Int(source[offset + 3])]
+                invalid |= word
+                raw.storeBytes(of: word.littleEndian, toByteOffset: target, as: UInt32.self)
+                offset += 4
                 target += 3
             }
-            let rest = length - source
-            if rest >= 2 {
-                let a = UInt32(table[Int(input[source])])
-                let b = UInt32(table[Int(input[source + 1])])
-                let c = rest == 3 ? UInt32(table[Int(input[source + 2])]) : 0
-                invalid |= a | b | c
-                let word = a << 18 | b << 12 | c << 6
-                out[target] = UInt8(truncatingIfNeeded: word >> 16)
-                target += 1
-                if rest == 3 {
-                    out[target] = UInt8(truncatingIfNeeded: word >> 8)
+            // The last 2-4 characters, one byte at a time; `decodeTable` values flag invalid input in bits 6-7.
+            let table = t0 + 1024
+            var tailInvalid: UInt32 = 0
+            var bits: UInt32 = 0
+            var bitCount = 0
+            while offset < length {
+                let value = table[Int(source[offset])]
+                tailInvalid |= value
+                bits = bits << 6 | (value & 0x3F)
+                bitCount += 6
+                if bitCount >= 8 {
+                    bitCount -= 8
+                    out[target] = UInt8(truncatingIfNeeded: bits >> UInt32(bitCount))
                     target += 1
                 }
+                offset += 1
             }
+            invalid |= tailInvalid & 0xC0 == 0 ? 0 : 0x0100_0000
+            return (target, invalid)
         }
-        // Any alphabet value has bits 6-7 clear; 0xFF (invalid character) sets them.
-        guard invalid & 0xC0 == 0 else {
+        // Quad-table entries of invalid characters set bit 24.
+        guard invalid & 0x0100_0000 == 0 else {
             throw CryptoError(.invalidBase64, "base64 text contains a character outside the standard alphabet")
         }
-        return target
+        return written
     }
 }

@@ -101,9 +101,8 @@ final class CipherEngine: Sendable {
     private static func fillIV(_ target: UnsafeMutablePointer<UInt8>, from iv: UnsafePointer<UInt8>?) throws(CryptoError) {
         if let iv {
             target.update(from: iv, count: 16)
-        } else if RAND_bytes(target, 16) != 1 {
-            ERR_clear_error()
-            throw CryptoError(.encryptionFailed, "libcrypto could not generate a random IV")
+        } else {
+            try RandomIVSource.shared.fill(target)
         }
     }
 
