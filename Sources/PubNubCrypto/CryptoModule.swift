@@ -1,4 +1,11 @@
 // SPDX-License-Identifier: MIT
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Encrypts and decrypts PubNub messages and files with one cipher key and one ``CryptoScheme``.
 ///
@@ -113,6 +120,18 @@ public struct CryptoModule: Sendable {
 
     // MARK: - Internals
 
+    /// The text of `bytes` if they are valid UTF-8, else nil.
+    ///
+    /// `String(decoding:)` is the fast specialised path; it repairs invalid input with U+FFFD, and a repaired
+    /// string never has the same bytes as its input, so comparing the bytes detects invalid UTF-8.
+    static func validatedText(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        var text = String(decoding: bytes, as: UTF8.self)
+        let same = text.withUTF8 { decoded in
+            decoded.count == bytes.count && (bytes.isEmpty || memcmp(decoded.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
+        }
+        return same ? text : nil
+    }
+
     var headerlessMode: LegacyFallback {
         switch scheme {
         case .legacy: .staticIV
@@ -180,7 +199,7 @@ public struct CryptoModule: Sendable {
                 return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: rawCount + 16) {
                     plain throws(CryptoError) -> String? in
                     let count = try engine.decrypt(data, into: plain.baseAddress!, mode: headerlessMode)
-                    return String(validating: UnsafeBufferPointer(start: plain.baseAddress, count: count), as: UTF8.self)
+                    return Self.validatedText(UnsafeBufferPointer(start: plain.baseAddress, count: count))
                 }
             } catch {
                 failure = error
