@@ -41,6 +41,10 @@ enum Base64 {
     static func maxDecodedCount(_ characterCount: Int) -> Int { (characterCount + 3) / 4 * 3 }
 
     /// Writes the base64 of `input` to `out` (room for ``encodedCount(_:)`` bytes); returns the count written.
+    ///
+    /// `input` may lie inside `out` at offset `encodedCount(input.count) - input.count` or later (in-place
+    /// encoding): each group is read before it is written, and the writer (4 bytes per 3) never overtakes the
+    /// reader because that offset is at least a third of the input.
     static func encode(_ input: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int {
         guard let source = input.baseAddress else { return 0 }
         let count = input.count

@@ -6,6 +6,13 @@ final class CipherEngine: Sendable {
     /// The legacy static IV, ASCII `"0123456789012345"`.
     static let staticIV: [UInt8] = Array("0123456789012345".utf8)
     /// `"PNED" 01 "ACRH" 10`: the header prefix written before the IV.
+    /// The static IV in memory that is never freed, for passing to libcrypto.
+    nonisolated(unsafe) static let staticIVPointer: UnsafePointer<UInt8> = {
+        // The only nonisolated(unsafe) in the module: immutable bytes written once here, then only read.
+        let pointer = UnsafeMutablePointer<UInt8>.allocate(capacity: 16)
+        staticIV.withUnsafeBufferPointer { pointer.initialize(from: $0.baseAddress!, count: 16) }
+        return UnsafePointer(pointer)
+    }()
     static let aesCBCHeaderPrefix: [UInt8] = CryptorHeader.sentinel + [1] + CryptorHeader.aesCBCCryptorID + [16]
 
     let legacyEncryptor: AESCBCContextPool
@@ -40,9 +47,7 @@ final class CipherEngine: Sendable {
     ) throws(CryptoError) -> Int {
         switch scheme {
         case .legacy:
-            return try Self.staticIV.withUnsafeBufferPointer { staticIV throws(CryptoError) in
-                try legacyEncryptor.run(iv: staticIV.baseAddress!, input: input, into: out)
-            }
+            return try legacyEncryptor.run(iv: Self.staticIVPointer, input: input, into: out)
         case .legacyRandomIV:
             try Self.fillIV(out, from: iv)
             return try 16 + legacyEncryptor.run(iv: out, input: input, into: out + 16)
@@ -56,12 +61,34 @@ final class CipherEngine: Sendable {
         }
     }
 
-    /// Decrypts `data` (any supported format) into `out` (room for `data.count + 16` bytes).
+    /// Decrypts `data` (any supported format) into `out` (room for `data.count + 16` bytes; not overlapping).
     func decrypt(
         _ data: UnsafeBufferPointer<UInt8>,
         into out: UnsafeMutablePointer<UInt8>,
         mode: LegacyFallback
     ) throws(CryptoError) -> Int {
+        let (pool, iv, ciphertext) = try locate(data, mode: mode)
+        return try pool.run(iv: iv, input: ciphertext, into: out)
+    }
+
+    /// Decrypts `data` in place; returns the plaintext, which lies inside `data` (where the ciphertext began).
+    func decryptInPlace(
+        _ data: UnsafeMutableBufferPointer<UInt8>,
+        mode: LegacyFallback
+    ) throws(CryptoError) -> UnsafeMutableBufferPointer<UInt8> {
+        let (pool, iv, ciphertext) = try locate(UnsafeBufferPointer(data), mode: mode)
+        // The IV lies before the ciphertext and the output starts where the input starts, so decrypting in place
+        // never overwrites it (EVP also reads it at init, before any output).
+        let start = UnsafeMutablePointer(mutating: ciphertext.baseAddress!)
+        let count = try pool.run(iv: iv, input: ciphertext, into: start)
+        return UnsafeMutableBufferPointer(start: start, count: count)
+    }
+
+    /// Finds the cryptor, IV and ciphertext of `data`.
+    private func locate(
+        _ data: UnsafeBufferPointer<UInt8>,
+        mode: LegacyFallback
+    ) throws(CryptoError) -> (AESCBCContextPool, UnsafePointer<UInt8>, UnsafeBufferPointer<UInt8>) {
         guard !data.isEmpty else { throw CryptoError(.emptyData, "there is no data to decrypt") }
         if let header = try HeaderLayout.parse(data) {
             guard header.isAESCBC else {
@@ -72,23 +99,21 @@ final class CipherEngine: Sendable {
             }
             let ciphertext = UnsafeBufferPointer(rebasing: data[header.headerLength...])
             try Self.checkBlocks(ciphertext.count)
-            return try aesCBCDecryptor.run(iv: data.baseAddress! + header.cryptorData.lowerBound, input: ciphertext, into: out)
+            return (aesCBCDecryptor, data.baseAddress! + header.cryptorData.lowerBound, ciphertext)
         }
         switch mode {
         case .none:
             throw CryptoError(.unknownCryptor, "data has no PNED header and no legacy cryptor is registered")
         case .staticIV:
             try Self.checkBlocks(data.count)
-            return try Self.staticIV.withUnsafeBufferPointer { staticIV throws(CryptoError) in
-                try legacyDecryptor.run(iv: staticIV.baseAddress!, input: data, into: out)
-            }
+            return (legacyDecryptor, Self.staticIVPointer, data)
         case .randomIV:
             guard data.count >= 16 else {
                 throw CryptoError(.invalidIV, "random-IV data is \(data.count) bytes, shorter than its 16-byte IV")
             }
             let ciphertext = UnsafeBufferPointer(rebasing: data[16...])
             try Self.checkBlocks(ciphertext.count)
-            return try legacyDecryptor.run(iv: data.baseAddress!, input: ciphertext, into: out)
+            return (legacyDecryptor, data.baseAddress!, ciphertext)
         }
     }
 

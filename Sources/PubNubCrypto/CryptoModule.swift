@@ -172,17 +172,19 @@ public struct CryptoModule: Sendable {
 
     private func encodedMessage(_ input: UnsafeBufferPointer<UInt8>, iv: UnsafePointer<UInt8>?) throws(CryptoError) -> String {
         try checkEmpty(input.count)
-        let capacity = CipherEngine.encryptedCount(input.count, scheme: scheme)
+        let cipherCount = CipherEngine.encryptedCount(input.count, scheme: scheme)
+        let textCount = Base64.encodedCount(cipherCount)
         var failure: CryptoError?
-        let text = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { cipher in
-            let count: Int
-            do throws(CryptoError) { count = try engine.encrypt(input, scheme: scheme, iv: iv, into: cipher.baseAddress!) } catch {
+        // One allocation: the ciphertext is written to the end of the string's buffer and base64-encoded forwards
+        // in place (see `Base64.encode`: the writer never overtakes the reader).
+        let text = String(unsafeUninitializedCapacity: textCount) { out in
+            let cipher = out.baseAddress! + (textCount - cipherCount)
+            do throws(CryptoError) {
+                let count = try engine.encrypt(input, scheme: scheme, iv: iv, into: cipher)
+                return Base64.encode(UnsafeBufferPointer(start: cipher, count: count), into: out.baseAddress!)
+            } catch {
                 failure = error
-                return ""
-            }
-            let bytes = UnsafeBufferPointer(start: cipher.baseAddress, count: count)
-            return String(unsafeUninitializedCapacity: Base64.encodedCount(count)) { out in
-                Base64.encode(bytes, into: out.baseAddress!)
+                return 0
             }
         }
         if let failure { throw failure }
@@ -190,24 +192,16 @@ public struct CryptoModule: Sendable {
     }
 
     private func decodedMessage(_ input: UnsafeBufferPointer<UInt8>) throws(CryptoError) -> String {
-        var failure: CryptoError?
-        let text = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Base64.maxDecodedCount(input.count) + 16) {
-            raw -> String? in
-            do throws(CryptoError) {
-                let rawCount = try Base64.decode(input, into: raw.baseAddress!)
-                let data = UnsafeBufferPointer(start: raw.baseAddress, count: rawCount)
-                return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: rawCount + 16) {
-                    plain throws(CryptoError) -> String? in
-                    let count = try engine.decrypt(data, into: plain.baseAddress!, mode: headerlessMode)
-                    return Self.validatedText(UnsafeBufferPointer(start: plain.baseAddress, count: count))
-                }
-            } catch {
-                failure = error
-                return ""
-            }
+        // Heap scratch: temporary allocations above 1 KiB cost a stack-bounds query each time.
+        let scratch = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: Base64.maxDecodedCount(input.count) + 16)
+        defer { scratch.deallocate() }
+        let rawCount = try Base64.decode(input, into: scratch.baseAddress!)
+        let data = UnsafeBufferPointer(start: scratch.baseAddress, count: rawCount)
+        // AES-CBC decrypts in place (identical input and output pointers are allowed by EVP).
+        let plain = try engine.decryptInPlace(UnsafeMutableBufferPointer(mutating: data), mode: headerlessMode)
+        guard let text = Self.validatedText(UnsafeBufferPointer(plain)) else {
+            throw CryptoError(.invalidUTF8, "the decrypted message is not valid UTF-8")
         }
-        if let failure { throw failure }
-        guard let text else { throw CryptoError(.invalidUTF8, "the decrypted message is not valid UTF-8") }
         return text
     }
 }
