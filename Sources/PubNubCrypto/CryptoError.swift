@@ -40,5 +40,6 @@ public struct CryptoError: Error, Sendable, Hashable, CustomStringConvertible {
         self.detail = detail
     }
 
+    /// `<kind>: <detail>`, one line.
     public var description: String { "\(kind.rawValue): \(detail)" }
 }

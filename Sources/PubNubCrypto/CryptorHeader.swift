@@ -26,9 +26,10 @@ public struct CryptorHeader: Sendable, Hashable {
         self.cryptorData = cryptorData
     }
 
-    /// The header bytes. `cryptorData` longer than 65535 bytes or an id other than 4 bytes is a caller error.
-    public func encoded() -> [UInt8] {
-        precondition(cryptorID.count == 4 && cryptorData.count <= 0xFFFF, "invalid cryptor header fields")
+    /// The header bytes, or `nil` when the fields cannot be encoded (an id other than 4 bytes, or more than
+    /// 65535 bytes of cryptor data).
+    public func encoded() -> [UInt8]? {
+        guard cryptorID.count == 4, cryptorData.count <= 0xFFFF else { return nil }
         var bytes = Self.sentinel + [version] + cryptorID
         if cryptorData.count < 255 {
             bytes.append(UInt8(cryptorData.count))

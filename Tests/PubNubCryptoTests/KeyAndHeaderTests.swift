@@ -33,13 +33,18 @@ struct CryptorHeaderTests {
     func lengthEncodingAndRoundTrip(_ length: Int, _ lengthHex: String) throws {
         let data = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 7) }
         let header = CryptorHeader(cryptorID: CryptorHeader.aesCBCCryptorID, cryptorData: data)
-        let encoded = header.encoded()
+        let encoded = try #require(header.encoded())
         #expect(ByteEncoding.hex(encoded.prefix(9)) == "504e45440141435248")
         #expect(ByteEncoding.hex(encoded.dropFirst(9).prefix(lengthHex.count / 2)) == lengthHex)
         #expect(encoded.count == 9 + lengthHex.count / 2 + length)
         let parsed = try #require(try CryptorHeader.parse(encoded + [0xAA, 0xBB]))
         #expect(parsed.header == header)
         #expect(parsed.length == encoded.count)
+    }
+
+    @Test func unencodableFieldsGiveNil() {
+        #expect(CryptorHeader(cryptorID: [1, 2, 3], cryptorData: []).encoded() == nil)
+        #expect(CryptorHeader(cryptorID: [1, 2, 3, 4], cryptorData: [UInt8](repeating: 0, count: 65536)).encoded() == nil)
     }
 
     @Test func headerlessDataParsesAsNil() throws {

@@ -35,8 +35,11 @@ public enum CryptoBenchmark {
 
     /// Encryption and decryption figures for one scheme.
     public struct Result: Sendable, Hashable {
+        /// The scheme measured.
         public var scheme: CryptoScheme
+        /// `encryptMessage` throughput.
         public var encrypt: Figure
+        /// `decryptMessage` throughput.
         public var decrypt: Figure
     }
 

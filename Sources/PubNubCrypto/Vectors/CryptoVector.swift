@@ -12,7 +12,9 @@ public struct CryptoVector: Sendable, Hashable, Codable {
 
     /// Unique within its file.
     public var id: String
+    /// The module's scheme.
     public var scheme: CryptoScheme
+    /// The cipher key text.
     public var cipherKey: String
     /// The plaintext as UTF-8 text (either this or `plaintextHex`).
     public var plaintext: String?
@@ -22,6 +24,7 @@ public struct CryptoVector: Sendable, Hashable, Codable {
     public var iv: String?
     /// Standard base64 of the encrypted bytes.
     public var ciphertext: String?
+    /// Message or binary handling.
     public var kind: Kind
     /// For negative vectors: the ``CryptoError/Kind`` that must be raised. With `ciphertext` the vector is a
     /// decryption that must fail; without it an encryption of the plaintext that must fail.
@@ -34,6 +37,7 @@ public struct CryptoVector: Sendable, Hashable, Codable {
     /// Free text about the vector's origin.
     public var note: String?
 
+    /// A vector with the given fields (see the properties).
     public init(
         id: String, scheme: CryptoScheme, cipherKey: String, kind: Kind,
         plaintext: String? = nil, plaintextHex: String? = nil, iv: String? = nil, ciphertext: String? = nil,
@@ -60,10 +64,14 @@ public struct CryptoVectorFile: Sendable, Hashable, Codable {
     /// The format version this code reads.
     public static let supportedSchemeVersion = 1
 
+    /// What the file covers.
     public var description: String
+    /// The format version (1).
     public var schemeVersion: Int
+    /// The vectors, in order.
     public var vectors: [CryptoVector]
 
+    /// A file with the given vectors.
     public init(description: String, schemeVersion: Int = CryptoVectorFile.supportedSchemeVersion, vectors: [CryptoVector]) {
         self.description = description
         self.schemeVersion = schemeVersion

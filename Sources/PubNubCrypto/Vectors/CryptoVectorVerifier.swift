@@ -7,9 +7,11 @@ import Foundation
 
 /// The result of checking one vector.
 public struct VectorOutcome: Sendable, Hashable {
+    /// The vector id (or the file path when the file could not be read).
     public var id: String
     /// `nil` when the vector passed, otherwise a one-line reason.
     public var failure: String?
+    /// Whether the vector passed.
     public var passed: Bool { failure == nil }
 
     /// `PASS id` or `FAIL id: reason`.
