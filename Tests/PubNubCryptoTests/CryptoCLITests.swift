@@ -20,7 +20,7 @@ enum HarnessBinary {
         defer { try? FileManager.default.removeItem(at: directory) }
         let paths = ["in", "out", "err"].map { directory.appendingPathComponent($0) }
         try Data(stdin.utf8).write(to: paths[0])
-        for path in paths.dropFirst() { FileManager.default.createFile(atPath: path.path, contents: nil) }
+        for path in paths.dropFirst() { try Data().write(to: path) }
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
