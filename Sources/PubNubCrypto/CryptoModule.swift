@@ -47,10 +47,7 @@ public struct CryptoModule: Sendable {
     /// For `legacy` the IV is always the static one and `iv` must be it (or any 16 bytes equal to it).
     /// - Throws: ``CryptoError/Kind/invalidIV`` if `iv` is not 16 bytes, or differs from the static IV for `legacy`.
     public func encrypt(_ plaintext: [UInt8], iv: [UInt8]) throws(CryptoError) -> [UInt8] {
-        guard iv.count == 16 else { throw CryptoError(.invalidIV, "the IV is \(iv.count) bytes, not 16") }
-        guard scheme != .legacy || iv == CipherEngine.staticIV else {
-            throw CryptoError(.invalidIV, "the legacy scheme always uses the static IV \"0123456789012345\"")
-        }
+        try checkFixedIV(iv)
         return try encryptBytes(plaintext, iv: iv)
     }
 
@@ -85,10 +82,7 @@ public struct CryptoModule: Sendable {
 
     /// ``encryptMessage(_:)`` with a fixed IV (see ``encrypt(_:iv:)``); for vectors.
     public func encryptMessage(_ jsonText: String, iv: [UInt8]) throws(CryptoError) -> String {
-        guard iv.count == 16 else { throw CryptoError(.invalidIV, "the IV is \(iv.count) bytes, not 16") }
-        guard scheme != .legacy || iv == CipherEngine.staticIV else {
-            throw CryptoError(.invalidIV, "the legacy scheme always uses the static IV \"0123456789012345\"")
-        }
+        try checkFixedIV(iv)
         var text = jsonText
         var failure: CryptoError?
         let result = text.withUTF8 { input in
@@ -137,6 +131,13 @@ public struct CryptoModule: Sendable {
         case .legacy: .staticIV
         case .legacyRandomIV: .randomIV
         case .aesCBC: legacyFallback
+        }
+    }
+
+    private func checkFixedIV(_ iv: [UInt8]) throws(CryptoError) {
+        guard iv.count == 16 else { throw CryptoError(.invalidIV, "the IV is \(iv.count) bytes, not 16") }
+        guard scheme != .legacy || iv == CipherEngine.staticIV else {
+            throw CryptoError(.invalidIV, "the legacy scheme always uses the static IV \"0123456789012345\"")
         }
     }
 
