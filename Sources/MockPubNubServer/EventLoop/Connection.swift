@@ -52,6 +52,7 @@ final class Connection: LoopHandler {
     var readWantsWrite = false
     var writeWantsRead = false
     var continueSent = false
+    var handshakeWantsWrite = false
 
     init(loop: EventLoop, core: ServerCore, fd: Int32, stream: any StreamIO, localPort: Int, isTLS: Bool) {
         self.loop = loop
@@ -101,8 +102,10 @@ final class Connection: LoopHandler {
         case .bytes:
             state = .open
             readAvailable(peerHungUp: false)
-        case .wantRead, .wantWrite:
-            break
+        case .wantRead:
+            handshakeWantsWrite = false
+        case .wantWrite:
+            handshakeWantsWrite = true
         case .eof, .failed:
             closeNow(reset: false)
         }
@@ -123,7 +126,7 @@ final class Connection: LoopHandler {
         guard state != .closed else { return }
         var wanted = cposix_EPOLLRDHUP
         if state == .handshaking {
-            wanted |= cposix_EPOLLIN | cposix_EPOLLOUT
+            wanted |= handshakeWantsWrite ? cposix_EPOLLOUT : cposix_EPOLLIN
         } else {
             if readingAllowed || writeWantsRead { wanted |= cposix_EPOLLIN }
             if outputPending || readWantsWrite { wanted |= cposix_EPOLLOUT }
