@@ -90,7 +90,7 @@ echo "nginx fixed 200:                 $NGINX_RPS requests/s"
 
 # (b) pubnub-harness serve (the PubNub service), when it exists.
 SERVE_RPS="server command unavailable"
-if [[ -x "$BIN/pubnub-harness" ]] && "$BIN/pubnub-harness" serve --help >/dev/null 2>&1; then
+if [[ -x "$BIN/pubnub-harness" ]] && "$BIN/pubnub-harness" --help 2>/dev/null | grep -qw serve; then
     SERVE_PORT=$(free_port)
     "$BIN/pubnub-harness" serve --port "$SERVE_PORT" >"$WORK/serve.log" 2>&1 &
     SERVE_PID=$!

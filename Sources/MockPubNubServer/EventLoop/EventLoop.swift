@@ -156,6 +156,8 @@ final class EventLoop: @unchecked Sendable {
         handlers.removeAll()
         timers.removeAll()
         drainWake()
+        // A later thread may get the same pthread_t: this loop must not look like its owner.
+        threadIdentity.store(0, ordering: .relaxed)
     }
 
     /// Runs tasks that arrived after the loop exited (called once its thread is joined), so hand-offs close their sockets.

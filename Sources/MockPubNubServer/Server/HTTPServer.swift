@@ -144,6 +144,46 @@ public final class HTTPServer: Sendable {
     }
 }
 
+extension HTTPServer {
+    /// `stop()` from async code: the blocking join runs on a dedicated thread, not the concurrency pool.
+    public func shutdown() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let work = DetachedThreadWork { [self] in
+                stop()
+                continuation.resume()
+            }
+            if !work.start() {
+                // No thread could be created: stopping here is still correct, only blocking.
+                stop()
+                continuation.resume()
+            }
+        }
+    }
+}
+
+/// Runs a closure once on a new detached pthread.
+private final class DetachedThreadWork: Sendable {
+    let body: @Sendable () -> Void
+
+    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+
+    func start() -> Bool {
+        let box = Unmanaged.passRetained(self).toOpaque()
+        var thread = pthread_t()
+        let result = pthread_create(&thread, nil, { raw in
+            let work = Unmanaged<DetachedThreadWork>.fromOpaque(raw!).takeRetainedValue()
+            work.body()
+            return nil
+        }, box)
+        guard result == 0 else {
+            Unmanaged<DetachedThreadWork>.fromOpaque(box).release()
+            return false
+        }
+        pthread_detach(thread)
+        return true
+    }
+}
+
 /// The scheduler of a server whose loops could not be created: work never runs.
 private struct ImmediateFailureScheduler: Scheduler {
     private final class Handle: ScheduledWork {

@@ -132,3 +132,18 @@ extension CoreSocketTests {
         }
     }
 }
+
+extension CoreSocketTests {
+    @Suite struct AsyncShutdown {
+        @Test func shutdownFromAsyncCodeClosesConnections() async throws {
+            let server = HTTPServer(configuration: HTTPServerConfiguration(eventLoopCount: 1), handler: echoHandler)
+            let address = try server.start()
+            let client = try BlockingTestClient(port: address.port)
+            client.send("GET /a HTTP/1.1\r\n\r\n")
+            #expect(client.readResponse() == okResponse("GET /a "))
+            await server.shutdown()
+            #expect(server.openConnectionCount == 0)
+            #expect(client.readToEnd().end == .eof)
+        }
+    }
+}
