@@ -5,14 +5,16 @@ import Glibc
 import Dispatch
 import Synchronization
 import Testing
+import CPosix
 @testable import MockPubNubServer
 
 /// Socket tests over loopback; serialized so that their blocking clients occupy one worker at a time.
 @Suite(.serialized) enum CoreSocketTests {}
 
-/// Waits (bounded, 5 s) until `condition` holds, checking every 2 ms.
+/// Waits (bounded: 5 s of wall time) until `condition` holds, checking every 2 ms.
 func eventually(_ condition: () -> Bool) -> Bool {
-    for _ in 0..<2500 {
+    let deadline = cposix_monotonic_nanos() + 5_000_000_000
+    while cposix_monotonic_nanos() < deadline {
         if condition() { return true }
         poll(nil, 0, 2)
     }

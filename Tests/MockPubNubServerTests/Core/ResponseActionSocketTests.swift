@@ -61,11 +61,11 @@ extension CoreSocketTests {
         }
 
         @Test func delayThenRespondArrivesAfterwards() throws {
-            let action = ResponseAction.delay(.milliseconds(30), then: .respond(HTTPResponse(status: 204)))
+            let action = ResponseAction.delay(.milliseconds(300), then: .respond(HTTPResponse(status: 204)))
             try withServer(handler: ClosureHandler { _, _, responder in responder.send(action) }) { _, port in
                 let client = try BlockingTestClient(port: port)
                 client.send("GET /x HTTP/1.1\r\n\r\n")
-                #expect(client.readOnce(timeoutMs: 5) == .failure(.init(end: .timedOut)))
+                #expect(client.readOnce(timeoutMs: 50) == .failure(.init(end: .timedOut)))
                 #expect(client.readResponse() == "HTTP/1.1 204 No Content\r\nContent-Length: 0\r\nConnection: keep-alive\r\n\r\n")
             }
         }
@@ -73,7 +73,7 @@ extension CoreSocketTests {
         @Test func dripArrivesInSeveralPiecesThenFIN() throws {
             let bytes = Array("0123456789".utf8)
             try withServer(handler: ClosureHandler { _, _, responder in
-                responder.send(.drip(bytes, chunkSize: 4, interval: .milliseconds(40), then: .fin))
+                responder.send(.drip(bytes, chunkSize: 4, interval: .milliseconds(60), then: .fin))
             }) { _, port in
                 let client = try BlockingTestClient(port: port)
                 client.send("GET /x HTTP/1.1\r\n\r\n")
@@ -87,7 +87,8 @@ extension CoreSocketTests {
                     if end != .timedOut { break }
                 }
                 #expect(pieces.flatMap { $0 } == bytes)
-                #expect(pieces.count == 3)
+                #expect(pieces.count >= 2)  // three chunks; two may coalesce if this thread is descheduled
+                #expect(pieces.allSatisfy { $0.count <= 8 })
                 #expect(end == .eof)
             }
         }
