@@ -66,7 +66,7 @@ struct LongPollBench {
         if let pid = settings.serverPID, let rss = Self.residentKiB(pid: pid) {
             emit("server RSS with \(sockets.count) parked long-polls: \(rss / 1024) MiB (\(rss) KiB)")
         }
-        var received = [Int](repeating: 0, count: sockets.count)
+        var partial = [[UInt8]](repeating: [], count: sockets.count)
         var doneAt = [UInt64](repeating: 0, count: sockets.count)
         let publishAt = cposix_monotonic_nanos()
         _ = try exchange("GET /publish/\(settings.publishKey)/\(settings.subscribeKey)/0/\(settings.channel)/0/%22hello%22?uuid=bench-pub HTTP/1.1\r\nHost: bench\r\n\r\n")
@@ -81,8 +81,8 @@ struct LongPollBench {
                 let index = Int(cposix_epoll_data_at(events, slot))
                 let n = buffer.withUnsafeMutableBytes { read(sockets[index], $0.baseAddress, $0.count) }
                 if n > 0 {
-                    received[index] += n
-                    if doneAt[index] == 0 && buffer[..<n].contains(UInt8(ascii: "]")) && buffer[..<n].last == UInt8(ascii: "}") {
+                    partial[index] += buffer[..<n]
+                    if doneAt[index] == 0 && Self.isCompleteResponse(partial[index]) {
                         doneAt[index] = cposix_monotonic_nanos()
                         remaining -= 1
                     }
@@ -138,6 +138,18 @@ struct LongPollBench {
             all += buffer[..<n]
         }
         return String(decoding: all, as: UTF8.self)
+    }
+
+    /// Whether `bytes` hold a whole response framed by `Content-Length`.
+    static func isCompleteResponse(_ bytes: [UInt8]) -> Bool {
+        let marker = Array("\r\n\r\n".utf8)
+        guard bytes.count >= 4, let end = (0...(bytes.count - 4)).first(where: { bytes[$0..<($0 + 4)].elementsEqual(marker) })
+        else { return false }
+        let head = String(decoding: bytes[..<end], as: UTF8.self).lowercased()
+        guard let field = head.firstRange(of: "content-length:") else { return false }
+        let digits = head[field.upperBound...].drop { $0 == " " }.prefix { $0.isNumber }
+        guard let length = Int(digits) else { return false }
+        return bytes.count >= end + 4 + length
     }
 
     /// `t.t` and `t.r` of a subscribe response.
