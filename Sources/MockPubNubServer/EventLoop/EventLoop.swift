@@ -124,6 +124,13 @@ final class EventLoop: @unchecked Sendable {
         handlers[id] = nil
     }
 
+    /// Deregisters and closes the listener of `control` if this loop owns it (loop thread only).
+    func stopListener(_ control: ListenerControl) {
+        for case let listener as Listener in handlers.values where listener.control === control {
+            listener.stop()
+        }
+    }
+
     /// Asks the loop to close every handler and return from `run` (any thread).
     func requestStop() {
         execute { [self] in running = false }

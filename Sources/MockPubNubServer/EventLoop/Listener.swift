@@ -66,7 +66,7 @@ final class Listener: LoopHandler {
     }
 
     func stop() {
-        loop.deregister(fd: control.fd, id: registration)
+        if !control.isClosed { loop.deregister(fd: control.fd, id: registration) }
         control.closeOnce()
     }
 

@@ -97,8 +97,10 @@ public final class HTTPServer: Sendable {
     public func removeListener(port: Int) {
         let control = state.withLock { $0.listeners.removeValue(forKey: port) }
         guard let control, case .success(let group) = group else { return }
+        // The listener's loop takes it out of its epoll set before closing the socket, so the
+        // descriptor number cannot be reused while still registered.
         for loop in group.loops {
-            loop.execute { control.closeOnce() }
+            loop.execute { loop.stopListener(control) }
         }
     }
 
