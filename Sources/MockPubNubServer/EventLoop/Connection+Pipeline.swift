@@ -43,6 +43,18 @@ extension Connection {
             }
             break
         }
+        if readPaused && state == .open && parseError == nil && queue.count - queueHead < core.maxQueuedRequests {
+            // Resume from the loop (not recursively): level-triggered epoll may not fire again if
+            // the stream (TLS) already holds the bytes.
+            readPaused = false
+            let bound = LoopBound(self)
+            loop.execute {
+                let connection = bound.value
+                guard connection.state == .open else { return }
+                connection.readAvailable(peerHungUp: false)
+                connection.updateInterest()
+            }
+        }
         updateInterest()
     }
 

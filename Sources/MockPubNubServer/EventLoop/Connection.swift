@@ -53,6 +53,8 @@ final class Connection: LoopHandler {
     var writeWantsRead = false
     var continueSent = false
     var handshakeWantsWrite = false
+    /// Reading stopped for backpressure; on resuming, read at once (a TLS stream may hold buffered bytes).
+    var readPaused = false
 
     init(loop: EventLoop, core: ServerCore, fd: Int32, stream: any StreamIO, localPort: Int, isTLS: Bool) {
         self.loop = loop
@@ -85,7 +87,9 @@ final class Connection: LoopHandler {
         case .handshaking: advanceHandshake()
         case .open, .draining:
             if outputPending || writeWantsRead { flush() }
-            if state != .closed && (events & (cposix_EPOLLIN | cposix_EPOLLRDHUP | cposix_EPOLLHUP | cposix_EPOLLERR) != 0) {
+            let readable = events & (cposix_EPOLLIN | cposix_EPOLLRDHUP | cposix_EPOLLHUP | cposix_EPOLLERR) != 0
+            let readRetry = readWantsWrite && events & cposix_EPOLLOUT != 0
+            if state != .closed && (readable || readRetry) {
                 readAvailable(peerHungUp: events & (cposix_EPOLLRDHUP | cposix_EPOLLHUP | cposix_EPOLLERR) != 0)
             }
         }
@@ -138,12 +142,13 @@ final class Connection: LoopHandler {
     }
 
     /// Reads what is available (bounded per event for fairness) and parses it.
-    private func readAvailable(peerHungUp: Bool) {
+    func readAvailable(peerHungUp: Bool) {
         var rounds = 0
         readWantsWrite = false
         while state != .closed && rounds < 8 {
             guard readingAllowed else {
                 // Reading is paused (pipelined backlog); a hang-up still ends the connection.
+                readPaused = true
                 if peerHungUp { peerClosed() }
                 return
             }

@@ -123,3 +123,15 @@ enum OtherThread {
         DispatchQueue.global().async(execute: body)
     }
 }
+
+extension CoreSocketTests.KeepAliveAndPipelining {
+    @Test func aLongPipelineBeyondTheQueueLimitIsAnsweredCompletelyInOrder() throws {
+        try withServer(configure: { $0.maxPipelinedRequests = 4 }, handler: echoHandler) { _, port in
+            let client = try BlockingTestClient(port: port)
+            client.send((0..<100).map { "GET /p/\($0) HTTP/1.1\r\n\r\n" }.joined())
+            for index in 0..<100 {
+                #expect(client.readResponse() == okResponse("GET /p/\(index) "))
+            }
+        }
+    }
+}

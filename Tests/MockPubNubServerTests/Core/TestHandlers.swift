@@ -35,6 +35,7 @@ final class ParkedRequests: Sendable {
 }
 
 /// Starts a one-loop server on 127.0.0.1:0 with `handler`, runs `body`, stops the server.
+@discardableResult
 func withServer<T>(
     loops: Int = 2, configure: (inout HTTPServerConfiguration) -> Void = { _ in }, handler: any RequestHandler,
     _ body: (HTTPServer, Int) throws -> T
