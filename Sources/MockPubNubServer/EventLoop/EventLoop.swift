@@ -25,6 +25,7 @@ final class EventLoop: @unchecked Sendable {
     private let pending = Mutex<(tasks: [@Sendable () -> Void], released: Bool)>(([], false))
     private let threadIdentity = Atomic<UInt>(0)
     private var timers = TimerHeap()
+    private let cancelledTimers = CancelledTimerCounter()
     private var handlers: [UInt64: any LoopHandler] = [:]
     private var nextID: UInt64 = 1
     private var running = true
@@ -90,7 +91,7 @@ final class EventLoop: @unchecked Sendable {
     /// Runs `work` on the loop thread after `nanoseconds` (loop thread only).
     @discardableResult
     func schedule(afterNanos nanoseconds: UInt64, _ work: @escaping () -> Void) -> TimerHandle {
-        let handle = TimerHandle()
+        let handle = TimerHandle(counter: cancelledTimers)
         timers.insert(deadline: cposix_monotonic_nanos() &+ nanoseconds, handle: handle, work: work)
         return handle
     }
@@ -98,7 +99,7 @@ final class EventLoop: @unchecked Sendable {
     /// Runs `work` on the loop thread after `nanoseconds`; callable from any thread.
     func scheduleSendable(afterNanos nanoseconds: UInt64, _ work: @escaping @Sendable () -> Void) -> TimerHandle {
         if inLoop { return schedule(afterNanos: nanoseconds, work) }
-        let handle = TimerHandle()
+        let handle = TimerHandle(counter: cancelledTimers)
         let deadline = cposix_monotonic_nanos() &+ nanoseconds
         execute { [self] in timers.insert(deadline: deadline, handle: handle, work: work) }
         return handle
@@ -198,7 +199,16 @@ final class EventLoop: @unchecked Sendable {
         guard !timers.isEmpty else { return }
         let now = cposix_monotonic_nanos()
         while let entry = timers.popDue(now: now) {
-            if !entry.handle.isCancelled { entry.work() }
+            if entry.handle.isCancelled {
+                cancelledTimers.count.subtract(1, ordering: .relaxed)
+            } else {
+                entry.work()
+            }
+        }
+        // Long timeouts cancelled early (answered long-polls) would otherwise pile up until due.
+        let cancelled = cancelledTimers.count.load(ordering: .relaxed)
+        if timers.count > 1024 && cancelled * 2 > timers.count {
+            cancelledTimers.count.subtract(timers.removeCancelled(), ordering: .relaxed)
         }
     }
 }

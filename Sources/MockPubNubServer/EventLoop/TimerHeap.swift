@@ -4,10 +4,22 @@ import Synchronization
 /// A cancellable handle on work scheduled on an event loop.
 final class TimerHandle: ScheduledWork {
     private let cancelled = Atomic<Bool>(false)
+    private let counter: CancelledTimerCounter?
 
-    func cancel() { cancelled.store(true, ordering: .relaxed) }
+    init(counter: CancelledTimerCounter? = nil) {
+        self.counter = counter
+    }
+
+    func cancel() {
+        if !cancelled.exchange(true, ordering: .relaxed) { counter?.count.add(1, ordering: .relaxed) }
+    }
 
     var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+}
+
+/// How many timers of a loop were cancelled but are still in its heap (approximate, any thread).
+final class CancelledTimerCounter: Sendable {
+    let count = Atomic<Int>(0)
 }
 
 /// A binary min-heap of timers ordered by deadline, then by insertion order (loop-thread only).
@@ -46,6 +58,14 @@ struct TimerHeap {
     }
 
     mutating func removeAll() { entries.removeAll() }
+
+    /// Drops cancelled entries and rebuilds the heap; returns how many were dropped.
+    mutating func removeCancelled() -> Int {
+        let before = entries.count
+        entries.removeAll { $0.handle.isCancelled }
+        for index in stride(from: entries.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
+        return before - entries.count
+    }
 
     private func less(_ a: Int, _ b: Int) -> Bool {
         let x = entries[a], y = entries[b]
