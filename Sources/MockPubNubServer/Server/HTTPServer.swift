@@ -57,9 +57,14 @@ public final class HTTPServer: Sendable {
             guard !state.started else { throw .alreadyStarted }
             state.started = true
         }
-        let address = try addListener(host: configuration.host, port: configuration.port)
-        try group.start()
-        return address
+        do {
+            let address = try addListener(host: configuration.host, port: configuration.port)
+            try group.start()
+            return address
+        } catch {
+            state.withLock { $0.started = false }
+            throw error
+        }
     }
 
     /// Opens another listener; `fault` applies to each of its connections unless one is queued.
@@ -112,7 +117,15 @@ public final class HTTPServer: Sendable {
     /// Binds a port without listening, so that `connect()` to it is refused; released by `stop()`.
     public func reserveRefusedPort(host: String = "127.0.0.1") throws -> BoundAddress {
         let bound = try SocketAddress.bind(host: host, port: 0, listen: false, backlog: 0)
-        state.withLock { $0.refused[bound.port] = bound.fd }
+        let kept = state.withLock { state -> Bool in
+            guard !state.stopped else { return false }
+            state.refused[bound.port] = bound.fd
+            return true
+        }
+        guard kept else {
+            close(bound.fd)
+            throw HTTPServerError.notRunning
+        }
         return BoundAddress(host: host, port: bound.port)
     }
 

@@ -154,3 +154,21 @@ extension CoreSocketTests {
         }
     }
 }
+
+extension CoreSocketTests {
+    @Suite struct StartErrors {
+        @Test func busyPortNonNumericHostAndDoubleStartAreTypedErrors() throws {
+            try withServer(handler: echoHandler) { server, port in
+                #expect(throws: HTTPServerError.self) { try server.start() }
+                let second = HTTPServer(configuration: HTTPServerConfiguration(port: port, eventLoopCount: 1), handler: echoHandler)
+                let busy = #expect(throws: HTTPServerError.self) { try second.start() }
+                #expect(busy?.errno == EADDRINUSE)
+                second.stop()
+                let named = #expect(throws: HTTPServerError.self) {
+                    try server.addListener(host: "localhost", port: 0)
+                }
+                #expect(named?.description == "not a numeric IP address: localhost")
+            }
+        }
+    }
+}
