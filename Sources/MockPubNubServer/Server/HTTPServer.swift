@@ -30,17 +30,33 @@ public final class HTTPServer: Sendable {
     }()
 
     /// Creates a stopped server; nothing is bound until `start()`.
-    public init(configuration: HTTPServerConfiguration = HTTPServerConfiguration(), handler: any RequestHandler) {
+    public convenience init(configuration: HTTPServerConfiguration = HTTPServerConfiguration(), handler: any RequestHandler) {
+        self.init(configuration: configuration) { _ in handler }
+    }
+
+    /// Creates a stopped server whose handler needs the server's scheduler (e.g. the PubNub
+    /// service's long-poll timers): `makeHandler` is called once, here, with `scheduler`.
+    public init(
+        configuration: HTTPServerConfiguration = HTTPServerConfiguration(),
+        makeHandler: (_ scheduler: any Scheduler) -> any RequestHandler
+    ) {
         self.configuration = configuration
-        core = ServerCore(
-            handler: handler, limits: configuration.limits,
-            maxQueuedRequests: max(1, configuration.maxPipelinedRequests),
-            finDrainNanos: configuration.finDrainTimeout.clampedNanoseconds)
+        let group: Result<EventLoopGroup, HTTPServerError>
         do throws(HTTPServerError) {
             group = .success(try EventLoopGroup(count: configuration.eventLoopCount))
         } catch {
             group = .failure(error)
         }
+        self.group = group
+        let scheduler: any Scheduler =
+            switch group {
+            case .success(let loops): LoopScheduler(group: loops)
+            case .failure: ImmediateFailureScheduler()
+            }
+        core = ServerCore(
+            handler: makeHandler(scheduler), limits: configuration.limits,
+            maxQueuedRequests: max(1, configuration.maxPipelinedRequests),
+            finDrainNanos: configuration.finDrainTimeout.clampedNanoseconds)
     }
 
     deinit { stop() }

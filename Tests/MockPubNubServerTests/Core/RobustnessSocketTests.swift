@@ -172,3 +172,20 @@ extension CoreSocketTests {
         }
     }
 }
+
+extension CoreSocketTests.StartErrors {
+    @Test func handlerBuiltWithTheServersSchedulerCanUseIt() throws {
+        let server = HTTPServer(configuration: HTTPServerConfiguration(eventLoopCount: 1)) { scheduler in
+            ClosureHandler { _, _, responder in
+                scheduler.schedule(after: .milliseconds(1)) {
+                    responder.send(.respond(HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Array("timer".utf8))))
+                }
+            }
+        }
+        let address = try server.start()
+        defer { server.stop() }
+        let client = try BlockingTestClient(port: address.port)
+        client.send("GET / HTTP/1.1\r\n\r\n")
+        #expect(client.readResponse() == okResponse("timer"))
+    }
+}
