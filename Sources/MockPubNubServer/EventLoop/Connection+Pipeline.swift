@@ -219,7 +219,7 @@ extension Connection {
             }
         }
         guard state != .closed else { return }
-        output.removeAll(keepingCapacity: output.capacity <= 64 * 1024)
+        output.removeAll(keepingCapacity: output.capacity <= 4096)
         outputOffset = 0
         let next = afterFlush
         afterFlush = .nothing

@@ -90,6 +90,7 @@ public struct StreamFactory: Sendable {
     /// Called on the connection's loop thread with the accepted socket and the connection's fault.
     public var make: @Sendable (_ fd: Int32, _ fault: ListenerFault) throws -> any StreamIO
 
+    /// Creates a factory; `make` must not block (it runs on a loop thread).
     public init(isTLS: Bool, make: @escaping @Sendable (_ fd: Int32, _ fault: ListenerFault) throws -> any StreamIO) {
         self.isTLS = isTLS
         self.make = make

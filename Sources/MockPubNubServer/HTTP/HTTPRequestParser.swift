@@ -15,6 +15,7 @@ public struct HTTPRequestParser: Sendable {
         /// Bytes of the decoded body.
         public var maxBodyBytes: Int
 
+        /// Creates limits; the defaults are 16 KiB of headers, 8 KiB of target and 1 MiB of body.
         public init(maxHeaderBytes: Int = 16 * 1024, maxTargetBytes: Int = 8 * 1024, maxBodyBytes: Int = 1 << 20) {
             self.maxHeaderBytes = maxHeaderBytes
             self.maxTargetBytes = maxTargetBytes
@@ -24,6 +25,7 @@ public struct HTTPRequestParser: Sendable {
 
     /// One framed request and how the connection should continue after its response.
     public struct Parsed: Sendable, Hashable {
+        /// The request, body decoded.
         public var request: HTTPRequest
         /// Whether the connection stays open after the response (HTTP/1.1 default, `Connection` header).
         public var keepAlive: Bool
@@ -57,6 +59,7 @@ public struct HTTPRequestParser: Sendable {
     /// True once the head of a request with `Expect: 100-continue` is parsed and its body has not fully arrived.
     public internal(set) var expectsContinue = false
 
+    /// Creates a parser enforcing `limits`.
     public init(limits: Limits = Limits()) {
         self.limits = limits
     }
@@ -95,7 +98,7 @@ public struct HTTPRequestParser: Sendable {
         guard start == buffer.count || (start > 4096 && start * 2 > buffer.count) else { return }
         let shift = start
         if start == buffer.count {
-            buffer.removeAll(keepingCapacity: buffer.capacity <= 64 * 1024)
+            buffer.removeAll(keepingCapacity: buffer.capacity <= 4096)
         } else {
             buffer.removeSubrange(0..<start)
         }

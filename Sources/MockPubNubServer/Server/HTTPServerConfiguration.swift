@@ -26,6 +26,7 @@ public struct HTTPServerConfiguration: Sendable, Hashable {
     /// `listen()` backlog.
     public var listenBacklog: Int
 
+    /// Creates a configuration; every parameter has the documented default.
     public init(
         host: String = "127.0.0.1", port: Int = 0, eventLoopCount: Int = HTTPServerConfiguration.defaultLoopCount,
         maxHeaderBytes: Int = 16 * 1024, maxTargetBytes: Int = 8 * 1024, maxBodyBytes: Int = 1 << 20,
@@ -57,6 +58,7 @@ public struct BoundAddress: Sendable, Hashable, CustomStringConvertible {
     /// The port.
     public var port: Int
 
+    /// Creates an address value.
     public init(host: String, port: Int) {
         self.host = host
         self.port = port
