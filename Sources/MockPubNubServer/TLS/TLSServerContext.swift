@@ -57,8 +57,11 @@ final class TLSServerContext: @unchecked Sendable {
         let certificate = try PEMReader.certificate(identity.certificatePEM, what: "\(fault.rawValue) certificate")
         let key = try PEMReader.privateKey(identity.privateKeyPEM, what: "\(fault.rawValue) private key")
         OpenSSLErrorStack.clear()
-        guard SSL_CTX_use_certificate(ctx, certificate.pointer) == 1 else { throw Self.failure("SSL_CTX_use_certificate") }
-        guard SSL_CTX_use_PrivateKey(ctx, key.pointer) == 1 else { throw Self.failure("SSL_CTX_use_PrivateKey") }
+        // SSL_CTX_use_* take their own references; keep ours alive until they have.
+        let installed = withExtendedLifetime((certificate, key)) {
+            SSL_CTX_use_certificate(ctx, certificate.pointer) == 1 && SSL_CTX_use_PrivateKey(ctx, key.pointer) == 1
+        }
+        guard installed else { throw Self.failure("SSL_CTX_use_certificate / SSL_CTX_use_PrivateKey") }
         guard SSL_CTX_check_private_key(ctx) == 1 else { throw Self.failure("SSL_CTX_check_private_key") }
         copenssl_ctx_use_http11_only_alpn(ctx)
     }
