@@ -19,7 +19,8 @@ struct TLSClientOptions: Sendable {
     var securityLevel: Int32?
     /// Bytes sent after a successful handshake; the client then reads until EOF.
     var request: [UInt8]?
-    var timeoutSeconds = 5
+    /// SO_RCVTIMEO / SO_SNDTIMEO of the client socket.
+    var timeoutMilliseconds = 5_000
 }
 
 /// What the client observed.
@@ -29,6 +30,8 @@ struct TLSClientReport: Sendable {
     var verifyResult = -1
     /// OpenSSL reason strings from the handshake error stack ("tlsv1 alert protocol version").
     var handshakeErrors: [String] = []
+    /// SSL_get_error of the failed SSL_connect (0 when it succeeded).
+    var sslError: Int32 = 0
     /// errno of a failed system call during the handshake or the read (0 if none).
     var errno: Int32 = 0
     var selectedALPN: String?
@@ -48,7 +51,7 @@ enum TLSTestClient {
         guard let ctx = SSL_CTX_new(TLS_client_method()) else { return failed("SSL_CTX_new") }
         defer { SSL_CTX_free(ctx) }
         if let setupError = configure(ctx, options) { return failed(setupError) }
-        let fd = TestSockets.connectLoopback(port: port, timeoutSeconds: options.timeoutSeconds)
+        let fd = TestSockets.connectLoopback(port: port, timeoutMilliseconds: options.timeoutMilliseconds)
         guard fd >= 0 else { return failed("connect errno \(-fd)") }
         defer { close(fd) }
         guard let ssl = SSL_new(ctx) else { return failed("SSL_new") }
@@ -64,7 +67,10 @@ enum TLSTestClient {
         report.verifyResult = SSL_get_verify_result(ssl)
         guard rc == 1 else {
             report.handshakeErrors = reasons()
-            report.errno = SSL_get_error(ssl, rc) == SSL_ERROR_SYSCALL ? connectErrno : 0
+            report.sslError = SSL_get_error(ssl, rc)
+            // SYSCALL: a socket error or EOF. WANT_READ/WANT_WRITE on this blocking socket: SO_RCVTIMEO/SO_SNDTIMEO expired.
+            let socketLevel = [SSL_ERROR_SYSCALL, SSL_ERROR_WANT_READ, SSL_ERROR_WANT_WRITE].contains(report.sslError)
+            report.errno = socketLevel ? connectErrno : 0
             return report
         }
         report.handshakeSucceeded = true

@@ -5,10 +5,10 @@ import Glibc
 /// Loopback socket helpers and a dedicated-thread bridge for the TLS tests.
 enum TestSockets {
     /// A blocking TCP socket connected to 127.0.0.1:port with send/receive timeouts, or -errno.
-    static func connectLoopback(port: UInt16, timeoutSeconds: Int) -> Int32 {
+    static func connectLoopback(port: UInt16, timeoutMilliseconds: Int) -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return -errno }
-        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+        var timeout = timeval(tv_sec: timeoutMilliseconds / 1000, tv_usec: (timeoutMilliseconds % 1000) * 1000)
         _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = loopback(port: port)
