@@ -21,6 +21,7 @@ import Testing
         #expect(client.sawEOF)
         #expect(server.handshake == .bytes(0))
         #expect(server.request == TLSHandshakeHarness.request)
+        #expect(server.finalRead == .eof)  // the client closed after reading the response
     }
 
     @Test func noneOnATLSPortServesTheTrustedLeaf() async throws {
@@ -56,15 +57,21 @@ import Testing
     struct TrustCase: Sendable, CustomTestStringConvertible {
         let fault: ListenerFault
         let verifyResult: Int32
+        let alertSeenByServer: String
         var testDescription: String { fault.rawValue }
     }
 
     @Test(arguments: [
-        TrustCase(fault: .tlsSelfSigned, verifyResult: X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT),
-        TrustCase(fault: .tlsUntrustedCA, verifyResult: X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY),
-        TrustCase(fault: .tlsExpired, verifyResult: X509_V_ERR_CERT_HAS_EXPIRED),
-        TrustCase(fault: .tlsNotYetValid, verifyResult: X509_V_ERR_CERT_NOT_YET_VALID),
-        TrustCase(fault: .tlsWrongHost, verifyResult: X509_V_ERR_HOSTNAME_MISMATCH),
+        TrustCase(fault: .tlsSelfSigned, verifyResult: X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT,
+                  alertSeenByServer: "tlsv1 alert unknown ca"),
+        TrustCase(fault: .tlsUntrustedCA, verifyResult: X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY,
+                  alertSeenByServer: "tlsv1 alert unknown ca"),
+        TrustCase(fault: .tlsExpired, verifyResult: X509_V_ERR_CERT_HAS_EXPIRED,
+                  alertSeenByServer: "sslv3 alert certificate expired"),
+        TrustCase(fault: .tlsNotYetValid, verifyResult: X509_V_ERR_CERT_NOT_YET_VALID,
+                  alertSeenByServer: "sslv3 alert bad certificate"),
+        TrustCase(fault: .tlsWrongHost, verifyResult: X509_V_ERR_HOSTNAME_MISMATCH,
+                  alertSeenByServer: "sslv3 alert bad certificate"),
     ])
     func certificateFaultFailsVerification(_ trust: TrustCase) async throws {
         let material = try TLSMaterial.generate()
@@ -75,6 +82,9 @@ import Testing
         #expect(client.verifyResult == Int(trust.verifyResult))
         #expect(client.handshakeErrors.contains("certificate verify failed"))
         #expect(server.handshake != .bytes(0))
+        // The client's alert, as the server's TLSStream reports it.
+        let expected = "TLS handshake failed (errno 0): SSL routines: \(trust.alertSeenByServer)"
+        #expect(server.handshake == .failed(errno: 0, detail: expected))
     }
 
     @Test func certificateFaultsPassWithoutVerification() async throws {

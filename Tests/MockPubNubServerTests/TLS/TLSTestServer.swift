@@ -10,6 +10,8 @@ struct TLSServerOutcome: Sendable {
     var selectedALPN: String?
     var protocolVersion: String?
     var request: [UInt8] = []
+    /// The read result that ended the connection after the response was written.
+    var finalRead: IOResult?
     var setupFailure: String?
 }
 
@@ -67,7 +69,7 @@ final class TLSTestServer: Sendable {
         outcome.request = readHead(stream, fd, until: deadline)
         writeAll(stream, fd, until: deadline)
         stream.shutdownWrite()
-        drainUntilEOF(stream, fd, until: deadline)
+        outcome.finalRead = drainUntilEnd(stream, fd, until: deadline)
         return outcome
     }
 
@@ -108,11 +110,12 @@ final class TLSTestServer: Sendable {
         }
     }
 
-    private func drainUntilEOF(_ stream: TLSStream, _ fd: Int32, until deadline: ContinuousClock.Instant) {
+    private func drainUntilEnd(_ stream: TLSStream, _ fd: Int32, until deadline: ContinuousClock.Instant) -> IOResult? {
         var buffer = [UInt8](repeating: 0, count: 4096)
         for _ in 0..<1_000 {
             let result = drive(fd, until: deadline) { buffer.withUnsafeMutableBytes { stream.read(into: $0) } }
-            guard case .bytes = result else { return }
+            guard case .bytes = result else { return result }
         }
+        return nil
     }
 }
