@@ -192,8 +192,8 @@ final class Connection: LoopHandler {
             closeNow(reset: false)
             return
         }
-        current?.responder.cancel()
         if outputPending, case .nextRequest = afterFlush {
+            current?.responder.cancel()
             // The last response is still going out: finish it, then close.
             afterFlush = .close(.fin)
             queue.removeAll()
@@ -205,7 +205,6 @@ final class Connection: LoopHandler {
 
     /// The connection failed (reset, broken pipe).
     func peerGone() {
-        current?.responder.cancel()
         closeNow(reset: false)
     }
 

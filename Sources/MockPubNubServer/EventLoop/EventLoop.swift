@@ -22,7 +22,7 @@ final class EventLoop: @unchecked Sendable {
     let index: Int
     private let epfd: Int32
     private let wakeFD: Int32
-    private let pending = Mutex<[@Sendable () -> Void]>([])
+    private let pending = Mutex<(tasks: [@Sendable () -> Void], released: Bool)>(([], false))
     private let threadIdentity = Atomic<UInt>(0)
     private var timers = TimerHeap()
     private var handlers: [UInt64: any LoopHandler] = [:]
@@ -52,9 +52,20 @@ final class EventLoop: @unchecked Sendable {
     }
 
     deinit {
-        close(epfd)
-        close(wakeFD)
+        releaseDescriptors()
         scratch.deallocate()
+    }
+
+    /// Closes the epoll set and the eventfd once the thread is gone; later tasks are dropped.
+    func releaseDescriptors() {
+        let release = pending.withLock { state -> Bool in
+            defer { state.released = true; state.tasks.removeAll() }
+            return !state.released
+        }
+        if release {
+            close(epfd)
+            close(wakeFD)
+        }
     }
 
     /// Whether the caller runs on this loop's thread.
@@ -65,16 +76,15 @@ final class EventLoop: @unchecked Sendable {
 
     /// Runs `task` on the loop thread (later, even when called from it).
     func execute(_ task: @escaping @Sendable () -> Void) {
-        let wasEmpty = pending.withLock { queue -> Bool in
-            queue.append(task)
-            return queue.count == 1
+        pending.withLock { state in
+            guard !state.released else { return }
+            state.tasks.append(task)
+            // Written under the lock so that the descriptor cannot be released meanwhile.
+            if state.tasks.count == 1 {
+                var one: UInt64 = 1
+                _ = withUnsafeBytes(of: &one) { Glibc.write(wakeFD, $0.baseAddress, 8) }
+            }
         }
-        if wasEmpty { wake() }
-    }
-
-    private func wake() {
-        var one: UInt64 = 1
-        _ = withUnsafeBytes(of: &one) { Glibc.write(wakeFD, $0.baseAddress, 8) }
     }
 
     /// Runs `work` on the loop thread after `nanoseconds` (loop thread only).
@@ -155,6 +165,7 @@ final class EventLoop: @unchecked Sendable {
         for handler in Array(handlers.values) { handler.closeForShutdown() }
         handlers.removeAll()
         timers.removeAll()
+        releaseDescriptors()
     }
 
     private func waitTimeout() -> Int32 {
@@ -167,9 +178,9 @@ final class EventLoop: @unchecked Sendable {
     private func drainWake() {
         var value: UInt64 = 0
         _ = withUnsafeMutableBytes(of: &value) { Glibc.read(wakeFD, $0.baseAddress, 8) }
-        let tasks = pending.withLock { queue -> [@Sendable () -> Void] in
-            defer { queue.removeAll(keepingCapacity: true) }
-            return queue
+        let tasks = pending.withLock { state -> [@Sendable () -> Void] in
+            defer { state.tasks.removeAll(keepingCapacity: true) }
+            return state.tasks
         }
         for task in tasks { task() }
     }
