@@ -66,8 +66,8 @@ enum TLSTestClient {
         let connectErrno = Glibc.errno
         report.verifyResult = SSL_get_verify_result(ssl)
         guard rc == 1 else {
+            report.sslError = SSL_get_error(ssl, rc)  // before draining: it inspects the error queue
             report.handshakeErrors = reasons()
-            report.sslError = SSL_get_error(ssl, rc)
             // SYSCALL: a socket error or EOF. WANT_READ/WANT_WRITE on this blocking socket: SO_RCVTIMEO/SO_SNDTIMEO expired.
             let socketLevel = [SSL_ERROR_SYSCALL, SSL_ERROR_WANT_READ, SSL_ERROR_WANT_WRITE].contains(report.sslError)
             report.errno = socketLevel ? connectErrno : 0
