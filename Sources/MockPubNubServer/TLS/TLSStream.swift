@@ -6,7 +6,7 @@ import Glibc
 ///
 /// Owned by one event-loop thread (not Sendable). It does not own the descriptor: the connection
 /// closes it after this stream is released. OpenSSL writes with plain `write()`, so the process
-/// must ignore SIGPIPE (a write to a reset peer would otherwise kill it).
+/// must ignore SIGPIPE (`HTTPServer.start()` does), or a write to a reset peer would kill it.
 ///
 /// Result mapping (`SSL_get_error`): WANT_READ → `.wantRead`, WANT_WRITE → `.wantWrite`,
 /// ZERO_RETURN (close_notify, or a bare TCP EOF after the handshake) → `.eof`, SYSCALL → `.failed`
