@@ -105,4 +105,12 @@ import Testing
         ])
         #expect(reports.map(\.handshakeSucceeded) == [false, false, true])
     }
+
+    @Test(arguments: [ListenerFault.tlsAbortAfterClientHello, .tlsResetDuringHandshake, .tlsStallHandshake, .tlsPlainHTTP,
+                      .closeOnAccept, .resetOnAccept, .stallOnAccept])
+    func factoryRefusesFaultsThatTheListenerCarriesOut(_ fault: ListenerFault) throws {
+        let factory = try StreamFactory.tls(material: TLSMaterial.generate())
+        #expect(factory.isTLS)
+        #expect(throws: TLSError.noContextForFault(fault)) { _ = try factory.make(-1, fault) }
+    }
 }
