@@ -117,6 +117,7 @@ struct Harness {
     }
 
     /// Sends a request that must answer at once; returns (status, body).
+    @discardableResult
     func call(_ target: String, method: String = "GET", body: String = "",
               sourceLocation: SourceLocation = #_sourceLocation) -> (Int, String) {
         let capture = send(target, method: method, body: body)
