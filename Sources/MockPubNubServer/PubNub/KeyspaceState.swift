@@ -81,7 +81,7 @@ struct KeyspaceState {
             guard let log = logs[source.channel] else { continue }
             var index = log.firstIndex(after: cursor)
             var taken = 0
-            while index < log.messages.count && taken < limit {
+            while index < log.messages.endIndex && taken < limit {
                 let message = log.messages[index]
                 if message.live {
                     found.append((message.timetoken, message.envelope(match: source.match)))

@@ -81,7 +81,7 @@ extension PubNubService {
         return withState(route.subscribeKey ?? "") { state, _, _ in
             if let denied = denial(.delete, channels: route.channels, groups: [], route: route, state: state) { return denied }
             for channel in route.channels {
-                state.logs[channel]?.messages.removeAll { message in
+                state.logs[channel]?.removeAll { message in
                     message.inHistory && message.timetoken >= (low ?? 0) && message.timetoken < (high ?? .max)
                 }
             }

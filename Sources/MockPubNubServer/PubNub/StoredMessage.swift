@@ -66,20 +66,38 @@ struct StoredMessage: Sendable {
 }
 
 /// The bounded log of one channel, oldest first, timetokens strictly increasing.
+///
+/// Trimming advances `head` and compacts the storage only once `head` reaches the limit, so an
+/// append stays amortised O(1) when the log is full.
 struct ChannelLog: Sendable {
-    var messages: [StoredMessage] = []
+    private var storage: [StoredMessage] = []
+    private var head = 0
+
+    /// The retained messages; indices are those of the underlying storage.
+    var messages: ArraySlice<StoredMessage> { storage[head...] }
 
     mutating func append(_ message: StoredMessage, limit: Int) {
-        messages.append(message)
-        if messages.count > limit { messages.removeFirst(messages.count - limit) }
+        storage.append(message)
+        if storage.count - head > limit { head = storage.count - limit }
+        if head >= max(limit, 64) {
+            storage.removeFirst(head)
+            head = 0
+        }
+    }
+
+    /// Removes the retained messages matching `predicate`.
+    mutating func removeAll(where predicate: (StoredMessage) -> Bool) {
+        storage.removeFirst(head)
+        head = 0
+        storage.removeAll(where: predicate)
     }
 
     /// The index of the first message with a timetoken greater than `timetoken` (binary search).
     func firstIndex(after timetoken: UInt64) -> Int {
-        var low = 0, high = messages.count
+        var low = head, high = storage.count
         while low < high {
             let mid = (low + high) / 2
-            if messages[mid].timetoken <= timetoken { low = mid + 1 } else { high = mid }
+            if storage[mid].timetoken <= timetoken { low = mid + 1 } else { high = mid }
         }
         return low
     }

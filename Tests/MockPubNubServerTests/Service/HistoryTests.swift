@@ -82,6 +82,15 @@ import Testing
         for index in 0..<5 { h.publish("ch", String(index)) }
         #expect(h.call("/v2/history/sub-key/demo/channel/ch").1 == "[[2,3,4],\(firstTT + 2),\(firstTT + 4)]")
     }
+
+    @Test func trimmedLogsStayOrderedAcrossCompaction() {
+        let h = Harness(PubNubServiceConfiguration(historyLimitPerChannel: 70))
+        for index in 0..<250 { h.publish("ch", String(index)) }
+        #expect(h.call("/v2/history/sub-key/demo/channel/ch?count=2&reverse=true").1
+            == "[[180,181],\(firstTT + 180),\(firstTT + 181)]")
+        let (_, body) = h.call("/v2/subscribe/demo/ch/0?tt=\(firstTT + 247)")
+        #expect(body.hasSuffix("\"d\":248},{\"a\":\"2\",\"f\":0,\"i\":\"pub\",\"s\":1,\"p\":{\"t\":\"\(firstTT + 249)\",\"r\":12},\"k\":\"demo\",\"c\":\"ch\",\"d\":249}]}"))
+    }
 }
 
 @Suite struct ChannelGroupTests {
