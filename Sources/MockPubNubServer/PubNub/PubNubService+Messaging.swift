@@ -85,8 +85,10 @@ extension PubNubService {
             responder.send(.respond(response))
         case .parked(let id):
             let region = configuration.region
-            let timer = scheduler.schedule(after: configuration.longPollIdleTimeout) { [weak keyspace] in
-                guard let waiter = keyspace?.state.withLock({ $0.unpark(id) }) else { return }
+            // Holds the keyspace strongly so a poll parked during a reset still gets its idle answer;
+            // the cycle (keyspace → waiter → timer → closure) ends when the timer runs or is cancelled.
+            let timer = scheduler.schedule(after: configuration.longPollIdleTimeout) {
+                guard let waiter = keyspace.state.withLock({ $0.unpark(id) }) else { return }
                 waiter.responder.send(.respond(.pubNub(200, PubNubBodies.subscribe(
                     cursor: waiter.cursor, region: region, envelopes: []))))
             }
