@@ -9,11 +9,11 @@ struct GrantRequest: Sendable {
     /// Minutes; 0 grants indefinitely (PubNub's documented meaning), default 1440.
     var ttl: Int
 
-    static func parse(_ route: PubNubRoute) -> Result<GrantRequest, RouteError> {
+    static func parse(_ route: PubNubRoute) -> Result<GrantRequest, PubNubServiceError> {
         func on(_ name: String) -> Bool { route.query[name] == "1" }
         var ttl = 1440
         if let text = route.query["ttl"] {
-            guard let value = Int(text), value >= 0 else { return .failure(.invalidPercentEncoding) }
+            guard let value = Int(text), value >= 0 else { return .failure(.invalidGrantParameter(name: "ttl", value: text)) }
             ttl = value
         }
         let permissions = Permissions(

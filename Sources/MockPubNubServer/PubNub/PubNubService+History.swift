@@ -4,8 +4,8 @@ extension PubNubService {
     /// History v2 (spec §7.1): `[messages, first, last]`, `start` exclusive, `end` inclusive,
     /// newest `count` (≤ 100) unless `reverse=true` takes the oldest.
     func history(_ route: PubNubRoute) -> HTTPResponse {
-        guard case .success(let start) = Self.timetoken(route.query["start"]),
-            case .success(let end) = Self.timetoken(route.query["end"])
+        guard case .success(let start) = Self.timetoken(route, "start"),
+            case .success(let end) = Self.timetoken(route, "end")
         else { return PubNubErrors.couldNotParse() }
         let channel = route.channels.first ?? ""
         let count = route.query["count"].flatMap { Int($0) }.flatMap { (1...100).contains($0) ? $0 : nil } ?? 100
@@ -34,8 +34,8 @@ extension PubNubService {
     /// Fetch messages v3 and with actions (spec §7.2): one channel up to 100, several (or with
     /// actions) up to 25 each; channels without messages are left out.
     func fetchMessages(_ route: PubNubRoute) -> HTTPResponse {
-        guard case .success(let start) = Self.timetoken(route.query["start"]),
-            case .success(let end) = Self.timetoken(route.query["end"])
+        guard case .success(let start) = Self.timetoken(route, "start"),
+            case .success(let end) = Self.timetoken(route, "end")
         else { return PubNubErrors.invalidHistoryArguments() }
         guard route.channels.allSatisfy(ChannelNames.isValid) else { return PubNubErrors.reservedCharacter() }
         let withActions = route.endpoint == .fetchMessagesWithActions
@@ -72,8 +72,8 @@ extension PubNubService {
     /// Delete messages (spec §7.3): removes stored messages with `min(start,end) ≤ tt < max(start,end)`,
     /// which matches both the history convention and "start = tt, end = tt + 1" for one message.
     func deleteMessages(_ route: PubNubRoute) -> HTTPResponse {
-        guard case .success(let start) = Self.timetoken(route.query["start"]),
-            case .success(let end) = Self.timetoken(route.query["end"])
+        guard case .success(let start) = Self.timetoken(route, "start"),
+            case .success(let end) = Self.timetoken(route, "end")
         else { return PubNubErrors.invalidHistoryArguments() }
         // Only `start`: everything older; only `end`: everything from it on (history convention).
         var low = end, high = start
@@ -95,10 +95,10 @@ extension PubNubService {
         var tokens: [UInt64] = []
         if let list = route.query["channelsTimetoken"] {
             for text in PubNubRoute.splitList(list) {
-                guard case .success(let value?) = Self.timetoken(text) else { return PubNubErrors.invalidHistoryArguments() }
+                guard case .success(let value?) = Self.timetoken(text, parameter: "channelsTimetoken") else { return PubNubErrors.invalidHistoryArguments() }
                 tokens.append(value)
             }
-        } else if case .success(let value?) = Self.timetoken(route.query["timetoken"]) {
+        } else if case .success(let value?) = Self.timetoken(route, "timetoken") {
             tokens = [value]
         }
         guard !route.channels.isEmpty, tokens.count == 1 || tokens.count == route.channels.count else {

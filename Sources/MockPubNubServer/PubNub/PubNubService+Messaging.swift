@@ -53,7 +53,7 @@ extension PubNubService {
             responder.send(.respond(PubNubErrors.reservedCharacter()))
             return
         }
-        guard case .success(let requested) = Self.timetoken(route.query["tt"]) else {
+        guard case .success(let requested) = Self.timetoken(route, "tt") else {
             responder.send(.respond(PubNubErrors.couldNotParse()))
             return
         }

@@ -28,7 +28,7 @@ extension PubNubService {
             default:
                 state.groups.removeValue(forKey: group)
             }
-            return .pubNub(200, PubNubBodies.channelGroupRegistryOK)
+            return .pubNub(200, PubNubBodies.channelRegistryOK)
         }
     }
 
@@ -67,8 +67,4 @@ extension PubNubService {
             return .pubNub(200, request.responseBody(subscribeKey: subscribeKey))
         }
     }
-}
-
-extension PubNubBodies {
-    static let channelGroupRegistryOK = channelRegistryOK
 }

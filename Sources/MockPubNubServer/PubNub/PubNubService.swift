@@ -178,11 +178,16 @@ public final class PubNubService: RequestHandler {
         return max(value, configuration.presenceTimeoutFloor ?? 0)
     }
 
-    /// Parses a timetoken parameter: `nil` when absent or empty, `.failure` when not all digits.
-    static func timetoken(_ text: String?) -> Result<UInt64?, RouteError> {
+    /// Parses the timetoken parameter `name`: `nil` when absent or empty, a failure when not all digits.
+    static func timetoken(_ route: PubNubRoute, _ name: String) -> Result<UInt64?, PubNubServiceError> {
+        timetoken(route.query[name], parameter: name)
+    }
+
+    /// Parses one timetoken text: `nil` when absent or empty, a failure when not all digits.
+    static func timetoken(_ text: String?, parameter: String) -> Result<UInt64?, PubNubServiceError> {
         guard let text, !text.isEmpty else { return .success(nil) }
         guard text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let value = UInt64(text) else {
-            return .failure(.invalidPercentEncoding)
+            return .failure(.invalidTimetoken(parameter: parameter, value: text))
         }
         return .success(value)
     }

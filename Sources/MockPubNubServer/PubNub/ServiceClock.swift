@@ -45,10 +45,4 @@ public final class TimetokenClock: Sendable {
             return last
         }
     }
-
-    /// The current timetoken without reserving it (never below the last one handed out).
-    public func peek() -> UInt64 {
-        let wall = UInt64(max(0, clock.unixNanoseconds() / 100))
-        return last.withLock { max(wall, $0) }
-    }
 }

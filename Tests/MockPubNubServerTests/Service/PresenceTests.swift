@@ -109,4 +109,20 @@ import Testing
         #expect(watcher.body == "{\"t\":{\"t\":\"\(firstTT + 2)\",\"r\":12},\"m\":[" + join(firstTT + 1, "a") + "," + join(firstTT + 2, "b") + "]}")
         #expect(h.call("/v2/presence/sub-key/demo/channel/,?channel-group=g").1.contains("\"total_channels\": 2"))
     }
+
+    @Test func subscribeStateIsCarriedByTheJoinAndGroupLeaveLeavesMembers() {
+        let h = Harness()
+        h.call("/v1/channel-registration/sub-key/demo/channel-group/g?add=a")
+        let state = PercentDecoding.encode("{\"g\": {\"mood\": \"ok\"}}")
+        h.call("/v2/subscribe/demo/b/0?tt=0&channel-group=g&uuid=dan&state=\(state)")
+        #expect(h.call("/v2/presence/sub-key/demo/channel/a/uuid/dan").1.contains("\"payload\": {\"mood\": \"ok\"}, "))
+        #expect(h.call("/v2/presence/sub-key/demo/uuid/dan").1.contains("[\"a\", \"b\"]"))
+        h.call("/v2/presence/sub-key/demo/channel/,/leave?channel-group=g&uuid=dan")
+        #expect(h.call("/v2/presence/sub-key/demo/uuid/dan").1.contains("[\"b\"]"))
+        let (_, events) = h.call("/v2/subscribe/demo/a-pnpres/0?tt=1")
+        #expect(events == "{\"t\":{\"t\":\"\(firstTT + 3)\",\"r\":12},\"m\":["
+            + event(firstTT + 2, "a", "{\"action\": \"join\", \"timestamp\": \(second), \"uuid\": \"dan\", \"occupancy\": 1, \"data\": {\"mood\": \"ok\"}}") + ","
+            + event(firstTT + 3, "a", "{\"action\": \"leave\", \"timestamp\": \(second), \"uuid\": \"dan\", \"occupancy\": 0, \"data\": {\"mood\": \"ok\"}}")
+            + "]}")
+    }
 }
