@@ -33,11 +33,11 @@ struct GrantRequest: Sendable {
     /// `channel-group+auth` (one group + auth) are recorded; several channels or groups with
     /// auth keys, and subkey + auth, nest `auths` per name (UNVERIFIED).
     func responseBody(subscribeKey: String) -> String {
-        let head = "\"subscribe_key\":" + JSONText.quote(subscribeKey) + ",\"ttl\":" + String(ttl)
-        let auths = "\"auths\":{" + self.auths.map { JSONText.quote($0) + ":" + permissions.shortJSON }
+        let head = "\"subscribe_key\":" + PubNubJSON.quote(subscribeKey) + ",\"ttl\":" + String(ttl)
+        let auths = "\"auths\":{" + self.auths.map { PubNubJSON.quote($0) + ":" + permissions.shortJSON }
             .joined(separator: ",") + "}"
         func nested(_ names: [String]) -> String {
-            "{" + names.map { JSONText.quote($0) + ":" + (self.auths.isEmpty ? permissions.shortJSON : "{" + auths + "}") }
+            "{" + names.map { PubNubJSON.quote($0) + ":" + (self.auths.isEmpty ? permissions.shortJSON : "{" + auths + "}") }
                 .joined(separator: ",") + "}"
         }
         var payload: String
@@ -45,13 +45,13 @@ struct GrantRequest: Sendable {
             payload = "\"level\":\"subkey\"," + head + "," + (self.auths.isEmpty ? permissions.inlineJSON : auths)
         } else if groups.isEmpty {
             if !self.auths.isEmpty && channels.count == 1 {
-                payload = "\"level\":\"user\"," + head + ",\"channel\":" + JSONText.quote(channels[0]) + "," + auths
+                payload = "\"level\":\"user\"," + head + ",\"channel\":" + PubNubJSON.quote(channels[0]) + "," + auths
             } else {
                 payload = "\"level\":" + (self.auths.isEmpty ? "\"channel\"" : "\"user\"") + "," + head
                     + ",\"channels\":" + nested(channels)
             }
         } else if !self.auths.isEmpty && groups.count == 1 && channels.isEmpty {
-            payload = "\"level\":\"channel-group+auth\"," + head + ",\"channel-groups\":" + JSONText.quote(groups[0])
+            payload = "\"level\":\"channel-group+auth\"," + head + ",\"channel-groups\":" + PubNubJSON.quote(groups[0])
                 + "," + auths
         } else {
             payload = "\"level\":" + (self.auths.isEmpty ? "\"channel-group\"" : "\"channel-group+auth\"") + "," + head

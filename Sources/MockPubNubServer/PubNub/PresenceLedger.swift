@@ -69,7 +69,7 @@ extension KeyspaceState {
     mutating func setState(
         uuid: String, channels: [String], state: String, env: ServiceEnvironment, outbox: inout Outbox
     ) {
-        let empty = JSONText.objectMembers(state)?.isEmpty ?? false
+        let empty = PubNubJSON.objectMembers(state)?.isEmpty ?? false
         for channel in channels {
             let previous = states[uuid]?[channel]
             if empty {

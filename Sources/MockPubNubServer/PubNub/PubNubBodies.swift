@@ -13,8 +13,8 @@ enum PubNubBodies {
 
     /// The `d` of a presence event, in the live service's spaced layout; `data` last when known.
     static func presenceEvent(action: String, timestamp: Int64, uuid: String, occupancy: Int, data: String?) -> String {
-        var body = "{\"action\": " + JSONText.quote(action) + ", \"timestamp\": " + String(timestamp)
-        body += ", \"uuid\": " + JSONText.quote(uuid) + ", \"occupancy\": " + String(occupancy)
+        var body = "{\"action\": " + PubNubJSON.quote(action) + ", \"timestamp\": " + String(timestamp)
+        body += ", \"uuid\": " + PubNubJSON.quote(uuid) + ", \"occupancy\": " + String(occupancy)
         if let data { body += ", \"data\": " + data }
         return body + "}"
     }
@@ -26,8 +26,8 @@ enum PubNubBodies {
 
     /// One occupant in a here-now list: a name, or `{"uuid": …[, "state": …]}` with `state=1`.
     static func occupant(_ uuid: String, state: String?, withState: Bool) -> String {
-        guard withState else { return JSONText.quote(uuid) }
-        var item = "{\"uuid\": " + JSONText.quote(uuid)
+        guard withState else { return PubNubJSON.quote(uuid) }
+        var item = "{\"uuid\": " + PubNubJSON.quote(uuid)
         if let state { item += ", \"state\": " + state }
         return item + "}"
     }
@@ -45,7 +45,7 @@ enum PubNubBodies {
     static func hereNowMulti(channels: [(name: String, occupants: [String]?, occupancy: Int)]) -> String {
         let entries = channels.map { entry in
             let uuids = entry.occupants.map { "\"uuids\": [" + $0.joined(separator: ", ") + "], " } ?? ""
-            return JSONText.quote(entry.name) + ": {" + uuids + "\"occupancy\": " + String(entry.occupancy) + "}"
+            return PubNubJSON.quote(entry.name) + ": {" + uuids + "\"occupancy\": " + String(entry.occupancy) + "}"
         }
         let total = channels.reduce(0) { $0 + $1.occupancy }
         return "{\"status\": 200, \"message\": \"OK\", \"payload\": {\"channels\": {" + entries.joined(separator: ", ")
@@ -54,7 +54,7 @@ enum PubNubBodies {
     }
 
     static func whereNow(channels: [String]) -> String {
-        "{\"status\": 200, \"message\": \"OK\", \"payload\": {\"channels\": " + JSONText.stringArray(channels)
+        "{\"status\": 200, \"message\": \"OK\", \"payload\": {\"channels\": " + PubNubJSON.stringArray(channels)
             + "}, \"service\": \"Presence\"}"
     }
 
@@ -63,28 +63,28 @@ enum PubNubBodies {
     }
 
     static func getStateSingle(uuid: String, channel: String, state: String) -> String {
-        "{\"status\": 200, \"uuid\": " + JSONText.quote(uuid) + ", \"service\": \"Presence\", \"message\": \"OK\", \"payload\": "
-            + state + ", \"channel\": " + JSONText.quote(channel) + "}"
+        "{\"status\": 200, \"uuid\": " + PubNubJSON.quote(uuid) + ", \"service\": \"Presence\", \"message\": \"OK\", \"payload\": "
+            + state + ", \"channel\": " + PubNubJSON.quote(channel) + "}"
     }
 
     static func getStateMulti(uuid: String, states: [(channel: String, state: String)]) -> String {
-        let entries = states.map { JSONText.quote($0.channel) + ": " + $0.state }.joined(separator: ", ")
+        let entries = states.map { PubNubJSON.quote($0.channel) + ": " + $0.state }.joined(separator: ", ")
         return "{\"status\": 200, \"message\": \"OK\", \"payload\": {\"channels\": {" + entries
-            + "}}, \"service\": \"Presence\", \"uuid\": " + JSONText.quote(uuid) + "}"
+            + "}}, \"service\": \"Presence\", \"uuid\": " + PubNubJSON.quote(uuid) + "}"
     }
 
     static func channelGroupList(group: String, channels: [String]) -> String {
-        "{\"status\": 200, \"payload\": {\"channels\": " + JSONText.stringArray(channels) + ", \"group\": "
-            + JSONText.quote(group) + "}, \"service\": \"channel-registry\", \"error\": false}"
+        "{\"status\": 200, \"payload\": {\"channels\": " + PubNubJSON.stringArray(channels) + ", \"group\": "
+            + PubNubJSON.quote(group) + "}, \"service\": \"channel-registry\", \"error\": false}"
     }
 
     static func channelGroupListGroups(_ groups: [String]) -> String {
-        "{\"status\": 200, \"payload\": {\"namespace\": \"\", \"groups\": " + JSONText.stringArray(groups)
+        "{\"status\": 200, \"payload\": {\"namespace\": \"\", \"groups\": " + PubNubJSON.stringArray(groups)
             + "}, \"service\": \"channel-registry\", \"error\": false}"
     }
 
     static func messageCounts(_ counts: [(channel: String, count: Int)]) -> String {
-        let entries = counts.map { JSONText.quote($0.channel) + ":" + String($0.count) }.joined(separator: ",")
+        let entries = counts.map { PubNubJSON.quote($0.channel) + ":" + String($0.count) }.joined(separator: ",")
         return "{\"status\": 200, \"error\": false, \"error_message\": \"\", \"channels\": {" + entries + "}}"
     }
 }

@@ -4,15 +4,15 @@
 enum PubNubErrors {
     /// `[0,"<text>","<tt>"]` — publish and signal refusals.
     static func publishRefusal(_ text: String, timetoken: UInt64) -> HTTPResponse {
-        .pubNub(400, "[0," + JSONText.quote(text) + ",\"" + String(timetoken) + "\"]")
+        .pubNub(400, "[0," + PubNubJSON.quote(text) + ",\"" + String(timetoken) + "\"]")
     }
 
     /// 403 Access Manager denial naming the denied channels and groups (spec §9.1). An empty
     /// payload is left out (a subkey-level denial such as global here now).
     static func forbidden(channels: [String], groups: [String], trailingNewline: Bool = false) -> HTTPResponse {
         var payload: [String] = []
-        if !channels.isEmpty { payload.append("\"channels\":" + JSONText.stringArray(channels, separator: ",")) }
-        if !groups.isEmpty { payload.append("\"channel-groups\":" + JSONText.stringArray(groups, separator: ",")) }
+        if !channels.isEmpty { payload.append("\"channels\":" + PubNubJSON.stringArray(channels, separator: ",")) }
+        if !groups.isEmpty { payload.append("\"channel-groups\":" + PubNubJSON.stringArray(groups, separator: ",")) }
         var body = "{\"message\":\"Forbidden\","
         if !payload.isEmpty { body += "\"payload\":{" + payload.joined(separator: ",") + "}," }
         body += "\"error\":true,\"service\":\"Access Manager\",\"status\":403}"
@@ -22,7 +22,7 @@ enum PubNubErrors {
 
     /// An Access Manager error without payload, e.g. a signature mismatch (UNVERIFIED wording).
     static func accessManager(_ status: Int, _ message: String) -> HTTPResponse {
-        .pubNub(status, "{\"message\":" + JSONText.quote(message) + ",\"error\":true,\"service\":\"Access Manager\",\"status\":" + String(status) + "}")
+        .pubNub(status, "{\"message\":" + PubNubJSON.quote(message) + ",\"error\":true,\"service\":\"Access Manager\",\"status\":" + String(status) + "}")
     }
 
     /// The generic 400 for requests that cannot be parsed (bad escapes, bad timetokens).
@@ -42,7 +42,7 @@ enum PubNubErrors {
 
     /// A Presence-service 400 such as `No state specified.`.
     static func presence(_ message: String) -> HTTPResponse {
-        .pubNub(400, "{\"status\": 400, \"error\": 1, \"message\": " + JSONText.quote(message) + ", \"service\": \"Presence\"}")
+        .pubNub(400, "{\"status\": 400, \"error\": 1, \"message\": " + PubNubJSON.quote(message) + ", \"service\": \"Presence\"}")
     }
 
     /// The history (v3) 400 `Invalid Arguments`.

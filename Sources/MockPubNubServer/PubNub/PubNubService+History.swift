@@ -54,15 +54,15 @@ extension PubNubService {
                 let items = range.suffix(max).map { message -> String in
                     var item = "{\"message\": " + message.payload + ", \"timetoken\": \"" + String(message.timetoken) + "\""
                     if withMeta { item += ", \"meta\": " + (message.meta ?? "\"\"") }
-                    if withUUID, let publisher = message.publisher { item += ", \"uuid\": " + JSONText.quote(publisher) }
+                    if withUUID, let publisher = message.publisher { item += ", \"uuid\": " + PubNubJSON.quote(publisher) }
                     if withType { item += ", \"message_type\": " + (message.kind == .message ? "null" : String(message.kind.rawValue)) }
                     if withCustomType, let type = message.customMessageType {
-                        item += ", \"custom_message_type\": " + JSONText.quote(type)
+                        item += ", \"custom_message_type\": " + PubNubJSON.quote(type)
                     }
                     if withActions { item += ", \"actions\": {}" }
                     return item + "}"
                 }
-                entries.append(JSONText.quote(channel) + ":[" + items.joined(separator: ", ") + "]")
+                entries.append(PubNubJSON.quote(channel) + ":[" + items.joined(separator: ", ") + "]")
             }
             return .pubNub(200, "{\"status\": 200, \"error\": false, \"error_message\": \"\", \"channels\": {"
                 + entries.joined(separator: ", ") + "}}")

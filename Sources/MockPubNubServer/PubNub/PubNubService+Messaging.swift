@@ -7,7 +7,7 @@ extension PubNubService {
         let channel = route.channels.first ?? ""
         let isSignal = route.endpoint == .signal
         guard ChannelNames.isValid(channel) else { return PubNubErrors.reservedCharacter() }
-        if let keyset = configuration.keyset(for: subscribeKey), keyset.publishKey != route.publishKey {
+        if let keyset = keyset(for: subscribeKey), keyset.publishKey != route.publishKey {
             return PubNubErrors.publishRefusal("Invalid Key", timetoken: timetokens.next())
         }
         let text = route.message ?? String(validating: body, as: UTF8.self) ?? ""
@@ -16,10 +16,10 @@ extension PubNubService {
             return PubNubErrors.publishRefusal(isSignal ? "Signal size too large" : "Message Too Large",
                                                timetoken: timetokens.next())
         }
-        guard JSONText.isValid(text) else { return PubNubErrors.publishRefusal("Invalid JSON", timetoken: timetokens.next()) }
+        guard PubNubJSON.isValid(text) else { return PubNubErrors.publishRefusal("Invalid JSON", timetoken: timetokens.next()) }
         var meta: String?
         if let metaText = route.query["meta"], !metaText.isEmpty {
-            guard JSONText.isValid(metaText) else {
+            guard PubNubJSON.isValid(metaText) else {
                 return PubNubErrors.publishRefusal("Invalid JSON", timetoken: timetokens.next())
             }
             meta = metaText
@@ -123,8 +123,8 @@ extension PubNubService {
         _ route: PubNubRoute, uuid: String, channels: [String], state: inout KeyspaceState,
         env: ServiceEnvironment, outbox: inout Outbox
     ) {
-        guard let text = route.query["state"], let members = JSONText.objectMembers(text) else { return }
-        for (name, value) in members where JSONText.objectMembers(value) != nil {
+        guard let text = route.query["state"], let members = PubNubJSON.objectMembers(text) else { return }
+        for (name, value) in members where PubNubJSON.objectMembers(value) != nil {
             let targets = state.groups[name].map { $0.filter(channels.contains) } ?? (channels.contains(name) ? [name] : [])
             state.setState(uuid: uuid, channels: targets, state: value, env: env, outbox: &outbox)
         }

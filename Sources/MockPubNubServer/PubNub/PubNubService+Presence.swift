@@ -76,7 +76,7 @@ extension PubNubService {
         guard let text = route.query["state"], !text.isEmpty else {
             return PubNubErrors.presence("No state specified.")
         }
-        guard JSONText.objectMembers(text) != nil else { return PubNubErrors.presence("Invalid JSON specified.") }
+        guard PubNubJSON.objectMembers(text) != nil else { return PubNubErrors.presence("Invalid JSON specified.") }
         return withState(route.subscribeKey ?? "") { state, outbox, env in
             if let denied = denial(.read, channels: route.channels, groups: route.channelGroups, route: route, state: state) {
                 return denied

@@ -36,7 +36,7 @@ extension PubNubService {
     /// grants per target and auth key, answers with the level-specific payload.
     func grant(_ route: PubNubRoute, request: HTTPRequest) -> HTTPResponse {
         let subscribeKey = route.subscribeKey ?? ""
-        guard let keyset = configuration.keyset(for: subscribeKey) else {
+        guard let keyset = keyset(for: subscribeKey) else {
             // UNVERIFIED: a grant on a key without Access Manager; the recorded invalid-key body.
             return PubNubErrors.accessManager(400, "Invalid Subscribe Key")
         }

@@ -11,6 +11,8 @@ public final class PubNubService: RequestHandler {
     let clock: ServiceClock
     let timetokens: TimetokenClock
     private let keyspaces = Mutex<[String: Keyspace]>([:])
+    /// Access Manager keysets by subscribe key: the configured ones plus those registered later.
+    private let keysets: Mutex<[String: Keyset]>
 
     /// Creates the service; `scheduler` runs idle long-poll and presence timers, `clock` is the wall clock.
     public init(configuration: PubNubServiceConfiguration = PubNubServiceConfiguration(),
@@ -19,6 +21,19 @@ public final class PubNubService: RequestHandler {
         self.scheduler = scheduler
         self.clock = clock
         self.timetokens = TimetokenClock(clock: clock)
+        var table: [String: Keyset] = [:]
+        for keyset in configuration.keysets { table[keyset.subscribeKey] = keyset }
+        self.keysets = Mutex(table)
+    }
+
+    /// Turns Access Manager on for `keyset` (replacing a keyset with the same subscribe key).
+    public func register(_ keyset: Keyset) {
+        keysets.withLock { $0[keyset.subscribeKey] = keyset }
+    }
+
+    /// The Access Manager keyset of `subscribeKey`, if one is registered.
+    public func keyset(for subscribeKey: String) -> Keyset? {
+        keysets.withLock { $0[subscribeKey] }
     }
 
     public func handle(_ request: HTTPRequest, context: RequestContext, responder: Responder) {
@@ -156,7 +171,7 @@ public final class PubNubService: RequestHandler {
         _ permission: Permission, channels: [String], groups: [String], route: PubNubRoute,
         state: KeyspaceState, trailingNewline: Bool = false
     ) -> HTTPResponse? {
-        guard let subscribeKey = route.subscribeKey, configuration.keyset(for: subscribeKey) != nil else { return nil }
+        guard let subscribeKey = route.subscribeKey, keyset(for: subscribeKey) != nil else { return nil }
         let denied = state.denied(
             permission, channels: channels, groups: groups, auth: route.query["auth"], now: clock.unixSeconds)
         guard !denied.channels.isEmpty || !denied.groups.isEmpty else { return nil }
@@ -165,7 +180,7 @@ public final class PubNubService: RequestHandler {
 
     /// The 403 for a subkey-level operation without the subkey-level `permission`, else `nil`.
     func subkeyDenial(_ permission: Permission, route: PubNubRoute, state: KeyspaceState) -> HTTPResponse? {
-        guard let subscribeKey = route.subscribeKey, configuration.keyset(for: subscribeKey) != nil else { return nil }
+        guard let subscribeKey = route.subscribeKey, keyset(for: subscribeKey) != nil else { return nil }
         if state.isAllowed(permission, on: .subkey, auth: route.query["auth"], now: clock.unixSeconds) { return nil }
         return PubNubErrors.forbidden(channels: [], groups: [])
     }

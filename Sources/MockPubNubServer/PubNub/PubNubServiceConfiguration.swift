@@ -68,9 +68,4 @@ public struct PubNubServiceConfiguration: Sendable {
         self.maxMessagesPerSubscribeResponse = maxMessagesPerSubscribeResponse
         self.deliverFiredMessages = deliverFiredMessages
     }
-
-    /// The Access Manager keyset of `subscribeKey`, if it is registered.
-    func keyset(for subscribeKey: String) -> Keyset? {
-        keysets.first { $0.subscribeKey == subscribeKey }
-    }
 }

@@ -34,21 +34,21 @@ struct StoredMessage: Sendable {
 
     /// Renders `envelopeHead` and `envelopeTail` (spec §5.3-§5.6 key order: a f e i s p o k c u d b cmt).
     mutating func renderEnvelope(subscribeKey: String, region: Int, shard: String) {
-        var head = "{\"a\":" + JSONText.quote(shard) + ",\"f\":0"
+        var head = "{\"a\":" + PubNubJSON.quote(shard) + ",\"f\":0"
         if kind == .signal { head += ",\"e\":1" }
-        if kind != .presence, let publisher { head += ",\"i\":" + JSONText.quote(publisher) }
+        if kind != .presence, let publisher { head += ",\"i\":" + PubNubJSON.quote(publisher) }
         if kind == .message {
             head += ",\"s\":" + String(sequence ?? 1)
         } else if kind == .signal, let sequence {
             head += ",\"s\":" + String(sequence)
         }
         head += ",\"p\":{\"t\":\"" + String(timetoken) + "\",\"r\":" + String(region) + "}"
-        if let originTimetoken { head += ",\"o\":{\"t\":" + JSONText.quote(originTimetoken) + "}" }
-        head += ",\"k\":" + JSONText.quote(subscribeKey) + ",\"c\":" + JSONText.quote(channel)
+        if let originTimetoken { head += ",\"o\":{\"t\":" + PubNubJSON.quote(originTimetoken) + "}" }
+        head += ",\"k\":" + PubNubJSON.quote(subscribeKey) + ",\"c\":" + PubNubJSON.quote(channel)
         if let meta { head += ",\"u\":" + meta }
         head += ",\"d\":" + payload
         envelopeHead = head
-        envelopeTail = customMessageType.map { ",\"cmt\":" + JSONText.quote($0) + "}" } ?? "}"
+        envelopeTail = customMessageType.map { ",\"cmt\":" + PubNubJSON.quote($0) + "}" } ?? "}"
     }
 
     /// The envelope as delivered through `match` (`b`): omitted when it equals the channel,
@@ -56,7 +56,7 @@ struct StoredMessage: Sendable {
     func envelope(match: String?) -> String {
         let via = match ?? (kind == .presence ? channel : nil)
         guard let via else { return envelopeHead + envelopeTail }
-        return envelopeHead + ",\"b\":" + JSONText.quote(via) + envelopeTail
+        return envelopeHead + ",\"b\":" + PubNubJSON.quote(via) + envelopeTail
     }
 
     /// Whether history returns the message at service second `now`.

@@ -5,13 +5,13 @@ import Testing
 @Suite struct AccessManagerTests {
     private let keyset = Keyset(subscribeKey: "pam-sub", publishKey: "pam-pub", secretKey: "sec")
 
-    private func harness() -> Harness {
-        Harness(PubNubServiceConfiguration(keysets: [keyset, Keyset(subscribeKey: "demo", publishKey: "demo", secretKey: "my-secret-key")]))
+    private func harness() -> ServiceHarness {
+        ServiceHarness(PubNubServiceConfiguration(keysets: [keyset, Keyset(subscribeKey: "demo", publishKey: "demo", secretKey: "my-secret-key")]))
     }
 
     /// Sends a grant signed with the keyset's secret, stamped with the service clock.
     @discardableResult
-    private func grant(_ h: Harness, _ params: String, secret: String = "sec", skew: Int64 = 0) -> (Int, String) {
+    private func grant(_ h: ServiceHarness, _ params: String, secret: String = "sec", skew: Int64 = 0) -> (Int, String) {
         let path = "/v2/auth/grant/sub-key/pam-sub"
         let query = params + "&timestamp=\(h.time.clock.unixSeconds + skew)&uuid=admin&pnsdk=PubNub-Python%2F10.4.0"
         let items = HTTPRequest(method: "GET", target: path + "?" + query).queryItems ?? []
@@ -44,7 +44,7 @@ import Testing
         h.time.set(unixSeconds: 1_795_243_192 + 601)
         #expect(h.call(target) == (403, "{\"message\":\"Invalid Timestamp\",\"error\":true,\"service\":\"Access Manager\",\"status\":403}"))
         h.time.set(unixSeconds: 1_795_243_192)
-        #expect(h.call(target.replacingOccurrences("&r=1&", "&r=0&"))
+        #expect(h.call(target.replacingAll("&r=1&", "&r=0&"))
             == (403, "{\"message\":\"Signature Does Not Match\",\"error\":true,\"service\":\"Access Manager\",\"status\":403}"))
     }
 
@@ -65,7 +65,7 @@ import Testing
     @Test func endpointsEnforceGrantsUntilTheyExpire() {
         let h = harness()
         #expect(h.call("/publish/pam-pub/pam-sub/0/ch1/0/1?auth=k1") == (403, forbidden("\"channels\":[\"ch1\"]")))
-        #expect(h.call("/publish/wrong/pam-sub/0/ch1/0/1?auth=k1") == (400, "[0,\"Invalid Key\",\"\(firstTT)\"]"))
+        #expect(h.call("/publish/wrong/pam-sub/0/ch1/0/1?auth=k1") == (400, "[0,\"Invalid Key\",\"\(serviceFirstTT)\"]"))
         grant(h, "channel=ch1&auth=k1&r=1&w=1&ttl=1")
         #expect(h.call("/publish/pam-pub/pam-sub/0/ch1/0/1?auth=k1").0 == 200)
         #expect(h.call("/publish/pam-pub/pam-sub/0/ch1/0/1?auth=k2").0 == 403)
@@ -102,9 +102,28 @@ import Testing
     }
 }
 
+@Suite struct EmbeddingAPITests {
+    @Test func runtimeKeysetProgrammaticGrantAndInjection() throws {
+        let h = ServiceHarness()
+        #expect(h.call("/publish/p/late/0/ch/0/1").0 == 200)
+        h.service.register(Keyset(subscribeKey: "late", publishKey: "p", secretKey: "s"))
+        #expect(h.service.keyset(for: "late")?.secretKey == "s")
+        #expect(h.call("/publish/p/late/0/ch/0/1?auth=k") == (403, "{\"message\":\"Forbidden\",\"payload\":{\"channels\":[\"ch\"]},\"error\":true,\"service\":\"Access Manager\",\"status\":403}"))
+        h.service.grant(AccessGrant(channels: ["ch"], authKeys: ["k"], read: true, write: true, ttlMinutes: 1), subscribeKey: "late")
+        #expect(h.call("/publish/p/late/0/ch/0/2?auth=k") == (200, "[1,\"Sent\",\"\(serviceFirstTT + 1)\"]"))
+        let injected = try h.service.inject(subscribeKey: "late", channel: "ch", message: "{\"x\": 1}", publisher: "harness")
+        #expect(injected == serviceFirstTT + 2)
+        #expect(h.call("/v2/history/sub-key/late/channel/ch?auth=k") == (200, "[[1,2,{\"x\": 1}],\(serviceFirstTT),\(serviceFirstTT + 2)]"))
+        h.time.advance(seconds: 60)
+        #expect(h.call("/v2/history/sub-key/late/channel/ch?auth=k").0 == 403)
+        #expect(throws: PubNubServiceError.invalidJSON("{")) { try h.service.inject(subscribeKey: "late", channel: "ch", message: "{") }
+        #expect(throws: PubNubServiceError.invalidChannel("a,b")) { try h.service.inject(subscribeKey: "late", channel: "a,b", message: "1") }
+    }
+}
+
 extension String {
     /// `self` with every `old` replaced by `new` (no Foundation in this target).
-    func replacingOccurrences(_ old: String, _ new: String) -> String {
+    func replacingAll(_ old: String, _ new: String) -> String {
         split(separator: old, omittingEmptySubsequences: false).joined(separator: new)
     }
 }

@@ -3,9 +3,9 @@ import Testing
 @testable import MockPubNubServer
 
 @Suite struct HistoryTests {
-    /// Publishes "m0"…"m4" on `ch` (timetokens firstTT…firstTT+4), m2 with meta.
-    private func seeded() -> Harness {
-        let h = Harness()
+    /// Publishes "m0"…"m4" on `ch` (timetokens serviceFirstTT…serviceFirstTT+4), m2 with meta.
+    private func seeded() -> ServiceHarness {
+        let h = ServiceHarness()
         for index in 0..<5 {
             let meta = index == 2 ? "&meta=" + PercentDecoding.encode("{\"time\":1}") : ""
             h.publish("ch", "\"m\(index)\"", query: "uuid=pub" + meta)
@@ -13,7 +13,7 @@ import Testing
         return h
     }
 
-    private func tt(_ offset: UInt64) -> UInt64 { firstTT + offset }
+    private func tt(_ offset: UInt64) -> UInt64 { serviceFirstTT + offset }
 
     @Test func historyV2Variants() {
         let h = seeded()
@@ -50,7 +50,7 @@ import Testing
     }
 
     @Test func fetchLimitsPerChannelCount() {
-        let h = Harness()
+        let h = ServiceHarness()
         for index in 0..<120 { h.publish("a", String(index)) }
         h.publish("b", "1")
         let single = h.call("/v3/history/sub-key/demo/channel/a").1
@@ -58,7 +58,7 @@ import Testing
         #expect(single.contains("{\"message\": 20, ") && !single.contains("{\"message\": 19, "))
         let several = h.call("/v3/history/sub-key/demo/channel/a,b?max=500").1
         #expect(several.split(separator: "\"message\"").count - 1 == 26)
-        #expect(several.hasSuffix("\"b\":[{\"message\": 1, \"timetoken\": \"\(firstTT + 120)\"}]}}"))
+        #expect(several.hasSuffix("\"b\":[{\"message\": 1, \"timetoken\": \"\(serviceFirstTT + 120)\"}]}}"))
     }
 
     @Test func deleteRemovesTheRangeAndCountsFollow() {
@@ -78,18 +78,18 @@ import Testing
     }
 
     @Test func bufferKeepsTheConfiguredNumberOfMessages() {
-        let h = Harness(PubNubServiceConfiguration(historyLimitPerChannel: 3))
+        let h = ServiceHarness(PubNubServiceConfiguration(historyLimitPerChannel: 3))
         for index in 0..<5 { h.publish("ch", String(index)) }
-        #expect(h.call("/v2/history/sub-key/demo/channel/ch").1 == "[[2,3,4],\(firstTT + 2),\(firstTT + 4)]")
+        #expect(h.call("/v2/history/sub-key/demo/channel/ch").1 == "[[2,3,4],\(serviceFirstTT + 2),\(serviceFirstTT + 4)]")
     }
 
     @Test func trimmedLogsStayOrderedAcrossCompaction() {
-        let h = Harness(PubNubServiceConfiguration(historyLimitPerChannel: 70))
+        let h = ServiceHarness(PubNubServiceConfiguration(historyLimitPerChannel: 70))
         for index in 0..<250 { h.publish("ch", String(index)) }
         #expect(h.call("/v2/history/sub-key/demo/channel/ch?count=2&reverse=true").1
-            == "[[180,181],\(firstTT + 180),\(firstTT + 181)]")
-        let (_, body) = h.call("/v2/subscribe/demo/ch/0?tt=\(firstTT + 247)")
-        #expect(body.hasSuffix("\"d\":248},{\"a\":\"2\",\"f\":0,\"i\":\"pub\",\"s\":1,\"p\":{\"t\":\"\(firstTT + 249)\",\"r\":12},\"k\":\"demo\",\"c\":\"ch\",\"d\":249}]}"))
+            == "[[180,181],\(serviceFirstTT + 180),\(serviceFirstTT + 181)]")
+        let (_, body) = h.call("/v2/subscribe/demo/ch/0?tt=\(serviceFirstTT + 247)")
+        #expect(body.hasSuffix("\"d\":248},{\"a\":\"2\",\"f\":0,\"i\":\"pub\",\"s\":1,\"p\":{\"t\":\"\(serviceFirstTT + 249)\",\"r\":12},\"k\":\"demo\",\"c\":\"ch\",\"d\":249}]}"))
     }
 }
 
@@ -98,7 +98,7 @@ import Testing
     private let ok = "{\"status\": 200, \"message\": \"OK\", \"service\": \"channel-registry\", \"error\": false}"
 
     @Test func addListRemoveDelete() {
-        let h = Harness()
+        let h = ServiceHarness()
         #expect(h.call(base + "/cg1?add=a,b,c") == (200, ok))
         #expect(h.call(base + "/cg0?add=z") == (200, ok))
         #expect(h.call(base + "/cg1") == (200, "{\"status\": 200, \"payload\": {\"channels\": [\"a\", \"b\", \"c\"], \"group\": \"cg1\"}, \"service\": \"channel-registry\", \"error\": false}"))

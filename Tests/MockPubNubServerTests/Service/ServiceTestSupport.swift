@@ -4,7 +4,7 @@ import Testing
 @testable import MockPubNubServer
 
 /// A scheduler driven by hand: work runs only when `advance(by:)` passes its deadline.
-final class ManualScheduler: Scheduler {
+final class ServiceTestScheduler: Scheduler {
     private struct Entry {
         var id: Int
         var deadline: Duration
@@ -19,8 +19,8 @@ final class ManualScheduler: Scheduler {
 
     private final class Handle: ScheduledWork {
         let id: Int
-        let owner: ManualScheduler
-        init(id: Int, owner: ManualScheduler) {
+        let owner: ServiceTestScheduler
+        init(id: Int, owner: ServiceTestScheduler) {
             self.id = id
             self.owner = owner
         }
@@ -61,7 +61,7 @@ final class ManualScheduler: Scheduler {
 }
 
 /// A wall clock set by hand (starts at 2025-01-01T00:00:00Z plus a fraction).
-final class ManualClock: Sendable {
+final class ServiceTestClock: Sendable {
     private let nanos = Mutex<Int64>(1_735_689_600_123_456_700)
     var clock: ServiceClock { ServiceClock { [self] in nanos.withLock { $0 } } }
     func advance(seconds: Int64) { nanos.withLock { $0 += seconds * 1_000_000_000 } }
@@ -69,7 +69,7 @@ final class ManualClock: Sendable {
 }
 
 /// Records what a responder sent.
-final class Capture: Sendable {
+final class ServiceCapture: Sendable {
     private final class Box: Sendable {
         let sent = Mutex<[ResponseAction]>([])
     }
@@ -95,9 +95,9 @@ final class Capture: Sendable {
 }
 
 /// A service with a manual scheduler and clock, and helpers to call it.
-struct Harness {
-    let scheduler = ManualScheduler()
-    let time = ManualClock()
+struct ServiceHarness {
+    let scheduler = ServiceTestScheduler()
+    let time = ServiceTestClock()
     let service: PubNubService
 
     init(_ configuration: PubNubServiceConfiguration = PubNubServiceConfiguration()) {
@@ -106,8 +106,8 @@ struct Harness {
 
     /// Sends a request and returns the capture (answered or parked).
     @discardableResult
-    func send(_ target: String, method: String = "GET", body: String = "") -> Capture {
-        let capture = Capture()
+    func send(_ target: String, method: String = "GET", body: String = "") -> ServiceCapture {
+        let capture = ServiceCapture()
         let context = RequestContext(
             connectionID: 1, peer: "127.0.0.1:5000", localPort: 8090, isTLS: false, arrivalTime: 0,
             sequenceOnConnection: 0)

@@ -3,7 +3,7 @@
 /// Minimal JSON text handling: string quoting for the hand-written bodies, and a strict
 /// RFC 8259 scanner that validates payloads and splits objects into raw member texts, so stored
 /// JSON is re-emitted byte for byte (never re-serialised).
-enum JSONText {
+enum PubNubJSON {
     /// `text` as a JSON string literal (quotes included).
     static func quote(_ text: String) -> String {
         var out = "\""
