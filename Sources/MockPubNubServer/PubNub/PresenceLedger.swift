@@ -8,6 +8,8 @@ struct PresenceMember {
     var timers: [UInt64: any ScheduledWork] = [:]
 }
 
+// Interval ("announce_max") mode is not implemented: its threshold and period are UNVERIFIED (spec §5.6),
+// so every join/leave/timeout/state-change is announced individually.
 extension KeyspaceState {
     /// Refreshes `uuid` on `channels` (subscribe or heartbeat): joins where new, then asks for a
     /// timer of `timeout` seconds.

@@ -26,6 +26,7 @@ enum PubNubErrors {
     }
 
     /// The generic 400 for requests that cannot be parsed (bad escapes, bad timetokens).
+    /// UNVERIFIED: the recorded body names "Access Manager"; the Balancer, which parses URLs, is more plausible.
     static func couldNotParse() -> HTTPResponse {
         .pubNub(400, "{\"message\":\"Could Not Parse Request\",\"error\":true,\"service\":\"Balancer\",\"status\":400}")
     }

@@ -18,6 +18,7 @@ extension PubNubService {
             if let denied = denial(.read, channels: [channel], groups: [], route: route, state: state) { return denied }
             let range = historyMessages(state, channel: channel, start: start, end: end, now: env.clock.unixSeconds)
             let selected = reverse ? Array(range.prefix(count)) : Array(range.suffix(count))
+            // UNVERIFIED: the empty-channel body `[[],0,0]` (spec §7.1).
             guard let first = selected.first, let last = selected.last else { return .pubNub(200, "[[],0,0]") }
             let items = selected.map { message -> String in
                 guard withToken || withMeta else { return message.payload }

@@ -17,7 +17,8 @@ public struct Keyset: Sendable, Hashable, Codable {
 public struct PubNubServiceConfiguration: Sendable {
     /// Keysets with Access Manager on.
     public var keysets: [Keyset]
-    /// How long an idle subscribe long-poll is held before it answers with an empty `m`.
+    /// How long an idle subscribe long-poll is held before it answers with an empty `m`
+    /// (UNVERIFIED: the live period is not recorded; 280 s stays under every SDK's client timeout).
     public var longPollIdleTimeout: Duration
     /// When set, a client's `heartbeat` value below this is raised to it.
     public var presenceTimeoutFloor: Int?
