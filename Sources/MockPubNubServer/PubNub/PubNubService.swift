@@ -36,6 +36,8 @@ public final class PubNubService: RequestHandler {
         keysets.withLock { $0[subscribeKey] }
     }
 
+    /// Classifies `request` and answers it (400 for bad escapes, 404 for unknown paths); a subscribe
+    /// long-poll may be parked and answered later from another thread.
     public func handle(_ request: HTTPRequest, context: RequestContext, responder: Responder) {
         switch PubNubRoute.classify(request) {
         case .failure(.invalidPercentEncoding):

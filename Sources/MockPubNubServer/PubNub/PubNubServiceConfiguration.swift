@@ -2,8 +2,11 @@
 
 /// A keyset with Access Manager enabled: requests on `subscribeKey` must hold grants.
 public struct Keyset: Sendable, Hashable, Codable {
+    /// The key in every path; identifies the keyset.
     public var subscribeKey: String
+    /// The only publish key accepted with `subscribeKey` (others get `Invalid Key`).
     public var publishKey: String
+    /// The HMAC key grant requests are signed with.
     public var secretKey: String
 
     public init(subscribeKey: String, publishKey: String, secretKey: String) {

@@ -60,6 +60,13 @@ let serviceFirstTT: UInt64 = 17_356_896_001_234_567
             == (400, "{\"message\":\"Could Not Parse Request\",\"error\":true,\"service\":\"Balancer\",\"status\":400}"))
     }
 
+    @Test func namesAreEscapedInEnvelopes() {
+        let h = ServiceHarness()
+        h.publish("a%22b%20%C3%A9", "1")
+        #expect(h.call("/v2/subscribe/demo/a%22b%20%C3%A9/0?tt=1").1.contains(",\"c\":\"a\\\"b é\",\"d\":1}"))
+        #expect(PubNubJSON.quote("\u{01}\u{08}\u{0C}\r\né") == "\"\\u0001\\b\\f\\r\\né\"")
+    }
+
     @Test func jsonValidatorIsStrict() {
         for good in ["1", "-0.5e+3", "\"a\\u00e9\\n\"", " {\"a\": [true, false, null]} ", "[]", "{}"] {
             #expect(PubNubJSON.isValid(good), "\(good)")
