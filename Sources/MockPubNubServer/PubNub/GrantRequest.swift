@@ -13,7 +13,8 @@ struct GrantRequest: Sendable {
         func on(_ name: String) -> Bool { route.query[name] == "1" }
         var ttl = 1440
         if let text = route.query["ttl"] {
-            guard let value = Int(text), value >= 0 else { return .failure(.invalidGrantParameter(name: "ttl", value: text)) }
+            // PubNub's documented range is 1…525600 minutes (0 = indefinite).
+            guard let value = Int(text), value >= 0, value <= 525_600 else { return .failure(.invalidGrantParameter(name: "ttl", value: text)) }
             ttl = value
         }
         let permissions = Permissions(

@@ -76,7 +76,7 @@ struct KeyspaceState {
     /// The subscribe body for messages newer than `cursor`, or `nil` when there are none.
     func pendingBody(for subscription: SubscriptionSet, after cursor: UInt64, env: ServiceEnvironment) -> String? {
         var found: [(timetoken: UInt64, envelope: String)] = []
-        let limit = env.configuration.maxMessagesPerSubscribeResponse
+        let limit = max(1, env.configuration.maxMessagesPerSubscribeResponse)
         for source in sources(of: subscription) {
             guard let log = logs[source.channel] else { continue }
             var index = log.firstIndex(after: cursor)

@@ -33,7 +33,8 @@ extension PubNubService {
     /// Stores `grant` on `subscribeKey` as a signed grant request would.
     public func grant(_ grant: AccessGrant, subscribeKey: String) {
         let permissions = Permissions(read: grant.read, write: grant.write, manage: grant.manage, delete: grant.delete)
-        let expiresAt: Int64? = grant.ttlMinutes == 0 ? nil : clock.unixSeconds + Int64(grant.ttlMinutes) * 60
+        let minutes = Int64(min(max(grant.ttlMinutes, 0), 525_600))
+        let expiresAt: Int64? = minutes == 0 ? nil : clock.unixSeconds + minutes * 60
         let targets: [GrantTarget] = grant.channels.isEmpty && grant.groups.isEmpty
             ? [.subkey] : grant.channels.map(GrantTarget.channel) + grant.groups.map(GrantTarget.group)
         let auths: [String?] = grant.authKeys.isEmpty ? [nil] : grant.authKeys.map(Optional.some)

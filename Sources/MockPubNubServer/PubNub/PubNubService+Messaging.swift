@@ -26,7 +26,8 @@ extension PubNubService {
         }
         let notStored = route.query["store"] == "0"
         let fired = notStored && Self.flag(route, "norep")
-        let ttlHours = route.query["ttl"].flatMap { Int($0) } ?? 0
+        // Clamped so no client value can overflow the expiry arithmetic (ten years at most).
+        let ttlHours = min(max(route.query["ttl"].flatMap { Int($0) } ?? 0, 0), 24 * 365 * 10)
         return withState(subscribeKey) { state, outbox, env in
             if let denied = denial(.write, channels: [channel], groups: [], route: route, state: state) { return denied }
             let timetoken = env.timetokens.next()

@@ -42,7 +42,9 @@ extension PubNubService {
         }
         let now = clock.unixSeconds
         let window = configuration.pamTimestampWindow.components.seconds
-        guard let stamp = route.query["timestamp"].flatMap({ Int64($0) }), abs(now - stamp) <= window else {
+        guard let stamp = route.query["timestamp"].flatMap({ Int64($0) }), stamp >= 0, stamp < 100_000_000_000,
+            abs(now - stamp) <= window
+        else {
             // UNVERIFIED wording for a missing or skewed timestamp.
             return PubNubErrors.accessManager(403, "Invalid Timestamp")
         }

@@ -192,7 +192,8 @@ public final class PubNubService: RequestHandler {
         guard let text = route.query["heartbeat"], let value = Int(text), value > 0 else {
             return configuration.defaultPresenceTimeout
         }
-        return max(value, configuration.presenceTimeoutFloor ?? 0)
+        // At most a day, so a hostile value cannot overflow a timer's arithmetic.
+        return min(max(value, configuration.presenceTimeoutFloor ?? 0), 86_400)
     }
 
     /// Parses the timetoken parameter `name`: `nil` when absent or empty, a failure when not all digits.

@@ -77,6 +77,7 @@ struct ChannelLog: Sendable {
     var messages: ArraySlice<StoredMessage> { storage[head...] }
 
     mutating func append(_ message: StoredMessage, limit: Int) {
+        let limit = max(1, limit)
         storage.append(message)
         if storage.count - head > limit { head = storage.count - limit }
         if head >= max(limit, 64) {

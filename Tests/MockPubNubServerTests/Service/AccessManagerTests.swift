@@ -121,6 +121,27 @@ import Testing
     }
 }
 
+@Suite struct HostileInputTests {
+    @Test func extremeNumbersAreRefusedOrClamped() {
+        let h = ServiceHarness(PubNubServiceConfiguration(
+            keysets: [Keyset(subscribeKey: "pam", publishKey: "p", secretKey: "s")], maxMessagesPerSubscribeResponse: 0))
+        #expect(h.call("/publish/demo/demo/0/ch/0/1?ttl=\(Int.max)").0 == 200)
+        #expect(h.call("/v2/subscribe/demo/ch/0?tt=1").1.hasSuffix("\"d\":1}]}"))
+        #expect(h.call("/v2/presence/sub-key/demo/channel/ch/heartbeat?uuid=u&heartbeat=\(Int.max)").0 == 200)
+        h.scheduler.advance(by: .seconds(86_399))
+        #expect(h.call("/v2/presence/sub-key/demo/uuid/u").1.contains("[\"ch\"]"))
+        h.scheduler.advance(by: .seconds(1))
+        #expect(h.call("/v2/presence/sub-key/demo/uuid/u").1.contains("[]"))
+        #expect(h.call("/v2/auth/grant/sub-key/pam?timestamp=\(Int64.min)&signature=v2.x").0 == 403)
+        #expect(h.call("/v2/subscribe/demo/ch/0?tt=99999999999999999999999").0 == 400)
+        #expect(h.call("/v2/history/sub-key/demo/channel/ch?count=\(Int.max)").0 == 200)
+        let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
+        #expect(h.call("/publish/demo/demo/0/ch/0", method: "POST", body: deep).0 == 400)
+        h.service.grant(AccessGrant(read: true, ttlMinutes: Int.max), subscribeKey: "pam")
+        #expect(h.call("/v2/history/sub-key/pam/channel/ch").0 == 200)
+    }
+}
+
 extension String {
     /// `self` with every `old` replaced by `new` (no Foundation in this target).
     func replacingAll(_ old: String, _ new: String) -> String {
