@@ -35,7 +35,10 @@ struct ServiceEnvironment: Sendable {
 /// All state of one subscribe key, guarded by its keyspace's mutex.
 struct KeyspaceState {
     var logs: [String: ChannelLog] = [:]
-    var groups: [String: [String]] = [:]
+    /// Group → member channels, in insertion order. Change it only through the group methods.
+    private(set) var groups: [String: [String]] = [:]
+    /// Channel → the groups it belongs to (reverse of `groups`, for waking group waiters).
+    private(set) var groupsByChannel: [String: Set<String>] = [:]
     var occupants: [String: Set<String>] = [:]
     var members: [String: PresenceMember] = [:]
     /// uuid → channel → state JSON text.
@@ -97,6 +100,33 @@ struct KeyspaceState {
             cursor: found[found.count - 1].timetoken, region: env.configuration.region, envelopes: found.map(\.envelope))
     }
 
+    mutating func addChannels(_ channels: [String], to group: String) {
+        var members = groups[group] ?? []
+        for channel in channels where !members.contains(channel) {
+            members.append(channel)
+            groupsByChannel[channel, default: []].insert(group)
+        }
+        groups[group] = members
+    }
+
+    mutating func removeChannels(_ channels: [String], from group: String) {
+        guard var members = groups[group] else { return }
+        for channel in channels where members.contains(channel) {
+            members.removeAll { $0 == channel }
+            unlink(channel, group)
+        }
+        groups[group] = members
+    }
+
+    mutating func deleteGroup(_ group: String) {
+        for channel in groups.removeValue(forKey: group) ?? [] { unlink(channel, group) }
+    }
+
+    private mutating func unlink(_ channel: String, _ group: String) {
+        groupsByChannel[channel]?.remove(group)
+        if groupsByChannel[channel]?.isEmpty == true { groupsByChannel.removeValue(forKey: channel) }
+    }
+
     private static func indexKeys(_ subscription: SubscriptionSet) -> [String] {
         subscription.channels.map { "c:" + $0 } + subscription.groups.map { "g:" + $0 }
     }
@@ -130,7 +160,7 @@ struct KeyspaceState {
             candidates.formUnion(waiterIndex["c:" + channel] ?? [])
             let base = ChannelNames.base(channel)
             let suffix = ChannelNames.isPresence(channel) ? ChannelNames.presenceSuffix : ""
-            for (group, members) in groups where members.contains(base) {
+            for group in groupsByChannel[base] ?? [] {
                 candidates.formUnion(waiterIndex["g:" + group + suffix] ?? [])
             }
         }

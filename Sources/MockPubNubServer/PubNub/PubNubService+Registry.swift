@@ -20,13 +20,11 @@ extension PubNubService {
             }
             switch route.endpoint {
             case .channelGroupAdd:
-                var members = state.groups[group] ?? []
-                for channel in route.channels where !members.contains(channel) { members.append(channel) }
-                state.groups[group] = members
+                state.addChannels(route.channels, to: group)
             case .channelGroupRemoveChannels:
-                state.groups[group]?.removeAll { route.channels.contains($0) }
+                state.removeChannels(route.channels, from: group)
             default:
-                state.groups.removeValue(forKey: group)
+                state.deleteGroup(group)
             }
             return .pubNub(200, PubNubBodies.channelRegistryOK)
         }

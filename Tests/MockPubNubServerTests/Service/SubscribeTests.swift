@@ -73,6 +73,22 @@ import Testing
             + "\"p\":{\"t\":\"\(serviceFirstTT + 1)\",\"r\":12},\"k\":\"demo\",\"c\":\"ch2\",\"d\":\"hey\",\"b\":\"g1\"}]}")
     }
 
+    @Test func groupChangesApplyToParkedPolls() {
+        let h = ServiceHarness()
+        let registry = "/v1/channel-registration/sub-key/demo/channel-group"
+        h.call(registry + "/g?add=a,b")
+        let poll = h.send("/v2/subscribe/demo/,/0?channel-group=g&tt=\(serviceFirstTT - 1)")
+        h.call(registry + "/g?remove=a")
+        h.publish("a", "1")
+        #expect(poll.actions.isEmpty)
+        h.call(registry + "/g/remove")
+        h.publish("b", "2")
+        #expect(poll.actions.isEmpty)
+        h.call(registry + "/g?add=c")
+        h.publish("c", "3")
+        #expect(poll.body?.hasSuffix("\"c\":\"c\",\"d\":3,\"b\":\"g\"}]}") == true)
+    }
+
     @Test func storeZeroIsLiveButNotStoredAndFireIsNeither() {
         let h = ServiceHarness()
         h.publish("ch", "1", query: "store=0")
