@@ -62,7 +62,7 @@ extension PubNubService {
         let timeout = presenceTimeout(route)
         enum Outcome { case answer(HTTPResponse), parked(Int) }
         let keyspace = keyspace(subscribeKey)
-        let outcome: Outcome = withState(subscribeKey) { state, outbox, env in
+        let outcome: Outcome = withState(keyspace, subscribeKey: subscribeKey) { state, outbox, env in
             if let denied = denial(.read, channels: subscription.channels, groups: subscription.groups,
                                    route: route, state: state, trailingNewline: true) {
                 return .answer(denied)

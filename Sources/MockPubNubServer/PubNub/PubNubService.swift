@@ -132,7 +132,14 @@ public final class PubNubService: RequestHandler {
         _ subscribeKey: String,
         _ body: (inout KeyspaceState, inout Outbox, ServiceEnvironment) -> R
     ) -> R {
-        let keyspace = keyspace(subscribeKey)
+        withState(keyspace(subscribeKey), subscribeKey: subscribeKey, body)
+    }
+
+    /// `withState` on a keyspace already looked up (so a caller keeps using the same one across a reset).
+    func withState<R>(
+        _ keyspace: Keyspace, subscribeKey: String,
+        _ body: (inout KeyspaceState, inout Outbox, ServiceEnvironment) -> R
+    ) -> R {
         let env = environment(subscribeKey)
         var outbox = Outbox()
         let result = keyspace.state.withLock { state in
