@@ -40,16 +40,16 @@ extension PubNubService {
                 return denied
             }
             let withUUIDs = !Self.flag(route, "disable_uuids")
-            let withState = Self.flag(route, "state")
+            let includeState = Self.flag(route, "state")
             if route.channels.count == 1 && route.channelGroups.isEmpty {
                 let channel = route.channels[0]
                 let uuids = state.occupantList(channel)
-                let occupants = withUUIDs ? uuids.map { occupantJSON($0, channel, state, withState) } : nil
+                let occupants = withUUIDs ? uuids.map { occupantJSON($0, channel, state, includeState) } : nil
                 return .pubNub(200, PubNubBodies.hereNowSingle(occupants: occupants, occupancy: uuids.count))
             }
             var names = route.channels
             for group in route.channelGroups { names += (state.groups[group] ?? []).filter { !names.contains($0) } }
-            return .pubNub(200, hereNowMulti(names, state: state, withUUIDs: withUUIDs, withState: withState))
+            return .pubNub(200, hereNowMulti(names, state: state, withUUIDs: withUUIDs, includeState: includeState))
         }
     }
 
@@ -59,7 +59,7 @@ extension PubNubService {
             if let denied = subkeyDenial(.read, route: route, state: state) { return denied }
             return .pubNub(200, hereNowMulti(
                 state.occupants.keys.sorted(), state: state,
-                withUUIDs: !Self.flag(route, "disable_uuids"), withState: Self.flag(route, "state")))
+                withUUIDs: !Self.flag(route, "disable_uuids"), includeState: Self.flag(route, "state")))
         }
     }
 
@@ -107,16 +107,16 @@ extension PubNubService {
         }
     }
 
-    private func occupantJSON(_ uuid: String, _ channel: String, _ state: KeyspaceState, _ withState: Bool) -> String {
-        PubNubBodies.occupant(uuid, state: state.states[uuid]?[channel], withState: withState)
+    private func occupantJSON(_ uuid: String, _ channel: String, _ state: KeyspaceState, _ includeState: Bool) -> String {
+        PubNubBodies.occupant(uuid, state: state.states[uuid]?[channel], withState: includeState)
     }
 
     /// The `payload` form; channels without occupants are left out (decision, as global here now does).
-    private func hereNowMulti(_ names: [String], state: KeyspaceState, withUUIDs: Bool, withState: Bool) -> String {
+    private func hereNowMulti(_ names: [String], state: KeyspaceState, withUUIDs: Bool, includeState: Bool) -> String {
         let entries = names.compactMap { name -> (name: String, occupants: [String]?, occupancy: Int)? in
             let uuids = state.occupantList(name)
             guard !uuids.isEmpty else { return nil }
-            return (name, withUUIDs ? uuids.map { occupantJSON($0, name, state, withState) } : nil, uuids.count)
+            return (name, withUUIDs ? uuids.map { occupantJSON($0, name, state, includeState) } : nil, uuids.count)
         }
         return PubNubBodies.hereNowMulti(channels: entries)
     }
