@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-import COpenSSL
+internal import COpenSSL
 
 /// PubNub's v2 request signature (spec §9.2):
 /// `"v2." + base64url(HMAC-SHA256(secret, METHOD\npub\npath\nsorted_query\nbody))` without `=`.
