@@ -94,7 +94,7 @@ enum FaultFixtures {
             sequenceOnConnection: sequence)
     }
 
-    static func request(_ method: String = "GET", _ target: String, body: String = "") -> HTTPRequest {
+    static func request(_ method: String, _ target: String, body: String = "") -> HTTPRequest {
         HTTPRequest(method: method, target: target, headers: ["Host": "127.0.0.1:8090"], body: Array(body.utf8))
     }
 
