@@ -45,6 +45,9 @@ public enum FaultJSON: Sendable, Hashable {
     /// A number from an integer.
     public static func int<T: BinaryInteger>(_ value: T) -> FaultJSON { .number(String(value)) }
 
+    /// A number from a double (`0` for NaN and infinities, which JSON cannot express).
+    public static func double(_ value: Double) -> FaultJSON { .number(value.isFinite ? String(value) : "0") }
+
     /// The member named `name` of an object (first occurrence).
     public subscript(_ name: String) -> FaultJSON? {
         guard case .object(let members) = self else { return nil }

@@ -21,7 +21,7 @@ extension FaultRule {
         if let nth { members.append(("nth", .int(nth))) }
         if let after { members.append(("after", .int(after))) }
         if let times { members.append(("times", .int(times))) }
-        if let probability { members.append(("probability", .number(String(probability)))) }
+        if let probability { members.append(("probability", .double(probability))) }
         members.append(("fault", fault.json))
         return .object(members)
     }

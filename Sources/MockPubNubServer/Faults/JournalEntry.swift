@@ -37,7 +37,7 @@ public struct JournalEntry: Sendable, Hashable, Codable {
     /// The entry in the admin API's JSON form (fields in declaration order, absent ones omitted).
     public var json: FaultJSON {
         var members: [(String, FaultJSON)] = [
-            ("sequence", .int(sequence)), ("arrivalTime", .number(String(arrivalTime))),
+            ("sequence", .int(sequence)), ("arrivalTime", .double(arrivalTime)),
             ("connectionID", .int(connectionID)), ("requestOnConnection", .int(requestOnConnection)),
             ("localPort", .int(localPort)), ("isTLS", .bool(isTLS)), ("method", .string(method)),
             ("path", .string(path)),
@@ -54,7 +54,7 @@ public struct JournalEntry: Sendable, Hashable, Codable {
         add("rule", rule.map(FaultJSON.string))
         add("fault", fault.map { .string($0.rawValue) })
         add("matchNumber", matchNumber.map(FaultJSON.int))
-        add("draw", draw.map { .number(String($0)) })
+        add("draw", draw.map(FaultJSON.double))
         return .object(members)
     }
 }
