@@ -144,3 +144,22 @@ import Testing
         #expect(call(api, "GET", "/__admin/plans/%ZZ").0 == 400)
     }
 }
+
+@Suite struct AdminRouterTests {
+    @Test func adminPathsGoToTheAdminAPIOthersToNext() throws {
+        let upstream = FakeUpstream(response: FaultFixtures.sent)
+        let faults = FaultLayer(upstream: upstream, scheduler: ManualScheduler())
+        let router = AdminRouter(admin: AdminAPI(faults: faults), next: faults)
+        var answers: [ResponseAction?] = []
+        for target in ["/__admin/plans", "/__adminx", "/time/0"] {
+            let sink = ActionSink()
+            router.handle(FaultFixtures.request("GET", target), context: FaultFixtures.context(), responder: sink.responder())
+            answers.append(sink.all.first)
+        }
+        #expect(answers[0] == .respond(HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Array(#"{"plans":[]}"#.utf8))))
+        #expect(answers[1] == .respond(FaultFixtures.sent))
+        #expect(answers[2] == .respond(FaultFixtures.sent))
+        #expect(upstream.requests.map(\.request.target) == ["/__adminx", "/time/0"])
+        #expect(faults.journal(for: FaultLayer.unattributedKey).map(\.path) == ["/__adminx", "/time/0"])
+    }
+}
