@@ -59,6 +59,9 @@ public final class FaultLayer: RequestHandler {
             return
         }
         let uuid = route?.uuid ?? request.queryItems?["uuid"]
+        // Built outside the lock; the lock only stamps the sequence, the key and the decision.
+        var entry = JournalEntry(
+            sequence: 0, request: request, context: context, route: route, subscribeKey: "", uuid: uuid, fired: nil)
         let decision = state.withLock { state -> FaultDecision in
             let key = Self.attribute(route?.subscribeKey, uuid: uuid, in: &state)
             var decision = FaultDecision.passThrough
@@ -69,9 +72,7 @@ public final class FaultLayer: RequestHandler {
                     state.planners[planKey] = planner
                 }
             }
-            let entry = JournalEntry(
-                sequence: state.nextSequence, request: request, context: context, route: route,
-                subscribeKey: key, uuid: uuid, fired: decision.firedRule)
+            entry.stamp(sequence: state.nextSequence, subscribeKey: key, fired: decision.firedRule)
             state.nextSequence += 1
             state.journals[key, default: JournalRing(capacity: journalCapacity)].append(entry)
             return decision

@@ -84,8 +84,15 @@ extension JournalEntry {
             bodyBase64 = Base64Text.encode(request.body)
         }
         endpoint = route?.endpoint
-        self.subscribeKey = subscribeKey
         self.uuid = uuid
+        self.subscribeKey = subscribeKey
+        stamp(sequence: sequence, subscribeKey: subscribeKey, fired: fired)
+    }
+
+    /// Sets what is known only under the fault layer's lock: the order, the key and the rule.
+    mutating func stamp(sequence: UInt64, subscribeKey: String, fired: FiredRule?) {
+        self.sequence = sequence
+        self.subscribeKey = subscribeKey
         rule = fired?.ruleID
         fault = fired?.fault.kind
         matchNumber = fired?.matchNumber
