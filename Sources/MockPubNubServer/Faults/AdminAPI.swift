@@ -6,7 +6,7 @@
 /// `{"error":true,"message":"...","status":400,"service":"Admin"}`.
 public struct AdminAPI: RequestHandler {
     private let faults: FaultLayer
-    let listenerControl: (any ListenerControl)?
+    let listenerControl: (any ListenerFaultControl)?
     private let allowRemote: Bool
     private let resetService: @Sendable () -> Void
 
@@ -16,7 +16,7 @@ public struct AdminAPI: RequestHandler {
     ///   - allowRemote: answer peers that are not loopback (otherwise they get 403).
     ///   - resetService: resets the PubNub service's state on `POST /__admin/reset`.
     public init(
-        faults: FaultLayer, listeners: (any ListenerControl)? = nil, allowRemote: Bool = false,
+        faults: FaultLayer, listeners: (any ListenerFaultControl)? = nil, allowRemote: Bool = false,
         resetService: @escaping @Sendable () -> Void = {}
     ) {
         self.faults = faults

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 
 extension AdminAPI {
-    /// `/__admin/listeners...` and `/__admin/refused-port`, through `ListenerControl`.
+    /// `/__admin/listeners...` and `/__admin/refused-port`, through `ListenerFaultControl`.
     ///
     /// - `POST /__admin/listeners` `{"fault":"tls-expired"}` → `{"port":N,"fault":"tls-expired"}`
     /// - `DELETE /__admin/listeners/{port}`

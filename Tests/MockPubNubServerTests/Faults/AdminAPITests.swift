@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct AdminAPITests {
     /// Records the listener calls and answers with fixed ports.
-    final class FakeListeners: ListenerControl {
+    final class FakeListeners: ListenerFaultControl {
         let calls = Mutex<[String]>([])
         func openListener(fault: ListenerFault) throws -> Int {
             calls.withLock { $0.append("open \(fault.rawValue)") }
