@@ -47,14 +47,14 @@ extension AdminAPI {
         }
     }
 
-    static func object(_ body: [UInt8], allowed: [String]) throws(FaultPlanError) -> FieldReader {
+    static func object(_ body: [UInt8], allowed: [String]) throws(FaultPlanError) -> PlanFieldReader {
         let json: FaultJSON
         do {
             json = try FaultJSON.parse(body)
         } catch {
             throw FaultPlanError(path: "$", message: error.description)
         }
-        return try FieldReader(json, path: "", allowed: allowed)
+        return try PlanFieldReader(json, path: "", allowed: allowed)
     }
 
     static func listenerFault(_ json: FaultJSON, path: String) throws(FaultPlanError) -> ListenerFault {

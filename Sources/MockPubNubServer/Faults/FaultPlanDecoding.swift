@@ -14,10 +14,10 @@ extension FaultPlan {
 
     /// Decodes and validates a plan from a parsed JSON value at `path`.
     public init(json: FaultJSON, path: String = "") throws(FaultPlanError) {
-        let reader = try FieldReader(
+        let reader = try PlanFieldReader(
             json, path: path, allowed: ["version", "seed", "subscribeKey", "description", "rules"])
         let version = try reader.int("version", in: 1...1, expected: "expected 1 (the only schema version)") ?? 1
-        let seed = try reader.uint64("seed", expected: Expected.seed)
+        let seed = try reader.uint64("seed", expected: PlanExpected.seed)
         let key = try reader.string("subscribeKey")
         let description = try reader.string("description")
         let rulesJSON = try reader.required("rules")
@@ -26,7 +26,7 @@ extension FaultPlan {
         }
         var rules: [FaultRule] = []
         for (index, item) in items.enumerated() {
-            rules.append(try FaultRule(json: item, path: FieldPath.element(reader.fieldPath("rules"), index), index: index))
+            rules.append(try FaultRule(json: item, path: PlanFieldPath.element(reader.fieldPath("rules"), index), index: index))
         }
         self.init(version: version, seed: seed, subscribeKey: key, description: description, rules: rules)
         try validate(path: path)
@@ -35,7 +35,7 @@ extension FaultPlan {
 
 extension FaultRule {
     init(json: FaultJSON, path: String, index: Int) throws(FaultPlanError) {
-        let reader = try FieldReader(
+        let reader = try PlanFieldReader(
             json, path: path,
             allowed: ["id", "description", "match", "nth", "after", "times", "probability", "fault"])
         let match = try reader.value("match").map { value throws(FaultPlanError) in
@@ -45,10 +45,10 @@ extension FaultRule {
             id: try reader.string("id") ?? "rule-\(index)",
             description: try reader.string("description"),
             match: match ?? RequestMatch(),
-            nth: try reader.int("nth", in: 1...Int.max, expected: Expected.positive),
-            after: try reader.int("after", in: 0...Int.max, expected: Expected.nonNegative),
-            times: try reader.int("times", in: 1...Int.max, expected: Expected.positive),
-            probability: try reader.double("probability", in: 0...1, expected: Expected.probability),
+            nth: try reader.int("nth", in: 1...Int.max, expected: PlanExpected.positive),
+            after: try reader.int("after", in: 0...Int.max, expected: PlanExpected.nonNegative),
+            times: try reader.int("times", in: 1...Int.max, expected: PlanExpected.positive),
+            probability: try reader.double("probability", in: 0...1, expected: PlanExpected.probability),
             fault: try Fault(json: try reader.required("fault"), path: reader.fieldPath("fault"))
         )
     }
@@ -56,7 +56,7 @@ extension FaultRule {
 
 extension RequestMatch {
     init(json: FaultJSON, path: String) throws(FaultPlanError) {
-        let reader = try FieldReader(
+        let reader = try PlanFieldReader(
             json, path: path, allowed: ["endpoint", "method", "channel", "channelGroup", "uuid", "query"])
         self.init()
         if let endpoint = reader.value("endpoint") {
@@ -89,7 +89,7 @@ extension RequestMatch {
             return [try one(json, path)]
         case .array(let items) where !items.isEmpty:
             var result: [PubNubEndpoint] = []
-            for (index, item) in items.enumerated() { result.append(try one(item, FieldPath.element(path, index))) }
+            for (index, item) in items.enumerated() { result.append(try one(item, PlanFieldPath.element(path, index))) }
             return result
         default:
             throw FaultPlanError(path: path, message: "expected an endpoint name or a non-empty array of them")
@@ -113,7 +113,7 @@ extension Fault {
         guard case .object = json else {
             throw FaultPlanError(path: path, message: "expected an object, found \(json.typeName)")
         }
-        let kindPath = FieldPath.member(path, "kind")
+        let kindPath = PlanFieldPath.member(path, "kind")
         guard let kindJSON = json["kind"] else { throw FaultPlanError(path: kindPath, message: "missing required field") }
         guard case .string(let kindName) = kindJSON else {
             throw FaultPlanError(path: kindPath, message: "expected a string, found \(kindJSON.typeName)")
@@ -121,22 +121,22 @@ extension Fault {
         guard let kind = FaultKind(rawValue: kindName) else {
             throw FaultPlanError(path: kindPath, message: "unknown fault kind \"\(kindName)\"")
         }
-        let r = try FieldReader(json, path: path, allowed: ["kind"] + (Self.fields[kind] ?? []))
+        let r = try PlanFieldReader(json, path: path, allowed: ["kind"] + (Self.fields[kind] ?? []))
         let ms = 0...3_600_000
         switch kind {
         case .status:
             self = .status(try StatusFault(reader: r))
         case .malformedJSON: self = .malformedJSON
         case .truncatedJSON:
-            self = .truncatedJSON(bytes: try r.int("bytes", in: 0...Int.max, expected: Expected.nonNegative))
+            self = .truncatedJSON(bytes: try r.int("bytes", in: 0...Int.max, expected: PlanExpected.nonNegative))
         case .wrongShape: self = .wrongShape(body: try r.string("body"))
         case .html: self = .html(body: try r.string("body"))
-        case .emptyBody: self = .emptyBody(status: try r.int("status", in: 100...599, expected: Expected.status) ?? 200)
+        case .emptyBody: self = .emptyBody(status: try r.int("status", in: 100...599, expected: PlanExpected.status) ?? 200)
         case .wrongContentType:
             self = .wrongContentType(contentType: try r.string("contentType") ?? "text/plain; charset=UTF-8")
         case .invalidChunked: self = .invalidChunked
         case .delay:
-            guard let delay = try r.int("ms", in: ms, expected: Expected.milliseconds) else {
+            guard let delay = try r.int("ms", in: ms, expected: PlanExpected.milliseconds) else {
                 throw FaultPlanError(path: r.fieldPath("ms"), message: "missing required field")
             }
             let then = try r.value("then").map { value throws(FaultPlanError) in
@@ -148,7 +148,7 @@ extension Fault {
         case .reset: self = .reset
         case .resetAfterHeaders: self = .resetAfterHeaders
         case .resetAfterBodyBytes:
-            guard let bytes = try r.int("bytes", in: 0...Int.max, expected: Expected.nonNegative) else {
+            guard let bytes = try r.int("bytes", in: 0...Int.max, expected: PlanExpected.nonNegative) else {
                 throw FaultPlanError(path: r.fieldPath("bytes"), message: "missing required field")
             }
             self = .resetAfterBodyBytes(bytes: bytes)
@@ -160,13 +160,13 @@ extension Fault {
                 return value
             }
             self = .truncatedBody(
-                bytes: try r.int("bytes", in: 0...Int.max, expected: Expected.nonNegative), contentLength: framing ?? .full)
+                bytes: try r.int("bytes", in: 0...Int.max, expected: PlanExpected.nonNegative), contentLength: framing ?? .full)
         case .drip:
             self = .drip(
-                chunkSize: try r.int("chunkSize", in: 1...Int.max, expected: Expected.positive) ?? 1,
-                intervalMs: try r.int("intervalMs", in: ms, expected: Expected.milliseconds) ?? 100)
+                chunkSize: try r.int("chunkSize", in: 1...Int.max, expected: PlanExpected.positive) ?? 1,
+                intervalMs: try r.int("intervalMs", in: ms, expected: PlanExpected.milliseconds) ?? 100)
         case .closeLongPoll:
-            guard let after = try r.int("afterMs", in: ms, expected: Expected.milliseconds) else {
+            guard let after = try r.int("afterMs", in: ms, expected: PlanExpected.milliseconds) else {
                 throw FaultPlanError(path: r.fieldPath("afterMs"), message: "missing required field")
             }
             let mode = try r.string("mode") ?? "fin"
@@ -175,7 +175,7 @@ extension Fault {
             }
             self = .closeLongPoll(afterMs: after, mode: mode == "fin" ? .fin : .reset)
         case .messages:
-            guard let count = try r.int("count", in: 1...100_000, expected: Expected.messageCount) else {
+            guard let count = try r.int("count", in: 1...100_000, expected: PlanExpected.messageCount) else {
                 throw FaultPlanError(path: r.fieldPath("count"), message: "missing required field")
             }
             self = .messages(count: count, channel: try r.string("channel"))
@@ -184,9 +184,9 @@ extension Fault {
                 cipherKey: try r.requiredString("cipherKey"), scheme: try r.string("scheme"),
                 message: try r.string("message"))
         case .cursorBackwards:
-            self = .cursorBackwards(by: try r.uint64("by", expected: Expected.seed) ?? Fault.defaultCursorStep)
+            self = .cursorBackwards(by: try r.uint64("by", expected: PlanExpected.seed) ?? Fault.defaultCursorStep)
         case .regionChange:
-            guard let region = try r.int("region", in: 0...Int(Int32.max), expected: Expected.region) else {
+            guard let region = try r.int("region", in: 0...Int(Int32.max), expected: PlanExpected.region) else {
                 throw FaultPlanError(path: r.fieldPath("region"), message: "missing required field")
             }
             self = .regionChange(region: region)
@@ -198,8 +198,8 @@ extension Fault {
 }
 
 extension StatusFault {
-    init(reader r: FieldReader) throws(FaultPlanError) {
-        guard let status = try r.int("status", in: 100...599, expected: Expected.status) else {
+    init(reader r: PlanFieldReader) throws(FaultPlanError) {
+        guard let status = try r.int("status", in: 100...599, expected: PlanExpected.status) else {
             throw FaultPlanError(path: r.fieldPath("status"), message: "missing required field")
         }
         self.init(

@@ -18,7 +18,7 @@ public struct FaultPlanError: Error, Sendable, Hashable, CustomStringConvertible
 }
 
 /// Builds field paths for error messages.
-enum FieldPath {
+enum PlanFieldPath {
     static func member(_ base: String, _ name: String) -> String {
         base.isEmpty ? name : base + "." + name
     }
@@ -29,7 +29,7 @@ enum FieldPath {
 }
 
 /// The expectations named in errors, shared by decoding and `validate()` so both say the same.
-enum Expected {
+enum PlanExpected {
     static let status = "expected an integer 100...599"
     static let positive = "expected an integer >= 1"
     static let nonNegative = "expected an integer >= 0"

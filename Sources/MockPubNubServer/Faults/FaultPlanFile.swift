@@ -18,7 +18,7 @@ public enum FaultPlanFile {
         var paths: [String] = []
         if case .array(let items) = document {
             for (index, item) in items.enumerated() {
-                let path = FieldPath.element("", index)
+                let path = PlanFieldPath.element("", index)
                 plans.append(try FaultPlan(json: item, path: path))
                 paths.append(path)
             }
@@ -31,7 +31,7 @@ public enum FaultPlanFile {
         for (plan, path) in zip(plans, paths) {
             let key = plan.subscribeKey ?? FaultLayer.wildcardKey
             guard seen.insert(key).inserted else {
-                throw FaultPlanError(path: FieldPath.member(path, "subscribeKey"), message: "a second plan for key \"\(key)\"")
+                throw FaultPlanError(path: PlanFieldPath.member(path, "subscribeKey"), message: "a second plan for key \"\(key)\"")
             }
             result.append((key, plan))
         }

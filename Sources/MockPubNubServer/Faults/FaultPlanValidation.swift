@@ -8,14 +8,14 @@ extension FaultPlan {
 
     func validate(path: String) throws(FaultPlanError) {
         guard version == 1 else {
-            throw FaultPlanError(path: FieldPath.member(path, "version"), message: "expected 1 (the only schema version)")
+            throw FaultPlanError(path: PlanFieldPath.member(path, "version"), message: "expected 1 (the only schema version)")
         }
         var ids: Set<String> = []
-        let rulesPath = FieldPath.member(path, "rules")
+        let rulesPath = PlanFieldPath.member(path, "rules")
         for (index, rule) in rules.enumerated() {
-            let rulePath = FieldPath.element(rulesPath, index)
+            let rulePath = PlanFieldPath.element(rulesPath, index)
             guard ids.insert(rule.id).inserted else {
-                throw FaultPlanError(path: FieldPath.member(rulePath, "id"), message: "duplicate rule id \"\(rule.id)\"")
+                throw FaultPlanError(path: PlanFieldPath.member(rulePath, "id"), message: "duplicate rule id \"\(rule.id)\"")
             }
             try rule.validate(path: rulePath)
         }
@@ -25,18 +25,18 @@ extension FaultPlan {
 extension FaultRule {
     func validate(path: String) throws(FaultPlanError) {
         func check(_ ok: Bool, _ field: String, _ message: String) throws(FaultPlanError) {
-            if !ok { throw FaultPlanError(path: FieldPath.member(path, field), message: message) }
+            if !ok { throw FaultPlanError(path: PlanFieldPath.member(path, field), message: message) }
         }
         try check(!id.isEmpty, "id", "expected a non-empty string")
-        if let nth { try check(nth >= 1, "nth", Expected.positive) }
-        if let after { try check(after >= 0, "after", Expected.nonNegative) }
-        if let times { try check(times >= 1, "times", Expected.positive) }
-        if let probability { try check((0...1).contains(probability), "probability", Expected.probability) }
+        if let nth { try check(nth >= 1, "nth", PlanExpected.positive) }
+        if let after { try check(after >= 0, "after", PlanExpected.nonNegative) }
+        if let times { try check(times >= 1, "times", PlanExpected.positive) }
+        if let probability { try check((0...1).contains(probability), "probability", PlanExpected.probability) }
         if let endpoints = match.endpoints {
             try check(!endpoints.isEmpty, "match.endpoint", "expected an endpoint name or a non-empty array of them")
             try check(!endpoints.contains(.admin), "match.endpoint", "unknown endpoint \"admin\"")
         }
-        try fault.validate(path: FieldPath.member(path, "fault"))
+        try fault.validate(path: PlanFieldPath.member(path, "fault"))
     }
 }
 
@@ -46,43 +46,43 @@ extension Fault {
 
     func validate(path: String) throws(FaultPlanError) {
         func check(_ ok: Bool, _ field: String, _ message: String) throws(FaultPlanError) {
-            if !ok { throw FaultPlanError(path: FieldPath.member(path, field), message: message) }
+            if !ok { throw FaultPlanError(path: PlanFieldPath.member(path, field), message: message) }
         }
         let ms = 0...3_600_000
         switch self {
         case .status(let fault):
-            try check((100...599).contains(fault.status), "status", Expected.status)
+            try check((100...599).contains(fault.status), "status", PlanExpected.status)
             for field in fault.headers {
                 try check(Self.isToken(field.name), "headers", "invalid header name \"\(field.name)\"")
                 try check(!field.value.contains(where: { $0 == "\r" || $0 == "\n" }), "headers", "header value holds CR or LF")
             }
-            if let seconds = fault.retryAfter { try check(seconds >= 0, "retryAfter", Expected.nonNegative) }
+            if let seconds = fault.retryAfter { try check(seconds >= 0, "retryAfter", PlanExpected.nonNegative) }
         case .truncatedJSON(let bytes), .truncatedBody(let bytes, _):
-            if let bytes { try check(bytes >= 0, "bytes", Expected.nonNegative) }
+            if let bytes { try check(bytes >= 0, "bytes", PlanExpected.nonNegative) }
         case .wrongShape(let body):
             if let body { try check((try? FaultJSON.parse(Array(body.utf8))) != nil, "body", "expected JSON text") }
         case .emptyBody(let status):
-            try check((100...599).contains(status), "status", Expected.status)
+            try check((100...599).contains(status), "status", PlanExpected.status)
         case .wrongContentType(let type):
             try check(!type.contains(where: { $0 == "\r" || $0 == "\n" }), "contentType", "holds CR or LF")
         case .delay(let delay, let then):
-            try check(ms.contains(delay), "ms", Expected.milliseconds)
+            try check(ms.contains(delay), "ms", PlanExpected.milliseconds)
             if let then {
                 if case .closeLongPoll = then {
                     try check(false, "then.kind", "close-long-poll cannot follow a delay (use its afterMs)")
                 }
-                try then.validate(path: FieldPath.member(path, "then"))
+                try then.validate(path: PlanFieldPath.member(path, "then"))
             }
         case .resetAfterBodyBytes(let bytes):
-            try check(bytes >= 0, "bytes", Expected.nonNegative)
+            try check(bytes >= 0, "bytes", PlanExpected.nonNegative)
         case .drip(let chunkSize, let interval):
-            try check(chunkSize >= 1, "chunkSize", Expected.positive)
-            try check(ms.contains(interval), "intervalMs", Expected.milliseconds)
+            try check(chunkSize >= 1, "chunkSize", PlanExpected.positive)
+            try check(ms.contains(interval), "intervalMs", PlanExpected.milliseconds)
         case .closeLongPoll(let after, let mode):
-            try check(ms.contains(after), "afterMs", Expected.milliseconds)
+            try check(ms.contains(after), "afterMs", PlanExpected.milliseconds)
             try check(mode != .keepAlive, "mode", "expected \"fin\" or \"reset\"")
         case .messages(let count, _):
-            try check((1...100_000).contains(count), "count", Expected.messageCount)
+            try check((1...100_000).contains(count), "count", PlanExpected.messageCount)
         case .foreignEncrypted(let key, let scheme, let message):
             try check(!key.isEmpty, "cipherKey", "expected a non-empty string")
             if let scheme {
@@ -92,7 +92,7 @@ extension Fault {
                 try check((try? FaultJSON.parse(Array(message.utf8))) != nil, "message", "expected JSON text")
             }
         case .regionChange(let region):
-            try check((0...Int(Int32.max)).contains(region), "region", Expected.region)
+            try check((0...Int(Int32.max)).contains(region), "region", PlanExpected.region)
         case .malformedJSON, .html, .invalidChunked, .hang, .close, .reset, .resetAfterHeaders, .cursorBackwards:
             break
         }

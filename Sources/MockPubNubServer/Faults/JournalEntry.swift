@@ -81,7 +81,7 @@ extension JournalEntry {
         } else if let text = String(validating: request.body, as: UTF8.self) {
             body = text
         } else {
-            bodyBase64 = Base64Text.encode(request.body)
+            bodyBase64 = JournalBase64.encode(request.body)
         }
         endpoint = route?.endpoint
         self.uuid = uuid
@@ -101,7 +101,7 @@ extension JournalEntry {
 }
 
 /// Standard base64 with padding (RFC 4648 §4), for journal bodies that are not UTF-8.
-enum Base64Text {
+enum JournalBase64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     static func encode(_ bytes: [UInt8]) -> String {

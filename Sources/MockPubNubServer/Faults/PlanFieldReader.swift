@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 
 /// Reads the members of one JSON object, naming the field path in every error.
-struct FieldReader {
+struct PlanFieldReader {
     let members: [(String, FaultJSON)]
     let path: String
 
@@ -13,17 +13,17 @@ struct FieldReader {
         var seen: Set<String> = []
         for (name, _) in members {
             guard allowed.contains(name) else {
-                throw FaultPlanError(path: FieldPath.member(path, name), message: "unknown field")
+                throw FaultPlanError(path: PlanFieldPath.member(path, name), message: "unknown field")
             }
             guard seen.insert(name).inserted else {
-                throw FaultPlanError(path: FieldPath.member(path, name), message: "duplicate field")
+                throw FaultPlanError(path: PlanFieldPath.member(path, name), message: "duplicate field")
             }
         }
         self.members = members
         self.path = path
     }
 
-    func fieldPath(_ name: String) -> String { FieldPath.member(path, name) }
+    func fieldPath(_ name: String) -> String { PlanFieldPath.member(path, name) }
 
     func value(_ name: String) -> FaultJSON? {
         guard let value = members.first(where: { $0.0 == name })?.1 else { return nil }
@@ -88,7 +88,7 @@ struct FieldReader {
         for (key, item) in members {
             guard case .string(let text) = item else {
                 throw FaultPlanError(
-                    path: FieldPath.member(fieldPath(name), key), message: "expected a string, found \(item.typeName)")
+                    path: PlanFieldPath.member(fieldPath(name), key), message: "expected a string, found \(item.typeName)")
             }
             pairs.append((key, text))
         }
