@@ -67,10 +67,8 @@ public final class FaultLayer: RequestHandler {
             var decision = FaultDecision.passThrough
             if let route {
                 let planKey = state.planners[key] != nil ? key : Self.wildcardKey
-                if var planner = state.planners[planKey] {
-                    decision = planner.decide(route, method: request.method)
-                    state.planners[planKey] = planner
-                }
+                // Mutated in place through the dictionary, so the counters are not copied per request.
+                decision = state.planners[planKey]?.decide(route, method: request.method) ?? .passThrough
             }
             entry.stamp(sequence: state.nextSequence, subscribeKey: key, fired: decision.firedRule)
             state.nextSequence += 1
