@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Compares end-to-end message encryption (1 KiB JSON text -> base64 and back, `pubnub-harness crypto bench`)
+# with raw AES-256-CBC in `openssl speed -evp aes-256-cbc -bytes 1024`, in the same run.
+# Both divide by CPU time (openssl speed's default), so other load on the machine skews neither much.
+# Each side runs ROUNDS times, alternating, and the best figure of each is kept.
+# Usage: scripts/bench-crypto.sh [seconds-per-measurement, default 2] [rounds, default 3]
+set -euo pipefail
+export LC_ALL=C
+SECONDS_PER=${1:-2}
+ROUNDS=${2:-3}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+
+swift build -c release --product pubnub-harness >/dev/null
+BIN="$ROOT/.build/release/pubnub-harness"
+OURS=$(mktemp)
+trap 'rm -f "$OURS"' EXIT
+
+best_openssl=0
+for round in $(seq "$ROUNDS"); do
+    # Last line: "AES-256-CBC  1021565.33k" (1000s of bytes per second).
+    value=$(openssl speed -evp aes-256-cbc -bytes 1024 -seconds "$SECONDS_PER" 2>/dev/null | tail -1 | awk '{sub(/k$/, "", $NF); print $NF * 1000 / 1e6}')
+    best_openssl=$(awk -v a="$best_openssl" -v b="$value" 'BEGIN { print (b > a ? b : a) }')
+    "$BIN" crypto bench --seconds "$SECONDS_PER" --size 1024 >>"$OURS"
+done
+
+echo "openssl speed -evp aes-256-cbc, 1024-byte blocks (encrypt): $best_openssl MB/s (best of $ROUNDS)"
+echo "pubnub-harness crypto bench, 1024-byte messages, end to end (best of $ROUNDS):"
+awk -v ref="$best_openssl" '
+    { for (i = 1; i <= NF; i++) if ($i == "MB/s") { key = $1 " " $2; if ($(i - 1) + 0 > best[key]) best[key] = $(i - 1) + 0 } }
+    END {
+        n = split("legacy legacy-random-iv aescbc", schemes, " ")
+        for (s = 1; s <= n; s++) for (d = 1; d <= 2; d++) {
+            key = (d == 1 ? "encrypt " : "decrypt ") schemes[s]
+            if (key in best) printf "  %-26s %9.2f MB/s  ratio %.2f\n", key, best[key], best[key] / ref
+        }
+    }' "$OURS"
+echo "target: ratio >= 0.50 (message throughput vs openssl's raw AES-256-CBC encryption)"
