@@ -37,11 +37,12 @@ public final class FaultLayer: RequestHandler {
     ///   - scheduler: runs `close-long-poll` timers.
     ///   - journalCapacity: entries kept per subscribe key (older ones are dropped).
     ///   - seedSource: picks the seed of a plan that names none (reported by `installedPlans()`).
-    ///   - encryptor: encrypts the `foreign-encrypted` message; without one that fault answers 500.
+    ///   - encryptor: encrypts the `foreign-encrypted` message (PubNubCrypto's `CryptoModule` by
+    ///     default); with `nil` that fault answers 500.
     public init(
         upstream: any RequestHandler, scheduler: any Scheduler, journalCapacity: Int = 10_000,
         seedSource: @escaping @Sendable () -> UInt64 = { UInt64.random(in: .min ... .max) },
-        encryptor: ForeignMessageEncryptor? = nil
+        encryptor: ForeignMessageEncryptor? = FaultLayer.cryptoModuleEncryptor
     ) {
         self.upstream = upstream
         self.scheduler = scheduler
