@@ -43,10 +43,20 @@ public struct AdminAPI: RequestHandler {
         case ("plans", 1):
             switch method {
             case "GET": return Self.ok(.object([("plans", .array(faults.installedPlans().map(\.json)))]))
+            case "POST":
+                // A plan file (one plan or an array; each under its subscribeKey or `*`), as `serve --plan`.
+                do throws(FaultPlanError) {
+                    let installed = try faults.installPlans(fromFile: request.body)
+                    return Self.ok(.object([("installed", .array(installed.map {
+                        .object([("subscribeKey", .string($0.subscribeKey)), ("seed", .int($0.seed))])
+                    }))]))
+                } catch {
+                    return Self.error(400, error.description)
+                }
             case "DELETE":
                 faults.clearAllPlans()
                 return Self.ok(.object([("cleared", .bool(true))]))
-            default: return Self.methodNotAllowed(method, allowed: "GET, DELETE")
+            default: return Self.methodNotAllowed(method, allowed: "GET, POST, DELETE")
             }
         case ("plans", 2):
             return plan(key: rest[1], request: request)

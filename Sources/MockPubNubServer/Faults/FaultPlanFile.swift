@@ -42,6 +42,8 @@ public enum FaultPlanFile {
 extension FaultLayer {
     /// Installs every plan of a plan file (see `FaultPlanFile`); returns the keys and seeds in file order.
     @discardableResult
+    ///
+    /// Every plan is checked before the first is installed, so an invalid file installs nothing.
     public func installPlans(fromFile bytes: [UInt8]) throws(FaultPlanError) -> [(subscribeKey: String, seed: UInt64)] {
         let plans = try FaultPlanFile.decode(json: bytes)
         var installed: [(subscribeKey: String, seed: UInt64)] = []

@@ -63,6 +63,15 @@ import Testing
         #expect(setup.faults.installedPlans().isEmpty)
     }
 
+    @Test func planFilesInstallAllOrNothing() {
+        let setup = Setup()
+        #expect(call(setup.api, "POST", "/__admin/plans", body: #"[{"subscribeKey":"a","seed":4,"rules":[]},{"rules":[]}]"#)
+            == (200, #"{"installed":[{"subscribeKey":"a","seed":4},{"subscribeKey":"*","seed":9}]}"#))
+        #expect(call(setup.api, "POST", "/__admin/plans", body: #"[{"subscribeKey":"b","rules":[]},{"rules":[{"fault":{"kind":"x"}}]}]"#)
+            == (400, #"{"error":true,"message":"$[1].rules[0].fault.kind: unknown fault kind \"x\"","status":400,"service":"Admin"}"#))
+        #expect(setup.faults.installedPlans().map(\.subscribeKey) == ["*", "a"])
+    }
+
     @Test func invalidPlansAreRefusedNamingTheField() {
         let api = Setup().api
         #expect(call(api, "PUT", "/__admin/plans/k", body: #"{"rules":[{"fault":{"kind":"x"}}]}"#)
