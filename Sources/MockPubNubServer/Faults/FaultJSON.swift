@@ -127,6 +127,8 @@ extension FaultJSON {
 
 // MARK: - Codable bridge
 
+/// Through `Codable` (e.g. `JSONDecoder`), object members come in the decoder's key order, which
+/// need not be the document's; `FaultJSON.parse` keeps the document order.
 extension FaultJSON: Codable {
     private struct Key: CodingKey {
         var stringValue: String

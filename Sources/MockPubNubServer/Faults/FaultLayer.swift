@@ -135,9 +135,13 @@ private final class TimerSlot: Sendable {
 
 /// A plan as installed: its key, the plan, the seed in use and the rule counters so far.
 public struct InstalledPlan: Sendable, Hashable {
+    /// The key the plan is installed under (`*` for the wildcard plan).
     public var subscribeKey: String
+    /// The plan as installed.
     public var plan: FaultPlan
+    /// The seed in use: the plan's, or the one picked at installation (replay with it).
     public var seed: UInt64
+    /// Per rule, in plan order: requests matched and faulted so far.
     public var counters: [RuleCounter]
 
     /// The admin API's JSON form.
@@ -161,6 +165,12 @@ extension FaultLayer {
         let planner = FaultPlanner(plan: plan, fallbackSeed: plan.seed ?? seedSource())
         state.withLock { $0.planners[subscribeKey] = planner }
         return planner.seed
+    }
+
+    /// Decodes plan JSON (errors name the field) and installs it for `subscribeKey`; returns the seed in use.
+    @discardableResult
+    public func installPlan(json bytes: [UInt8], for subscribeKey: String) throws(FaultPlanError) -> UInt64 {
+        try installPlan(FaultPlan.decode(json: bytes), for: subscribeKey)
     }
 
     /// Removes the plan of `subscribeKey`; returns whether there was one.

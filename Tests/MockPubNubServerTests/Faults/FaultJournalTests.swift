@@ -102,8 +102,13 @@ import Testing
         #expect(faults.journalKeys().isEmpty)
     }
 
-    @Test func installRefusesInvalidPlans() {
+    @Test func installRefusesInvalidPlans() throws {
         let faults = layer()
+        #expect(throws: FaultPlanError(path: "rules[0].fault.afterMs", message: "missing required field")) {
+            try faults.installPlan(json: Array(#"{"rules":[{"fault":{"kind":"close-long-poll"}}]}"#.utf8), for: "k")
+        }
+        #expect(try faults.installPlan(json: Array(#"{"seed":12,"rules":[]}"#.utf8), for: "k") == 12)
+        faults.clearAllPlans()
         let bad = FaultPlan(rules: [FaultRule(id: "r", fault: .messages(count: 0, channel: nil))])
         #expect(throws: FaultPlanError(path: "rules[0].fault.count", message: "expected an integer 1...100000")) {
             try faults.installPlan(bad, for: "k")
