@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+
+/// The HTTP control API under `/__admin/` (docs/faults.md): plans, journals, reset and listener faults.
+///
+/// Answers loopback peers only unless `allowRemote`; every answer is JSON. Errors have the shape
+/// `{"error":true,"message":"...","status":400,"service":"Admin"}`.
+public struct AdminAPI: RequestHandler {
+    private let faults: FaultLayer
+    let listenerControl: (any ListenerFaultControl)?
+    private let allowRemote: Bool
+    private let resetService: @Sendable () -> Void
+
+    /// - Parameters:
+    ///   - faults: the fault layer whose plans and journals the API controls.
+    ///   - listeners: listener-fault control; without it the `/__admin/listeners` routes answer 501.
+    ///   - allowRemote: answer peers that are not loopback (otherwise they get 403).
+    ///   - resetService: resets the PubNub service's state on `POST /__admin/reset`.
+    public init(
+        faults: FaultLayer, listeners: (any ListenerFaultControl)? = nil, allowRemote: Bool = false,
+        resetService: @escaping @Sendable () -> Void = {}
+    ) {
+        self.faults = faults
+        listenerControl = listeners
+        self.allowRemote = allowRemote
+        self.resetService = resetService
+    }
+
+    public func handle(_ request: HTTPRequest, context: RequestContext, responder: Responder) {
+        responder.send(.respond(response(for: request, context: context)))
+    }
+
+    /// The answer to one admin request.
+    public func response(for request: HTTPRequest, context: RequestContext) -> HTTPResponse {
+        guard allowRemote || context.peerIsLoopback else {
+            return Self.error(403, "the admin API answers loopback peers only (enable remote admin access to allow \(context.peer))")
+        }
+        guard let segments = request.pathSegments, segments.first == "__admin" else {
+            return Self.error(400, "invalid percent-encoding in the path")
+        }
+        let method = request.method
+        let rest = Array(segments.dropFirst())
+        switch (rest.first, rest.count) {
+        case ("plans", 1):
+            switch method {
+            case "GET": return Self.ok(.object([("plans", .array(faults.installedPlans().map(\.json)))]))
+            case "POST":
+                // A plan file (one plan or an array; each under its subscribeKey or `*`), as `serve --plan`.
+                do throws(FaultPlanError) {
+                    let installed = try faults.installPlans(fromFile: request.body)
+                    return Self.ok(.object([("installed", .array(installed.map {
+                        .object([("subscribeKey", .string($0.subscribeKey)), ("seed", .int($0.seed))])
+                    }))]))
+                } catch {
+                    return Self.error(400, error.description)
+                }
+            case "DELETE":
+                faults.clearAllPlans()
+                return Self.ok(.object([("cleared", .bool(true))]))
+            default: return Self.methodNotAllowed(method, allowed: "GET, POST, DELETE")
+            }
+        case ("plans", 2):
+            return plan(key: rest[1], request: request)
+        case ("journal", 1):
+            switch method {
+            case "GET": return Self.ok(.object([("keys", .array(faults.journalKeys().map(FaultJSON.string)))]))
+            case "DELETE":
+                faults.clearAllJournals()
+                return Self.ok(.object([("cleared", .bool(true))]))
+            default: return Self.methodNotAllowed(method, allowed: "GET, DELETE")
+            }
+        case ("journal", 2):
+            return journal(key: rest[1], request: request)
+        case ("reset", 1):
+            guard method == "POST" else { return Self.methodNotAllowed(method, allowed: "POST") }
+            faults.reset()
+            resetService()
+            return Self.ok(.object([("reset", .bool(true))]))
+        case ("listeners", _), ("refused-port", 1):
+            return listenerRoute(rest, request: request)
+        default:
+            return Self.error(404, "no admin route \(method) \(request.rawPath)")
+        }
+    }
+
+    private func plan(key: String, request: HTTPRequest) -> HTTPResponse {
+        switch request.method {
+        case "GET":
+            guard let installed = faults.installedPlan(for: key) else { return Self.error(404, "no plan for key \"\(key)\"") }
+            return Self.ok(installed.json)
+        case "PUT", "POST":
+            do throws(FaultPlanError) {
+                let plan = try FaultPlan.decode(json: request.body)
+                if let named = plan.subscribeKey, named != key {
+                    throw FaultPlanError(path: "subscribeKey", message: "\"\(named)\" does not match the path's key \"\(key)\"")
+                }
+                let seed = try faults.installPlan(plan, for: key)
+                return Self.ok(.object([("subscribeKey", .string(key)), ("seed", .int(seed)), ("rules", .int(plan.rules.count))]))
+            } catch {
+                return Self.error(400, error.description)
+            }
+        case "DELETE":
+            let cleared = faults.clearPlan(for: key)
+            return Self.ok(.object([("subscribeKey", .string(key)), ("cleared", .bool(cleared))]))
+        default:
+            return Self.methodNotAllowed(request.method, allowed: "GET, PUT, POST, DELETE")
+        }
+    }
+
+    private func journal(key: String, request: HTTPRequest) -> HTTPResponse {
+        switch request.method {
+        case "GET":
+            var since: UInt64 = 0
+            if let text = request.queryItems?["since"] {
+                guard let value = UInt64(text) else { return Self.error(400, "since: expected a sequence number (an integer >= 0)") }
+                since = value
+            }
+            let entries = faults.journal(for: key, since: since)
+            return Self.ok(.object([
+                ("subscribeKey", .string(key)),
+                ("lastSequence", .int(entries.last?.sequence ?? since)),
+                ("entries", .array(entries.map(\.json))),
+            ]))
+        case "DELETE":
+            faults.clearJournal(for: key)
+            return Self.ok(.object([("subscribeKey", .string(key)), ("cleared", .bool(true))]))
+        default:
+            return Self.methodNotAllowed(request.method, allowed: "GET, DELETE")
+        }
+    }
+
+    // MARK: - Responses
+
+    /// A 200 JSON answer.
+    static func ok(_ json: FaultJSON) -> HTTPResponse {
+        HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: json.bytes)
+    }
+
+    /// An error answer in the admin shape.
+    static func error(_ status: Int, _ message: String) -> HTTPResponse {
+        HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: errorBody(status: status, message: message))
+    }
+
+    static func methodNotAllowed(_ method: String, allowed: String) -> HTTPResponse {
+        var response = error(405, "method \(method) not allowed here (allowed: \(allowed))")
+        response.headers.add("Allow", allowed)
+        return response
+    }
+
+    /// `{"error":true,"message":"...","status":N,"service":"Admin"}`.
+    static func errorBody(status: Int, message: String) -> [UInt8] {
+        FaultJSON.object([
+            ("error", .bool(true)), ("message", .string(message)), ("status", .int(status)), ("service", .string("Admin")),
+        ]).bytes
+    }
+}

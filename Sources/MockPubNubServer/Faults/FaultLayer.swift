@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: MIT
+import Synchronization
+
+/// The request handler between the transport and the PubNub service that applies fault plans.
+///
+/// For each request it classifies it, attributes it to a subscribe key (requests without one,
+/// such as `/time/0`, go to the key last seen with the same `uuid` query parameter), asks that
+/// key's planner, journals the request with the decision, and then passes it through, answers
+/// it with the fault, or forwards it with a responder that transforms the service's answer.
+///
+/// Installing and clearing take the same lock as request handling, so a request that arrives
+/// after `installPlan` returns sees the new plan.
+public final class FaultLayer: RequestHandler {
+    /// Plans installed under this key apply to every key that has no plan of its own.
+    public static let wildcardKey = "*"
+    /// The journal key of requests that could not be attributed to any subscribe key.
+    public static let unattributedKey = "_unattributed"
+    /// How many uuid → key attributions are remembered before the table is emptied.
+    static let attributionLimit = 100_000
+
+    struct State {
+        var planners: [String: FaultPlanner] = [:]
+        var journals: [String: JournalRing] = [:]
+        var keyByUUID: [String: String] = [:]
+        var nextSequence: UInt64 = 1
+    }
+
+    private let upstream: any RequestHandler
+    private let scheduler: any Scheduler
+    private let journalCapacity: Int
+    private let seedSource: @Sendable () -> UInt64
+    private let executor: FaultExecutor
+    private let state = Mutex(State())
+
+    /// Creates the layer in front of `upstream` (the PubNub service).
+    /// - Parameters:
+    ///   - scheduler: runs `close-long-poll` timers.
+    ///   - journalCapacity: entries kept per subscribe key (older ones are dropped).
+    ///   - seedSource: picks the seed of a plan that names none (reported by `installedPlans()`).
+    ///   - encryptor: encrypts the `foreign-encrypted` message (PubNubCrypto's `CryptoModule` by
+    ///     default); with `nil` that fault answers 500.
+    public init(
+        upstream: any RequestHandler, scheduler: any Scheduler, journalCapacity: Int = 10_000,
+        seedSource: @escaping @Sendable () -> UInt64 = { UInt64.random(in: .min ... .max) },
+        encryptor: ForeignMessageEncryptor? = FaultLayer.cryptoModuleEncryptor
+    ) {
+        self.upstream = upstream
+        self.scheduler = scheduler
+        self.journalCapacity = journalCapacity
+        self.seedSource = seedSource
+        executor = FaultExecutor(encryptor: encryptor)
+    }
+
+    // MARK: - Handling
+
+    public func handle(_ request: HTTPRequest, context: RequestContext, responder: Responder) {
+        let route = try? PubNubRoute.classify(request).get()
+        if route?.endpoint == .admin {
+            upstream.handle(request, context: context, responder: responder)
+            return
+        }
+        let uuid = route?.uuid ?? request.queryItems?["uuid"]
+        // Built outside the lock; the lock only stamps the sequence, the key and the decision.
+        var entry = JournalEntry(
+            sequence: 0, request: request, context: context, route: route, subscribeKey: "", uuid: uuid, fired: nil)
+        let decision = state.withLock { state -> FaultDecision in
+            let key = Self.attribute(route?.subscribeKey, uuid: uuid, in: &state)
+            var decision = FaultDecision.passThrough
+            if let route {
+                let planKey = state.planners[key] != nil ? key : Self.wildcardKey
+                // Mutated in place through the dictionary, so the counters are not copied per request.
+                decision = state.planners[planKey]?.decide(route, method: request.method) ?? .passThrough
+            }
+            entry.stamp(sequence: state.nextSequence, subscribeKey: key, fired: decision.firedRule)
+            state.nextSequence += 1
+            state.journals[key, default: JournalRing(capacity: journalCapacity)].append(entry)
+            return decision
+        }
+        guard let fired = decision.firedRule else {
+            upstream.handle(request, context: context, responder: responder)
+            return
+        }
+        switch executor.execution(for: fired.fault, request: request, route: route, context: context) {
+        case .answer(let action):
+            responder.send(action)
+        case .transform(let transform):
+            let inner = Responder { action in responder.send(transform(action)) }
+            responder.onCancel { inner.cancel() }
+            upstream.handle(request, context: context, responder: inner)
+        case .closeLongPoll(let after, let mode):
+            closeLongPoll(request, context: context, responder: responder, after: after, mode: mode)
+        }
+    }
+
+    /// Forwards to the service and closes the connection after `after` unless the service answered first.
+    private func closeLongPoll(
+        _ request: HTTPRequest, context: RequestContext, responder: Responder, after: Duration, mode: CloseMode
+    ) {
+        let timer = TimerSlot()
+        let inner = Responder { action in
+            timer.work.withLock { $0 }?.cancel()
+            responder.send(action)
+        }
+        let work = scheduler.schedule(after: after) {
+            inner.cancel()
+            responder.send(.close(mode))
+        }
+        timer.work.withLock { $0 = work }
+        responder.onCancel {
+            work.cancel()
+            inner.cancel()
+        }
+        if inner.isCompleted { return }
+        upstream.handle(request, context: context, responder: inner)
+    }
+
+    /// The journal key of a request: its own key, else the key last seen with its uuid.
+    private static func attribute(_ key: String?, uuid: String?, in state: inout State) -> String {
+        if let key {
+            if let uuid {
+                if state.keyByUUID.count >= attributionLimit { state.keyByUUID.removeAll() }
+                state.keyByUUID[uuid] = key
+            }
+            return key
+        }
+        if let uuid, let known = state.keyByUUID[uuid] { return known }
+        return unattributedKey
+    }
+}
+
+/// Holds the timer of a `close-long-poll` so the service's answer can cancel it.
+private final class TimerSlot: Sendable {
+    let work = Mutex<(any ScheduledWork)?>(nil)
+}
+
+/// A plan as installed: its key, the plan, the seed in use and the rule counters so far.
+public struct InstalledPlan: Sendable, Hashable {
+    /// The key the plan is installed under (`*` for the wildcard plan).
+    public var subscribeKey: String
+    /// The plan as installed.
+    public var plan: FaultPlan
+    /// The seed in use: the plan's, or the one picked at installation (replay with it).
+    public var seed: UInt64
+    /// Per rule, in plan order: requests matched and faulted so far.
+    public var counters: [RuleCounter]
+
+    /// The admin API's JSON form.
+    public var json: FaultJSON {
+        .object([
+            ("subscribeKey", .string(subscribeKey)), ("seed", .int(seed)), ("plan", plan.json),
+            ("counters", .array(zip(plan.rules, counters).map { rule, counter in
+                .object([("rule", .string(rule.id)), ("matched", .int(counter.matched)), ("fired", .int(counter.fired))])
+            })),
+        ])
+    }
+}
+
+extension FaultLayer {
+    // MARK: - Control (the in-process API; the admin API calls the same methods)
+
+    /// Installs `plan` for `subscribeKey` (replacing any plan and its counters); returns the seed in use.
+    @discardableResult
+    public func installPlan(_ plan: FaultPlan, for subscribeKey: String) throws(FaultPlanError) -> UInt64 {
+        try plan.validate()
+        let planner = FaultPlanner(plan: plan, fallbackSeed: plan.seed ?? seedSource())
+        state.withLock { $0.planners[subscribeKey] = planner }
+        return planner.seed
+    }
+
+    /// Decodes plan JSON (errors name the field) and installs it for `subscribeKey`; returns the seed in use.
+    @discardableResult
+    public func installPlan(json bytes: [UInt8], for subscribeKey: String) throws(FaultPlanError) -> UInt64 {
+        try installPlan(FaultPlan.decode(json: bytes), for: subscribeKey)
+    }
+
+    /// Removes the plan of `subscribeKey`; returns whether there was one.
+    @discardableResult
+    public func clearPlan(for subscribeKey: String) -> Bool {
+        state.withLock { $0.planners.removeValue(forKey: subscribeKey) != nil }
+    }
+
+    /// Removes every plan.
+    public func clearAllPlans() {
+        state.withLock { $0.planners.removeAll() }
+    }
+
+    /// The installed plans, by key.
+    public func installedPlans() -> [InstalledPlan] {
+        state.withLock { state in
+            state.planners.sorted { $0.key < $1.key }.map {
+                InstalledPlan(subscribeKey: $0.key, plan: $0.value.plan, seed: $0.value.seed, counters: $0.value.counters)
+            }
+        }
+    }
+
+    /// The plan installed for `subscribeKey`, if any.
+    public func installedPlan(for subscribeKey: String) -> InstalledPlan? {
+        state.withLock { state in
+            state.planners[subscribeKey].map {
+                InstalledPlan(subscribeKey: subscribeKey, plan: $0.plan, seed: $0.seed, counters: $0.counters)
+            }
+        }
+    }
+
+    /// The journal of `subscribeKey`: entries with `sequence > since`, oldest first.
+    public func journal(for subscribeKey: String, since: UInt64 = 0) -> [JournalEntry] {
+        state.withLock { $0.journals[subscribeKey]?.entries(since: since) ?? [] }
+    }
+
+    /// The keys that have journal entries.
+    public func journalKeys() -> [String] {
+        state.withLock { $0.journals.keys.sorted() }
+    }
+
+    /// Empties the journal of `subscribeKey`.
+    public func clearJournal(for subscribeKey: String) {
+        _ = state.withLock { $0.journals.removeValue(forKey: subscribeKey) }
+    }
+
+    /// Empties every journal.
+    public func clearAllJournals() {
+        state.withLock { $0.journals.removeAll() }
+    }
+
+    /// Forgets plans, journals and uuid attributions (sequence numbers keep growing).
+    public func reset() {
+        state.withLock { state in
+            state.planners.removeAll()
+            state.journals.removeAll()
+            state.keyByUUID.removeAll()
+        }
+    }
+}

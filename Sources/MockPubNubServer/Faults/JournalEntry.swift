@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: MIT
+
+/// One request as the fault layer saw it: what arrived, when, on which connection, and which rule fired.
+public struct JournalEntry: Sendable, Hashable, Codable {
+    /// Server-wide arrival order (from 1); `?since=` pages on it.
+    public var sequence: UInt64
+    /// Wall-clock arrival time in Unix seconds.
+    public var arrivalTime: Double
+    /// The connection the request came on, and which request on it (from 0).
+    public var connectionID: UInt64
+    public var requestOnConnection: Int
+    /// The local port and whether it spoke TLS.
+    public var localPort: Int
+    public var isTLS: Bool
+    public var method: String
+    /// The raw (percent-encoded) path.
+    public var path: String
+    /// The decoded query in order (empty when it held invalid percent-encoding; see `rawQuery`).
+    public var query: [QueryItem]
+    public var rawQuery: String
+    public var headers: [HeaderField]
+    /// The body as UTF-8 text, or `nil` when it is not UTF-8 (then `bodyBase64` holds it).
+    public var body: String?
+    public var bodyBase64: String?
+    /// The endpoint; `nil` when the request is no PubNub endpoint.
+    public var endpoint: PubNubEndpoint?
+    /// The key the request was attributed to (`FaultLayer.unattributedKey` when none).
+    public var subscribeKey: String
+    public var uuid: String?
+    /// The id of the rule that fired, its fault kind, and which matching request this was for that rule.
+    public var rule: String?
+    public var fault: FaultKind?
+    public var matchNumber: Int?
+    /// The random draw of a probabilistic rule that fired.
+    public var draw: Double?
+
+    /// The entry in the admin API's JSON form (fields in declaration order, absent ones omitted).
+    public var json: FaultJSON {
+        var members: [(String, FaultJSON)] = [
+            ("sequence", .int(sequence)), ("arrivalTime", .double(arrivalTime)),
+            ("connectionID", .int(connectionID)), ("requestOnConnection", .int(requestOnConnection)),
+            ("localPort", .int(localPort)), ("isTLS", .bool(isTLS)), ("method", .string(method)),
+            ("path", .string(path)),
+            ("query", .array(query.map { .object([("name", .string($0.name)), ("value", .string($0.value))]) })),
+            ("rawQuery", .string(rawQuery)),
+            ("headers", .array(headers.map { .object([("name", .string($0.name)), ("value", .string($0.value))]) })),
+        ]
+        func add(_ name: String, _ value: FaultJSON?) { if let value { members.append((name, value)) } }
+        add("body", body.map(FaultJSON.string))
+        add("bodyBase64", bodyBase64.map(FaultJSON.string))
+        add("endpoint", endpoint.map { .string($0.rawValue) })
+        members.append(("subscribeKey", .string(subscribeKey)))
+        add("uuid", uuid.map(FaultJSON.string))
+        add("rule", rule.map(FaultJSON.string))
+        add("fault", fault.map { .string($0.rawValue) })
+        add("matchNumber", matchNumber.map(FaultJSON.int))
+        add("draw", draw.map(FaultJSON.double))
+        return .object(members)
+    }
+}
+
+extension JournalEntry {
+    /// Records `request` with what the fault layer decided.
+    init(
+        sequence: UInt64, request: HTTPRequest, context: RequestContext, route: PubNubRoute?,
+        subscribeKey: String, uuid: String?, fired: FiredRule?
+    ) {
+        self.sequence = sequence
+        arrivalTime = context.arrivalTime
+        connectionID = context.connectionID
+        requestOnConnection = context.sequenceOnConnection
+        localPort = context.localPort
+        isTLS = context.isTLS
+        method = request.method
+        path = request.rawPath
+        query = route?.query ?? request.queryItems ?? []
+        rawQuery = request.rawQuery
+        headers = request.headers.map { HeaderField(name: $0.name, value: $0.value) }
+        if request.body.isEmpty {
+            body = nil
+        } else if let text = String(validating: request.body, as: UTF8.self) {
+            body = text
+        } else {
+            bodyBase64 = JournalBase64.encode(request.body)
+        }
+        endpoint = route?.endpoint
+        self.uuid = uuid
+        self.subscribeKey = subscribeKey
+        stamp(sequence: sequence, subscribeKey: subscribeKey, fired: fired)
+    }
+
+    /// Sets what is known only under the fault layer's lock: the order, the key and the rule.
+    mutating func stamp(sequence: UInt64, subscribeKey: String, fired: FiredRule?) {
+        self.sequence = sequence
+        self.subscribeKey = subscribeKey
+        rule = fired?.ruleID
+        fault = fired?.fault.kind
+        matchNumber = fired?.matchNumber
+        draw = fired?.draw
+    }
+}
+
+/// Standard base64 with padding (RFC 4648 §4), for journal bodies that are not UTF-8.
+enum JournalBase64 {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    static func encode(_ bytes: [UInt8]) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var index = 0
+        while index < bytes.count {
+            let b0 = bytes[index]
+            let b1 = index + 1 < bytes.count ? bytes[index + 1] : 0
+            let b2 = index + 2 < bytes.count ? bytes[index + 2] : 0
+            out.append(alphabet[Int(b0 >> 2)])
+            out.append(alphabet[Int((b0 & 0x03) << 4 | b1 >> 4)])
+            out.append(index + 1 < bytes.count ? alphabet[Int((b1 & 0x0F) << 2 | b2 >> 6)] : UInt8(ascii: "="))
+            out.append(index + 2 < bytes.count ? alphabet[Int(b2 & 0x3F)] : UInt8(ascii: "="))
+            index += 3
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
