@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import ArgumentParser
+import Foundation
 
 /// The `pubnub-harness` command: serve the mock, run the conformance suites, list cases, and crypto tools.
 @main
@@ -7,6 +8,44 @@ struct PubNubHarness: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pubnub-harness",
         abstract: "A PubNub protocol conformance harness: mock server, fault injection, suites and crypto tools.",
-        subcommands: [CryptoCommand.self]
+        subcommands: [ServeCommand.self, CryptoCommand.self]
     )
+
+    /// Parses and runs, mapping outcomes to the harness's exit statuses: 0 success, 1 failure
+    /// (a command's own), 2 usage error with a one-line message.
+    static func main() async {
+        let command: any ParsableCommand
+        do {
+            command = try parseAsRoot()
+        } catch {
+            exitForParseError(error)
+        }
+        do {
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                var syncCommand = command
+                try syncCommand.run()
+            }
+        } catch let failure as CLIFailure {
+            FileHandle.standardError.write(Data("error: \(failure.description)\n".utf8))
+            Foundation.exit(1)
+        } catch {
+            exit(withError: error)
+        }
+    }
+
+    /// Help and version requests print in full and exit 0; every other parse or validation error
+    /// prints its first line and exits 2.
+    private static func exitForParseError(_ error: any Error) -> Never {
+        let code = exitCode(for: error)
+        if code == .success {
+            exit(withError: error)
+        }
+        let message = fullMessage(for: error)
+        let line = message.split(separator: "\n").first.map(String.init) ?? "invalid usage"
+        let text = line.hasPrefix("Error: ") ? "error: " + line.dropFirst(7) : line
+        FileHandle.standardError.write(Data("\(text) (see --help)\n".utf8))
+        Foundation.exit(2)
+    }
 }

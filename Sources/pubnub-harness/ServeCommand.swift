@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: MIT
+import ArgumentParser
+import Dispatch
+import Foundation
+import Logging
+import MockPubNubServer
+
+/// `pubnub-harness serve`: runs the mock PubNub server until SIGINT or SIGTERM.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the mock PubNub server (plain HTTP, optional TLS, fault injection, /__admin/ control API)."
+    )
+
+    @Option(help: "Address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "Plain HTTP port (0 picks a free one).")
+    var port = 8090
+
+    @Option(name: .customLong("keyset"), help: "SUB:PUB:SECRET: a keyset with Access Manager on (repeatable). Other keys are open demo keys.")
+    var keysets: [String] = []
+
+    @Option(name: .customLong("tls-port"), help: "Also serve the same endpoints over TLS on this port (0 picks a free one).")
+    var tlsPort: Int?
+
+    @Option(name: .customLong("tls-fault"), help: "The TLS fault every connection on --tls-port gets (e.g. expired, self-signed; default: trusted).")
+    var tlsFault: String?
+
+    @Option(name: .customLong("tls-ca-out"), help: "Write the test CA certificate (PEM) that clients must trust to this file.")
+    var caOut: String?
+
+    @Option(
+        name: [.customLong("fault-port"), .customLong("tls-fault-port")],
+        help: "FAULT=PORT: an extra listener whose every connection gets FAULT, e.g. tls-expired=8444 or reset-on-accept=8095 (repeatable).")
+    var faultPorts: [String] = []
+
+    @Option(name: .customLong("plan"), help: "A fault-plan file to install at start (repeatable; docs/fault-plans.md).")
+    var planFiles: [String] = []
+
+    @Option(name: .customLong("long-poll-timeout"), help: "Seconds an idle subscribe long-poll is held before it answers empty.")
+    var longPollTimeout = 280.0
+
+    @Option(name: .customLong("presence-timeout-floor"), help: "Minimum presence timeout in seconds (default: honour what clients send).")
+    var presenceTimeoutFloor: Int?
+
+    @Option(name: .customLong("event-loops"), help: "Event-loop threads (default: one per core).")
+    var eventLoops: Int?
+
+    @Option(name: .customLong("log-level"), help: "Level at which each request is logged on one line: trace, debug, info, notice, warning, error, critical.")
+    var logLevel = "info"
+
+    @Flag(name: .customLong("quiet"), help: "Do not log requests.")
+    var quiet = false
+
+    @Flag(name: .customLong("admin-remote"), help: "Let the /__admin/ API answer peers other than loopback.")
+    var adminRemote = false
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535, got \(port)") }
+        if let tlsPort, !(0...65535).contains(tlsPort) { throw ValidationError("--tls-port must be 0...65535, got \(tlsPort)") }
+        guard longPollTimeout > 0 else { throw ValidationError("--long-poll-timeout must be positive") }
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level: unknown level '\(logLevel)'") }
+        if tlsFault != nil && tlsPort == nil { throw ValidationError("--tls-fault needs --tls-port") }
+        if caOut != nil && tlsPort == nil && faultPorts.isEmpty { throw ValidationError("--tls-ca-out needs --tls-port") }
+        _ = try parsedKeysets()
+        _ = try parsedFaultPorts()
+        _ = try parsedTLSFault()
+    }
+
+    func run() async throws {
+        let level = Logger.Level(rawValue: logLevel) ?? .info
+        var logger = Logger(label: "pubnub-harness")
+        logger.logLevel = level
+        var configuration = MockServerConfiguration()
+        configuration.host = host
+        configuration.port = port
+        configuration.tlsPort = tlsPort
+        configuration.tlsFault = try parsedTLSFault() ?? .none
+        configuration.faultListeners = try parsedFaultPorts()
+        configuration.keysets = try parsedKeysets()
+        configuration.longPollIdleTimeout = .milliseconds(Int((longPollTimeout * 1000).rounded()))
+        configuration.presenceTimeoutFloor = presenceTimeoutFloor
+        configuration.eventLoopCount = eventLoops
+        configuration.adminAllowsRemotePeers = adminRemote
+        configuration.requestLogLevel = quiet ? nil : level
+
+        let server: MockServer
+        do {
+            server = try MockServer(configuration: configuration, logger: logger)
+            for file in planFiles {
+                let bytes = try readFile(file)
+                do {
+                    for installed in try server.faults.installPlans(fromFile: bytes) {
+                        say("plan \(file): subscribe key \(installed.subscribeKey), seed \(installed.seed)")
+                    }
+                } catch {
+                    throw CLIFailure("--plan \(file): \(error)")
+                }
+            }
+            try server.start()
+        } catch let failure as CLIFailure {
+            throw failure
+        } catch {
+            throw CLIFailure("\(error)")
+        }
+        if let caOut {
+            do { try server.tlsMaterial.writeCertificateAuthority(toFile: caOut) } catch {
+                await server.shutdown()
+                throw CLIFailure("--tls-ca-out \(caOut): \(error)")
+            }
+        }
+        announce(server)
+        let signal = await SignalWaiter.waitForTermination()
+        say("received \(signal), stopping")
+        await server.shutdown()
+        say("stopped")
+    }
+
+    private func announce(_ server: MockServer) {
+        if let address = server.address { say("listening on http://\(address.host):\(address.port)") }
+        if let tls = server.tlsAddress {
+            say("listening on https://\(tls.host):\(tls.port) (tls fault: \(server.configuration.tlsFault.rawValue))")
+        }
+        for spec in server.configuration.faultListeners {
+            if let address = server.address(of: spec) {
+                say("fault listener \(spec.fault.rawValue) on \(address.host):\(address.port)")
+            }
+        }
+        if let caOut { say("test CA written to \(caOut)") }
+        let keys = server.configuration.keysets.map(\.subscribeKey)
+        say("Access Manager keysets: \(keys.isEmpty ? "none (all keys are open demo keys)" : keys.joined(separator: ", "))")
+        say("admin API: http://\(host):\(server.address?.port ?? port)/__admin/")
+    }
+
+    private func parsedKeysets() throws -> [Keyset] {
+        try keysets.map { text in
+            let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+            guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty }) else {
+                throw ValidationError("--keyset must be SUB:PUB:SECRET, got '\(text)'")
+            }
+            return Keyset(subscribeKey: parts[0], publishKey: parts[1], secretKey: parts[2])
+        }
+    }
+
+    private func parsedTLSFault() throws -> ListenerFault? {
+        guard let tlsFault else { return nil }
+        guard let fault = ListenerFault.named(tlsFault), fault == .none || fault.isTLS else {
+            throw ValidationError("--tls-fault: unknown TLS fault '\(tlsFault)' (one of: \(ListenerFault.tlsNames))")
+        }
+        return fault
+    }
+
+    private func parsedFaultPorts() throws -> [FaultListenerSpec] {
+        try faultPorts.map { text in
+            let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let port = Int(parts[1]), (0...65535).contains(port) else {
+                throw ValidationError("--fault-port must be FAULT=PORT, got '\(text)'")
+            }
+            guard let fault = ListenerFault.named(parts[0]), fault != .none else {
+                throw ValidationError("--fault-port: unknown listener fault '\(parts[0])'")
+            }
+            return FaultListenerSpec(fault: fault, port: port)
+        }
+    }
+
+    private func readFile(_ path: String) throws -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CLIFailure("--plan \(path): cannot read the file")
+        }
+        return Array(data)
+    }
+}
+
+/// Prints a line to standard output at once (unbuffered, so scripts see the address immediately).
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+extension ListenerFault {
+    /// The fault with this raw value, or with `tls-` prepended (`expired` → `tls-expired`); `trusted` = `.none`.
+    static func named(_ name: String) -> ListenerFault? {
+        if name == "trusted" { return ListenerFault.none }
+        return ListenerFault(rawValue: name) ?? ListenerFault(rawValue: "tls-" + name)
+    }
+
+    static var tlsNames: String {
+        allCases.filter(\.isTLS).map { String($0.rawValue.dropFirst(4)) }.joined(separator: ", ")
+    }
+}
