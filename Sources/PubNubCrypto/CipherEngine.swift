@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+internal import COpenSSL
+
+/// The byte-level formats of the three schemes over pooled AES contexts for both derived keys.
+final class CipherEngine: Sendable {
+    /// The legacy static IV, ASCII `"0123456789012345"`.
+    static let staticIV: [UInt8] = Array("0123456789012345".utf8)
+    /// `"PNED" 01 "ACRH" 10`: the header prefix written before the IV.
+    static let aesCBCHeaderPrefix: [UInt8] = CryptorHeader.sentinel + [1] + CryptorHeader.aesCBCCryptorID + [16]
+
+    let legacyEncryptor: AESCBCContextPool
+    let legacyDecryptor: AESCBCContextPool
+    let aesCBCEncryptor: AESCBCContextPool
+    let aesCBCDecryptor: AESCBCContextPool
+
+    init(keys: DerivedKeys) {
+        legacyEncryptor = AESCBCContextPool(key: keys.legacyKey, encrypting: true)
+        legacyDecryptor = AESCBCContextPool(key: keys.legacyKey, encrypting: false)
+        aesCBCEncryptor = AESCBCContextPool(key: keys.digest, encrypting: true)
+        aesCBCDecryptor = AESCBCContextPool(key: keys.digest, encrypting: false)
+    }
+
+    /// The size of `plaintextCount` bytes encrypted with `scheme` (PKCS#7 always adds 1...16 bytes).
+    static func encryptedCount(_ plaintextCount: Int, scheme: CryptoScheme) -> Int {
+        let padded = plaintextCount + 16 - plaintextCount % 16
+        switch scheme {
+        case .legacy: return padded
+        case .legacyRandomIV: return 16 + padded
+        case .aesCBC: return 10 + 16 + padded
+        }
+    }
+
+    /// Encrypts `input` in `scheme`'s format into `out` (room for ``encryptedCount(_:scheme:)``).
+    /// `iv` nil means a random IV (ignored for `legacy`, which always uses the static IV).
+    func encrypt(
+        _ input: UnsafeBufferPointer<UInt8>,
+        scheme: CryptoScheme,
+        iv: UnsafePointer<UInt8>?,
+        into out: UnsafeMutablePointer<UInt8>
+    ) throws(CryptoError) -> Int {
+        switch scheme {
+        case .legacy:
+            return try Self.staticIV.withUnsafeBufferPointer { staticIV throws(CryptoError) in
+                try legacyEncryptor.run(iv: staticIV.baseAddress!, input: input, into: out)
+            }
+        case .legacyRandomIV:
+            try Self.fillIV(out, from: iv)
+            return try 16 + legacyEncryptor.run(iv: out, input: input, into: out + 16)
+        case .aesCBC:
+            let prefix = Self.aesCBCHeaderPrefix.count
+            Self.aesCBCHeaderPrefix.withUnsafeBufferPointer { header in
+                out.update(from: header.baseAddress!, count: prefix)
+            }
+            try Self.fillIV(out + prefix, from: iv)
+            return try prefix + 16 + aesCBCEncryptor.run(iv: out + prefix, input: input, into: out + prefix + 16)
+        }
+    }
+
+    /// Decrypts `data` (any supported format) into `out` (room for `data.count + 16` bytes).
+    func decrypt(
+        _ data: UnsafeBufferPointer<UInt8>,
+        into out: UnsafeMutablePointer<UInt8>,
+        mode: LegacyFallback
+    ) throws(CryptoError) -> Int {
+        guard !data.isEmpty else { throw CryptoError(.emptyData, "there is no data to decrypt") }
+        if let header = try HeaderLayout.parse(data) {
+            guard header.isAESCBC else {
+                throw CryptoError(.unknownCryptor, "PNED header names the unknown cryptor \(Self.describeID(data))")
+            }
+            guard header.cryptorData.count == 16 else {
+                throw CryptoError(.invalidIV, "ACRH cryptor data is \(header.cryptorData.count) bytes, not a 16-byte IV")
+            }
+            let ciphertext = UnsafeBufferPointer(rebasing: data[header.headerLength...])
+            try Self.checkBlocks(ciphertext.count)
+            return try aesCBCDecryptor.run(iv: data.baseAddress! + header.cryptorData.lowerBound, input: ciphertext, into: out)
+        }
+        switch mode {
+        case .none:
+            throw CryptoError(.unknownCryptor, "data has no PNED header and no legacy cryptor is registered")
+        case .staticIV:
+            try Self.checkBlocks(data.count)
+            return try Self.staticIV.withUnsafeBufferPointer { staticIV throws(CryptoError) in
+                try legacyDecryptor.run(iv: staticIV.baseAddress!, input: data, into: out)
+            }
+        case .randomIV:
+            guard data.count >= 16 else {
+                throw CryptoError(.invalidIV, "random-IV data is \(data.count) bytes, shorter than its 16-byte IV")
+            }
+            let ciphertext = UnsafeBufferPointer(rebasing: data[16...])
+            try Self.checkBlocks(ciphertext.count)
+            return try legacyDecryptor.run(iv: data.baseAddress!, input: ciphertext, into: out)
+        }
+    }
+
+    private static func checkBlocks(_ count: Int) throws(CryptoError) {
+        guard count == 0 || count % 16 != 0 else { return }
+        let why = count == 0 ? "is empty" : "is \(count) bytes, not a multiple of 16"
+        throw CryptoError(.invalidBlockSize, "the ciphertext \(why)")
+    }
+
+    private static func fillIV(_ target: UnsafeMutablePointer<UInt8>, from iv: UnsafePointer<UInt8>?) throws(CryptoError) {
+        if let iv {
+            target.update(from: iv, count: 16)
+        } else {
+            try RandomIVSource.shared.fill(target)
+        }
+    }
+
+    private static func describeID(_ data: UnsafeBufferPointer<UInt8>) -> String {
+        let id = data[5..<9]
+        if id.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return "\"\(String(decoding: id, as: UTF8.self))\"" }
+        return "0x" + ByteEncoding.hex(id)
+    }
+}

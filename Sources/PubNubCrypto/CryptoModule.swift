@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: MIT
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Encrypts and decrypts PubNub messages and files with one cipher key and one ``CryptoScheme``.
+///
+/// The keys are derived once in `init` and the AES contexts are reused, so a module is cheap per call;
+/// it is a value that can be shared between threads.
+///
+/// Decryption works like the SDKs' CryptoModule for every scheme: data that starts with `"PNED"` is parsed as a
+/// header and dispatched by cryptor id (only `ACRH` exists); headerless data is legacy data, read with the
+/// scheme's own IV mode (for ``CryptoScheme/aesCBC``, with ``legacyFallback``).
+public struct CryptoModule: Sendable {
+    /// The format used for encryption (and for headerless data when decrypting).
+    public var scheme: CryptoScheme
+    /// How an `aescbc` module reads headerless data; ignored by the legacy schemes. Default: random IV.
+    public var legacyFallback: LegacyFallback = .randomIV
+    /// Whether an empty plaintext is encrypted (`true`) or rejected with ``CryptoError/Kind/emptyData``.
+    ///
+    /// `nil` (the default) follows the SDKs: the legacy ciphers encrypt it (one padding block), every
+    /// CryptoModule (`aescbc`) rejects it.
+    public var encryptsEmptyPlaintext: Bool?
+    /// The keys derived from the cipher key.
+    public let keys: DerivedKeys
+    let engine: CipherEngine
+
+    /// A module for `cipherKey` (any non-empty text; its UTF-8 bytes are hashed).
+    /// - Throws: ``CryptoError/Kind/emptyKey`` for an empty key.
+    public init(cipherKey: String, scheme: CryptoScheme) throws(CryptoError) {
+        self.scheme = scheme
+        self.keys = try DerivedKeys(cipherKey: cipherKey)
+        self.engine = CipherEngine(keys: keys)
+    }
+
+    /// Encrypts raw bytes (files, binary) with the module's scheme and a fresh random IV where the format has one.
+    public func encrypt(_ plaintext: [UInt8]) throws(CryptoError) -> [UInt8] {
+        try encryptBytes(plaintext, iv: nil)
+    }
+
+    /// Encrypts raw bytes with a fixed 16-byte IV where the format carries one (`legacy-random-iv`, `aescbc`).
+    ///
+    /// For `legacy` the IV is always the static one and `iv` must be it (or any 16 bytes equal to it).
+    /// - Throws: ``CryptoError/Kind/invalidIV`` if `iv` is not 16 bytes, or differs from the static IV for `legacy`.
+    public func encrypt(_ plaintext: [UInt8], iv: [UInt8]) throws(CryptoError) -> [UInt8] {
+        guard iv.count == 16 else { throw CryptoError(.invalidIV, "the IV is \(iv.count) bytes, not 16") }
+        guard scheme != .legacy || iv == CipherEngine.staticIV else {
+            throw CryptoError(.invalidIV, "the legacy scheme always uses the static IV \"0123456789012345\"")
+        }
+        return try encryptBytes(plaintext, iv: iv)
+    }
+
+    /// Decrypts raw bytes produced by any scheme this module can read (see the type's documentation).
+    public func decrypt(_ data: [UInt8]) throws(CryptoError) -> [UInt8] {
+        var failure: CryptoError?
+        let plain = data.withUnsafeBufferPointer { input in
+            [UInt8](unsafeUninitializedCapacity: input.count + 16) { out, count in
+                do throws(CryptoError) { count = try engine.decrypt(input, into: out.baseAddress!, mode: headerlessMode) } catch {
+                    failure = error
+                    count = 0
+                }
+            }
+        }
+        if let failure { throw failure }
+        return plain
+    }
+
+    /// Encrypts a message: the UTF-8 of `jsonText` (used as given, not re-serialised) → standard base64.
+    public func encryptMessage(_ jsonText: String) throws(CryptoError) -> String {
+        var text = jsonText
+        var failure: CryptoError?
+        let result = text.withUTF8 { input in
+            do throws(CryptoError) { return try encodedMessage(input, iv: nil) } catch {
+                failure = error
+                return ""
+            }
+        }
+        if let failure { throw failure }
+        return result
+    }
+
+    /// ``encryptMessage(_:)`` with a fixed IV (see ``encrypt(_:iv:)``); for vectors.
+    public func encryptMessage(_ jsonText: String, iv: [UInt8]) throws(CryptoError) -> String {
+        guard iv.count == 16 else { throw CryptoError(.invalidIV, "the IV is \(iv.count) bytes, not 16") }
+        guard scheme != .legacy || iv == CipherEngine.staticIV else {
+            throw CryptoError(.invalidIV, "the legacy scheme always uses the static IV \"0123456789012345\"")
+        }
+        var text = jsonText
+        var failure: CryptoError?
+        let result = text.withUTF8 { input in
+            iv.withUnsafeBufferPointer { iv in
+                do throws(CryptoError) { return try encodedMessage(input, iv: iv.baseAddress) } catch {
+                    failure = error
+                    return ""
+                }
+            }
+        }
+        if let failure { throw failure }
+        return result
+    }
+
+    /// Decrypts a base64 message and returns the plaintext text exactly as it was encrypted.
+    /// - Throws: ``CryptoError/Kind/invalidBase64``, the decrypt errors, ``CryptoError/Kind/invalidUTF8``.
+    public func decryptMessage(_ base64: String) throws(CryptoError) -> String {
+        var text = base64
+        var failure: CryptoError?
+        let result = text.withUTF8 { input in
+            do throws(CryptoError) { return try decodedMessage(input) } catch {
+                failure = error
+                return ""
+            }
+        }
+        if let failure { throw failure }
+        return result
+    }
+
+    // MARK: - Internals
+
+    /// The text of `bytes` if they are valid UTF-8, else nil.
+    ///
+    /// `String(decoding:)` is the fast specialised path; it repairs invalid input with U+FFFD, and a repaired
+    /// string never has the same bytes as its input, so comparing the bytes detects invalid UTF-8.
+    static func validatedText(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        var text = String(decoding: bytes, as: UTF8.self)
+        let same = text.withUTF8 { decoded in
+            decoded.count == bytes.count && (bytes.isEmpty || memcmp(decoded.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
+        }
+        return same ? text : nil
+    }
+
+    var headerlessMode: LegacyFallback {
+        switch scheme {
+        case .legacy: .staticIV
+        case .legacyRandomIV: .randomIV
+        case .aesCBC: legacyFallback
+        }
+    }
+
+    private func checkEmpty(_ count: Int) throws(CryptoError) {
+        guard count == 0 else { return }
+        guard encryptsEmptyPlaintext ?? (scheme != .aesCBC) else {
+            throw CryptoError(.emptyData, "cannot encrypt empty data with the \(scheme.rawValue) scheme")
+        }
+    }
+
+    private func encryptBytes(_ plaintext: [UInt8], iv: [UInt8]?) throws(CryptoError) -> [UInt8] {
+        try checkEmpty(plaintext.count)
+        var failure: CryptoError?
+        let out = plaintext.withUnsafeBufferPointer { input in
+            [UInt8](unsafeUninitializedCapacity: CipherEngine.encryptedCount(input.count, scheme: scheme)) { out, count in
+                do throws(CryptoError) {
+                    if let iv {
+                        count = try iv.withUnsafeBufferPointer { iv throws(CryptoError) in
+                            try engine.encrypt(input, scheme: scheme, iv: iv.baseAddress, into: out.baseAddress!)
+                        }
+                    } else {
+                        count = try engine.encrypt(input, scheme: scheme, iv: nil, into: out.baseAddress!)
+                    }
+                } catch {
+                    failure = error
+                    count = 0
+                }
+            }
+        }
+        if let failure { throw failure }
+        return out
+    }
+
+    private func encodedMessage(_ input: UnsafeBufferPointer<UInt8>, iv: UnsafePointer<UInt8>?) throws(CryptoError) -> String {
+        try checkEmpty(input.count)
+        let capacity = CipherEngine.encryptedCount(input.count, scheme: scheme)
+        var failure: CryptoError?
+        let text = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { cipher in
+            let count: Int
+            do throws(CryptoError) { count = try engine.encrypt(input, scheme: scheme, iv: iv, into: cipher.baseAddress!) } catch {
+                failure = error
+                return ""
+            }
+            let bytes = UnsafeBufferPointer(start: cipher.baseAddress, count: count)
+            return String(unsafeUninitializedCapacity: Base64.encodedCount(count)) { out in
+                Base64.encode(bytes, into: out.baseAddress!)
+            }
+        }
+        if let failure { throw failure }
+        return text
+    }
+
+    private func decodedMessage(_ input: UnsafeBufferPointer<UInt8>) throws(CryptoError) -> String {
+        var failure: CryptoError?
+        let text = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Base64.maxDecodedCount(input.count) + 16) {
+            raw -> String? in
+            do throws(CryptoError) {
+                let rawCount = try Base64.decode(input, into: raw.baseAddress!)
+                let data = UnsafeBufferPointer(start: raw.baseAddress, count: rawCount)
+                return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: rawCount + 16) {
+                    plain throws(CryptoError) -> String? in
+                    let count = try engine.decrypt(data, into: plain.baseAddress!, mode: headerlessMode)
+                    return Self.validatedText(UnsafeBufferPointer(start: plain.baseAddress, count: count))
+                }
+            } catch {
+                failure = error
+                return ""
+            }
+        }
+        if let failure { throw failure }
+        guard let text else { throw CryptoError(.invalidUTF8, "the decrypted message is not valid UTF-8") }
+        return text
+    }
+}

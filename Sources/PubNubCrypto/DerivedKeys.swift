@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+internal import COpenSSL
+
+/// The two AES-256 keys PubNub derives from a cipher key, both from one SHA-256 of its UTF-8 bytes.
+public struct DerivedKeys: Sendable, Hashable {
+    /// The raw 32-byte SHA-256 digest: the CryptoModule (`ACRH`) key.
+    public let digest: [UInt8]
+    /// The ASCII bytes of the first 32 lowercase hex characters of the digest: the legacy key.
+    ///
+    /// The hex text is used as key bytes as-is (not hex-decoded), so the effective key space is 128 bits.
+    public let legacyKey: [UInt8]
+
+    /// Derives both keys from `cipherKey`.
+    /// - Throws: ``CryptoError/Kind/emptyKey`` for an empty key, ``CryptoError/Kind/encryptionFailed`` if
+    ///   libcrypto cannot hash.
+    public init(cipherKey: String) throws(CryptoError) {
+        guard !cipherKey.isEmpty else { throw CryptoError(.emptyKey, "the cipher key is empty") }
+        var digest = [UInt8](repeating: 0, count: 32)
+        var length: UInt32 = 0
+        let utf8 = Array(cipherKey.utf8)
+        let status = utf8.withUnsafeBytes { input in
+            digest.withUnsafeMutableBufferPointer { out in
+                EVP_Digest(input.baseAddress, input.count, out.baseAddress, &length, EVP_sha256(), nil)
+            }
+        }
+        guard status == 1, length == 32 else {
+            throw CryptoError(.encryptionFailed, "SHA-256 of the cipher key failed in libcrypto")
+        }
+        self.digest = digest
+        self.legacyKey = Array(ByteEncoding.hex(digest.prefix(16)).utf8)
+    }
+}
