@@ -72,7 +72,13 @@ public final class PubNubClient: Sendable {
     // MARK: Request execution
 
     var targetBuilder: RequestTargetBuilder {
-        settings.withLock { RequestTargetBuilder(uuid: $0.uuid, sdkName: $0.sdkName, authKey: $0.authKey) }
+        settings.withLock { config in
+            var builder = RequestTargetBuilder(uuid: config.uuid, sdkName: config.sdkName, authKey: config.authKey)
+            if let secret = config.secretKey, let publishKey = config.publishKey {
+                builder.signer = RequestSigner(publishKey: publishKey, secretKey: secret)
+            }
+            return builder
+        }
     }
 
     /// Sends a request and returns its JSON body or a status.

@@ -79,6 +79,7 @@ public struct PubNubConfiguration: Sendable {
         if let publishKey, publishKey.isEmpty || publishKey.contains("/") {
             throw .init(field: "publishKey", reason: "must be non-empty and contain no '/'")
         }
+        if let secretKey, secretKey.isEmpty { throw .init(field: "secretKey", reason: "must not be empty when set") }
         if uuid.allSatisfy(\.isWhitespace) { throw .init(field: "uuid", reason: "must not be empty") }
         let (host, port) = splitOrigin()
         if host.isEmpty || host.contains("/") || host.contains(where: \.isWhitespace) {

@@ -3,11 +3,12 @@
 /// Percent-encoding for path segments and query values: everything except the RFC 3986
 /// unreserved characters (`A-Z a-z 0-9 - _ . ~`) is encoded, so `/`, `+`, `?`, `,`, `:` become `%XX`.
 enum PercentEncoding {
-    static func encode(_ text: String, keeping extra: Set<UInt8> = []) -> String {
+    /// `strict` also encodes `~` (the signature's encoding).
+    static func encode(_ text: String, keeping extra: Set<UInt8> = [], strict: Bool = false) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
-            if isUnreserved(byte) || extra.contains(byte) {
+            if (isUnreserved(byte) && !(strict && byte == 0x7E)) || extra.contains(byte) {
                 out.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
                 out += "%"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import Glibc
 
 /// One REST call before the common query parameters are added.
 struct PubNubRequest: Sendable {
@@ -21,12 +22,20 @@ struct RequestTargetBuilder: Sendable {
     let uuid: String
     let sdkName: String
     let authKey: String?
+    /// Signs every request except `/time/0` when set.
+    var signer: RequestSigner?
+    /// Unix seconds for the `timestamp` parameter of signed requests.
+    var clock: @Sendable () -> Int = { Int(Glibc.time(nil)) }
 
     func target(for request: PubNubRequest) -> String {
         var items = request.query
         items.append(("uuid", uuid))
         items.append(("pnsdk", sdkName))
         if request.sendsAuth, let authKey { items.append(("auth", authKey)) }
+        if request.sendsAuth, let signer {
+            items.append(("timestamp", String(clock())))
+            items.append(("signature", signer.signature(method: request.method, path: request.path, query: items, body: request.body)))
+        }
         let query = items.map { key, value in
             "\(key)=\(PercentEncoding.encode(value, keeping: Self.listKeys.contains(key) ? [UInt8(ascii: ",")] : []))"
         }.joined(separator: "&")
