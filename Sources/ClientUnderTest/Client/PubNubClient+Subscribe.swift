@@ -89,6 +89,34 @@ extension PubNubClient {
         return await acknowledge(request)
     }
 
+    public func heartbeat(channels: [String], channelGroups: [String] = [], completion: @escaping @Sendable (PNStatus) -> Void) {
+        let config = configuration
+        let request = SubscribeEndpoints.heartbeat(subscribeKey: config.subscribeKey, channels: channels, groups: channelGroups,
+                                                   heartbeat: config.presenceHeartbeatValue, state: nil)
+        acknowledge(request, completion: completion)
+    }
+
+    /// Completion form of `unsubscribe(channels:channelGroups:)`.
+    public func unsubscribe(channels: [String], channelGroups: [String] = [], completion: @escaping @Sendable (PNStatus) -> Void) {
+        Task { completion(await self.unsubscribe(channels: channels, channelGroups: channelGroups)) }
+    }
+
+    /// Completion form of `subscribe(...)`: `nil` when the change was taken, or the refusal status.
+    /// Connection statuses arrive through the listeners.
+    public func subscribe(channels: [String], channelGroups: [String] = [], withPresence: Bool = false, timetoken: UInt64? = nil,
+                          state: JSONValue? = nil, completion: @escaping @Sendable (PNStatus?) -> Void)
+    {
+        Task {
+            do throws(PNStatus) {
+                try await self.subscribe(channels: channels, channelGroups: channelGroups, withPresence: withPresence,
+                                         timetoken: timetoken, state: state)
+                completion(nil)
+            } catch {
+                completion(error)
+            }
+        }
+    }
+
     func leave(channels: [String], groups: [String]) async -> PNStatus {
         guard !channels.isEmpty || !groups.isEmpty else {
             return PNStatus(category: .acknowledgment, operation: .unsubscribe)

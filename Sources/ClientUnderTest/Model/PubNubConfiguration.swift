@@ -49,6 +49,8 @@ public struct PubNubConfiguration: Sendable {
     public var requestMessageCountThreshold: Int = 0
     /// Seconds between `/time/0` pings after an unexpected disconnect.
     public var reconnectionPingInterval: Double = 10
+    /// Subscribe filter expression (`filter-expr`), nil = none.
+    public var filterExpression: String?
     /// The `pnsdk` query value.
     public var sdkName: String = "PubNub-Swift-Linux/1.0.0"
 
@@ -112,6 +114,9 @@ public struct PubNubConfiguration: Sendable {
         }
         if !(reconnectionPingInterval > 0 && reconnectionPingInterval.isFinite) {
             throw .init(field: "reconnectionPingInterval", reason: "must be > 0")
+        }
+        if let filterExpression, filterExpression.isEmpty {
+            throw .init(field: "filterExpression", reason: "must not be empty when set")
         }
         if sdkName.isEmpty { throw .init(field: "sdkName", reason: "must not be empty") }
     }

@@ -115,7 +115,8 @@ actor Subscriber {
             let isHandshake = phase == .handshaking
             let request = SubscribeEndpoints.subscribe(subscribeKey: config.subscribeKey, set: set,
                                                        cursor: isHandshake ? nil : cursor,
-                                                       heartbeat: config.presenceHeartbeatValue)
+                                                       heartbeat: config.presenceHeartbeatValue,
+                                                       filter: config.filterExpression)
             let cancel = CancellationSignal()
             currentCancel = cancel
             let outcome = await client.send(request, timeout: config.subscribeMaximumIdleTime, cancel: cancel)
