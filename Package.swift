@@ -41,6 +41,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .executableTarget(name: "harness-bench", dependencies: ["CPosix", "MockPubNubServer"], swiftSettings: strict),
         .testTarget(name: "PubNubCryptoTests", dependencies: ["PubNubCrypto"], swiftSettings: strict),
         .testTarget(name: "MockPubNubServerTests", dependencies: ["MockPubNubServer"], swiftSettings: strict),
         .testTarget(

@@ -8,6 +8,8 @@
 #include <sys/resource.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <sys/types.h>
+#include <stddef.h>
 
 /// accept4 with the given flags (SOCK_NONBLOCK | SOCK_CLOEXEC).
 int cposix_accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags);
@@ -19,6 +21,42 @@ uint64_t cposix_epoll_event_data(const struct epoll_event *event);
 uint32_t cposix_epoll_event_events(const struct epoll_event *event);
 /// Raises RLIMIT_NOFILE's soft limit to its hard limit; returns the new soft limit.
 long cposix_raise_fd_limit(void);
+
+/// Ignores SIGPIPE for the whole process (writes to a closed peer return EPIPE instead).
+void cposix_ignore_sigpipe(void);
+/// Sets SO_LINGER {1, 0} so that close() aborts the connection with RST.
+int cposix_set_linger_reset(int fd);
+/// setsockopt with an int value (SO_REUSEADDR, TCP_NODELAY, ...).
+int cposix_set_int_option(int fd, int level, int name, int value);
+/// A non-blocking, close-on-exec TCP socket (IPv6 when ipv6 != 0).
+int cposix_tcp_socket(int ipv6);
+/// Whether host is an IPv6 literal.
+int cposix_is_ipv6_literal(const char *host);
+/// Binds fd to a numeric IPv4/IPv6 host and port; -1 with errno EINVAL for a non-numeric host.
+int cposix_bind(int fd, const char *host, int port);
+/// Connects fd to a numeric host and port.
+int cposix_connect(int fd, const char *host, int port);
+/// Writes the numeric local address of fd into out and its port into *port.
+int cposix_local_address(int fd, char *out, size_t cap, int *port);
+/// Writes the numeric peer address of fd into out and its port into *port.
+int cposix_peer_address(int fd, char *out, size_t cap, int *port);
+/// accept4(SOCK_NONBLOCK | SOCK_CLOEXEC) without the peer address.
+int cposix_accept_nonblocking(int fd);
+/// send() with MSG_NOSIGNAL.
+ssize_t cposix_send(int fd, const void *bytes, size_t count);
+
+/// An array of epoll events allocated in C, so its stride matches the (packed) C layout.
+struct epoll_event *cposix_epoll_events_alloc(int count);
+void cposix_epoll_events_free(struct epoll_event *events);
+uint64_t cposix_epoll_data_at(const struct epoll_event *events, int index);
+uint32_t cposix_epoll_events_at(const struct epoll_event *events, int index);
+/// CLOCK_MONOTONIC in nanoseconds.
+uint64_t cposix_monotonic_nanos(void);
+
+/// CLOCK_REALTIME in seconds.
+double cposix_wall_seconds(void);
+/// Bytes in the socket's send queue not yet acknowledged by the peer (SIOCOUTQ), or -1.
+int cposix_unsent_bytes(int fd);
 
 extern const uint32_t cposix_EPOLLIN;
 extern const uint32_t cposix_EPOLLOUT;

@@ -7,7 +7,7 @@
 public protocol Scheduler: Sendable {
     /// Runs `work` once after `delay`; the returned handle cancels it if it has not run yet.
     @discardableResult
-    func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> ScheduledWork
+    func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> any ScheduledWork
 }
 
 /// A handle on scheduled work.

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: MIT
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import CPosix
+
+/// One HTTP/1.1 connection, owned by one event loop: reads and parses requests, hands them to the
+/// handler one at a time in arrival order, and executes each `ResponseAction`.
+final class Connection: LoopHandler {
+    enum State { case handshaking, open, draining, closed }
+
+    /// The request being answered.
+    struct InFlight {
+        var token: UInt64
+        var responder: Responder
+        var keepAlive: Bool
+        var isHead: Bool
+        var pendingAction: ResponseAction?
+        var executing = false
+    }
+
+    /// What happens once the output buffer is flushed.
+    enum AfterFlush { case nothing, nextRequest, close(CloseMode), dripNext }
+
+    let loop: EventLoop
+    let core: ServerCore
+    let fd: Int32
+    let stream: any StreamIO
+    let connectionID: UInt64
+    let peer: String
+    let localPort: Int
+    let isTLS: Bool
+    var registration: UInt64 = 0
+    var state = State.handshaking
+    var interest: UInt32 = 0
+    var parser: HTTPRequestParser
+    var queue: [(parsed: HTTPRequestParser.Parsed, arrival: Double)] = []
+    var queueHead = 0
+    var nextArrival: Double?
+    var parseError: HTTPParseError?
+    var sequence = 0
+    var nextToken: UInt64 = 0
+    var current: InFlight?
+    var output: [UInt8] = []
+    var outputOffset = 0
+    var afterFlush = AfterFlush.nothing
+    var drip: (bytes: [UInt8], offset: Int, chunk: Int, intervalNanos: UInt64, then: CloseMode)?
+    var timers: [TimerHandle] = []
+    var pumping = false
+    var readWantsWrite = false
+    var writeWantsRead = false
+    var continueSent = false
+    var handshakeWantsWrite = false
+
+    init(loop: EventLoop, core: ServerCore, fd: Int32, stream: any StreamIO, localPort: Int, isTLS: Bool) {
+        self.loop = loop
+        self.core = core
+        self.fd = fd
+        self.stream = stream
+        self.localPort = localPort
+        self.isTLS = isTLS
+        connectionID = core.nextConnectionID()
+        peer = SocketAddress.peer(of: fd)
+        parser = HTTPRequestParser(limits: core.limits)
+    }
+
+    /// Registers with the loop and starts the handshake; closes the socket if registration fails.
+    func start() {
+        interest = cposix_EPOLLIN | cposix_EPOLLRDHUP
+        guard let id = loop.register(fd: fd, events: interest, handler: self) else {
+            state = .closed
+            Glibc.close(fd)
+            core.openConnections.subtract(1, ordering: .relaxed)
+            return
+        }
+        registration = id
+        advanceHandshake()
+    }
+
+    func handleEvents(_ events: UInt32) {
+        switch state {
+        case .closed: return
+        case .handshaking: advanceHandshake()
+        case .open, .draining:
+            if outputPending || writeWantsRead { flush() }
+            if state != .closed && (events & (cposix_EPOLLIN | cposix_EPOLLRDHUP | cposix_EPOLLHUP | cposix_EPOLLERR) != 0) {
+                readAvailable(peerHungUp: events & (cposix_EPOLLRDHUP | cposix_EPOLLHUP | cposix_EPOLLERR) != 0)
+            }
+        }
+        updateInterest()
+    }
+
+    func closeForShutdown() {
+        guard state != .closed else { return }
+        closeNow(reset: false)
+    }
+
+    private func advanceHandshake() {
+        switch stream.handshake() {
+        case .bytes:
+            state = .open
+            readAvailable(peerHungUp: false)
+        case .wantRead:
+            handshakeWantsWrite = false
+        case .wantWrite:
+            handshakeWantsWrite = true
+        case .eof, .failed:
+            closeNow(reset: false)
+        }
+        updateInterest()
+    }
+
+    var outputPending: Bool { outputOffset < output.count }
+
+    private var readingAllowed: Bool {
+        switch state {
+        case .draining, .handshaking: true
+        case .open: parseError == nil && queue.count - queueHead < core.maxQueuedRequests
+        case .closed: false
+        }
+    }
+
+    func updateInterest() {
+        guard state != .closed else { return }
+        var wanted = cposix_EPOLLRDHUP
+        if state == .handshaking {
+            wanted |= handshakeWantsWrite ? cposix_EPOLLOUT : cposix_EPOLLIN
+        } else {
+            if readingAllowed || writeWantsRead { wanted |= cposix_EPOLLIN }
+            if outputPending || readWantsWrite { wanted |= cposix_EPOLLOUT }
+        }
+        if wanted != interest {
+            interest = wanted
+            loop.modify(fd: fd, id: registration, events: wanted)
+        }
+    }
+
+    /// Reads what is available (bounded per event for fairness) and parses it.
+    private func readAvailable(peerHungUp: Bool) {
+        var rounds = 0
+        readWantsWrite = false
+        while state != .closed && rounds < 8 {
+            guard readingAllowed else {
+                // Reading is paused (pipelined backlog); a hang-up still ends the connection.
+                if peerHungUp { peerClosed() }
+                return
+            }
+            rounds += 1
+            switch stream.read(into: loop.scratch) {
+            case .bytes(let count):
+                if state == .draining { continue }
+                if nextArrival == nil { nextArrival = cposix_wall_seconds() }
+                parser.append(UnsafeRawBufferPointer(rebasing: loop.scratch[0..<count]))
+                parseRequests()
+                pump()
+            case .wantRead:
+                return
+            case .wantWrite:
+                readWantsWrite = true
+                return
+            case .eof:
+                peerClosed()
+                return
+            case .failed:
+                peerGone()
+                return
+            }
+        }
+    }
+
+    private func parseRequests() {
+        while parseError == nil {
+            do {
+                guard let parsed = try parser.next() else { break }
+                let arrival = nextArrival ?? cposix_wall_seconds()
+                nextArrival = parser.bufferedByteCount > 0 ? arrival : nil
+                queue.append((parsed, arrival))
+                continueSent = false
+            } catch {
+                parseError = error
+            }
+        }
+        if parser.expectsContinue && !continueSent && current == nil && queueHead == queue.count && !outputPending {
+            continueSent = true
+            enqueueOutput(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+            flush()
+        }
+    }
+
+    /// The peer closed its sending side: a pending request is abandoned.
+    private func peerClosed() {
+        if state == .draining {
+            closeNow(reset: false)
+            return
+        }
+        if outputPending, case .nextRequest = afterFlush {
+            current?.responder.cancel()
+            // The last response is still going out: finish it, then close.
+            afterFlush = .close(.fin)
+            queue.removeAll()
+            queueHead = 0
+            return
+        }
+        closeNow(reset: false)
+    }
+
+    /// The connection failed (reset, broken pipe).
+    func peerGone() {
+        closeNow(reset: false)
+    }
+
+    /// Releases the socket and everything attached to it.
+    func closeNow(reset: Bool) {
+        guard state != .closed else { return }
+        state = .closed
+        for timer in timers { timer.cancel() }
+        timers.removeAll()
+        let abandoned = current?.responder
+        current = nil
+        queue.removeAll()
+        drip = nil
+        output = []
+        if reset { _ = cposix_set_linger_reset(fd) }
+        loop.deregister(fd: fd, id: registration)
+        Glibc.close(fd)
+        core.openConnections.subtract(1, ordering: .relaxed)
+        abandoned?.cancel()
+    }
+}

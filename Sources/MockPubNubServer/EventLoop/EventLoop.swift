@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: MIT
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import CPosix
+import Synchronization
+
+/// Something registered with an event loop's epoll set (a listener, a connection, a faulted socket).
+protocol LoopHandler: AnyObject {
+    /// Called on the loop thread with the epoll event bits.
+    func handleEvents(_ events: UInt32)
+    /// Called on the loop thread when the server stops: release the socket without further I/O.
+    func closeForShutdown()
+}
+
+/// One reactor thread: an epoll set, an eventfd for wake-ups and cross-thread tasks, and timers.
+// Every `var` here except `pending` (a Mutex) is touched only on the loop's own thread; other
+// threads reach the loop only through `execute`, `scheduleSendable` and `inLoop`.
+final class EventLoop: @unchecked Sendable {
+    let index: Int
+    private let epfd: Int32
+    private let wakeFD: Int32
+    private let pending = Mutex<(tasks: [@Sendable () -> Void], released: Bool)>(([], false))
+    private let threadIdentity = Atomic<UInt>(0)
+    private var timers = TimerHeap()
+    private var handlers: [UInt64: any LoopHandler] = [:]
+    private var nextID: UInt64 = 1
+    private var running = true
+    /// True once the loop has exited; hand-offs arriving later close their sockets instead.
+    private(set) var isStopped = false
+    /// A read buffer shared by every connection of this loop (reads are synchronous on the thread).
+    let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+
+    init(index: Int) throws(HTTPServerError) {
+        self.index = index
+        epfd = cposix_epoll_create()
+        guard epfd >= 0 else { throw .system("epoll_create1", errno) }
+        wakeFD = cposix_eventfd()
+        guard wakeFD >= 0 else {
+            let code = errno
+            close(epfd)
+            throw .system("eventfd", code)
+        }
+        guard cposix_epoll_ctl(epfd, EPOLL_CTL_ADD, wakeFD, cposix_EPOLLIN, 0) == 0 else {
+            let code = errno
+            close(epfd)
+            close(wakeFD)
+            throw .system("epoll_ctl(eventfd)", code)
+        }
+    }
+
+    deinit {
+        releaseDescriptors()
+        scratch.deallocate()
+    }
+
+    /// Closes the epoll set and the eventfd once the thread is gone; later tasks are dropped.
+    func releaseDescriptors() {
+        let release = pending.withLock { state -> Bool in
+            defer { state.released = true; state.tasks.removeAll() }
+            return !state.released
+        }
+        if release {
+            close(epfd)
+            close(wakeFD)
+        }
+    }
+
+    /// Whether the caller runs on this loop's thread.
+    var inLoop: Bool { threadIdentity.load(ordering: .relaxed) == UInt(pthread_self()) }
+
+    /// Number of registered handlers (loop thread only).
+    var handlerCount: Int { handlers.count }
+
+    /// Runs `task` on the loop thread (later, even when called from it).
+    func execute(_ task: @escaping @Sendable () -> Void) {
+        pending.withLock { state in
+            guard !state.released else { return }
+            state.tasks.append(task)
+            // Written under the lock so that the descriptor cannot be released meanwhile.
+            if state.tasks.count == 1 {
+                var one: UInt64 = 1
+                _ = withUnsafeBytes(of: &one) { Glibc.write(wakeFD, $0.baseAddress, 8) }
+            }
+        }
+    }
+
+    /// Runs `work` on the loop thread after `nanoseconds` (loop thread only).
+    @discardableResult
+    func schedule(afterNanos nanoseconds: UInt64, _ work: @escaping () -> Void) -> TimerHandle {
+        let handle = TimerHandle()
+        timers.insert(deadline: cposix_monotonic_nanos() &+ nanoseconds, handle: handle, work: work)
+        return handle
+    }
+
+    /// Runs `work` on the loop thread after `nanoseconds`; callable from any thread.
+    func scheduleSendable(afterNanos nanoseconds: UInt64, _ work: @escaping @Sendable () -> Void) -> TimerHandle {
+        if inLoop { return schedule(afterNanos: nanoseconds, work) }
+        let handle = TimerHandle()
+        let deadline = cposix_monotonic_nanos() &+ nanoseconds
+        execute { [self] in timers.insert(deadline: deadline, handle: handle, work: work) }
+        return handle
+    }
+
+    /// Registers `fd` for `events`; returns the registration id (loop thread only).
+    func register(fd: Int32, events: UInt32, handler: any LoopHandler) -> UInt64? {
+        let id = nextID
+        nextID += 1
+        guard cposix_epoll_ctl(epfd, EPOLL_CTL_ADD, fd, events, id) == 0 else { return nil }
+        handlers[id] = handler
+        return id
+    }
+
+    /// Changes the event mask of a registered `fd` (loop thread only).
+    func modify(fd: Int32, id: UInt64, events: UInt32) {
+        _ = cposix_epoll_ctl(epfd, EPOLL_CTL_MOD, fd, events, id)
+    }
+
+    /// Removes `fd` from the epoll set and forgets its handler; call before closing `fd`.
+    func deregister(fd: Int32, id: UInt64) {
+        _ = cposix_epoll_ctl(epfd, EPOLL_CTL_DEL, fd, 0, id)
+        handlers[id] = nil
+    }
+
+    /// Deregisters and closes the listener of `control` if this loop owns it (loop thread only).
+    func stopListener(_ control: ListenerControl) {
+        for case let listener as Listener in handlers.values where listener.control === control {
+            listener.stop()
+        }
+    }
+
+    /// Asks the loop to close every handler and return from `run` (any thread).
+    func requestStop() {
+        execute { [self] in running = false }
+    }
+
+    /// The loop body; returns after `requestStop`, having closed every registered handler.
+    func run() {
+        threadIdentity.store(UInt(pthread_self()), ordering: .relaxed)
+        let capacity: Int32 = 256
+        guard let events = cposix_epoll_events_alloc(capacity) else { return }
+        defer { cposix_epoll_events_free(events) }
+        while running {
+            let count = cposix_epoll_wait(epfd, events, capacity, waitTimeout())
+            if count < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            for slot in 0..<count {
+                let id = cposix_epoll_data_at(events, slot)
+                if id == 0 {
+                    drainWake()
+                } else if let handler = handlers[id] {
+                    handler.handleEvents(cposix_epoll_events_at(events, slot))
+                }
+            }
+            runTimers()
+        }
+        isStopped = true
+        for handler in Array(handlers.values) { handler.closeForShutdown() }
+        handlers.removeAll()
+        timers.removeAll()
+        drainWake()
+        // A later thread may get the same pthread_t: this loop must not look like its owner.
+        threadIdentity.store(0, ordering: .relaxed)
+    }
+
+    /// Runs tasks that arrived after the loop exited (called once its thread is joined), so hand-offs close their sockets.
+    func finalDrain() {
+        isStopped = true
+        drainWake()
+        for handler in Array(handlers.values) { handler.closeForShutdown() }
+        handlers.removeAll()
+        timers.removeAll()
+        releaseDescriptors()
+    }
+
+    private func waitTimeout() -> Int32 {
+        guard let deadline = timers.nextDeadline else { return -1 }
+        let now = cposix_monotonic_nanos()
+        guard deadline > now else { return 0 }
+        return Int32(min((deadline - now + 999_999) / 1_000_000, 60_000))
+    }
+
+    private func drainWake() {
+        var value: UInt64 = 0
+        _ = withUnsafeMutableBytes(of: &value) { Glibc.read(wakeFD, $0.baseAddress, 8) }
+        let tasks = pending.withLock { state -> [@Sendable () -> Void] in
+            defer { state.tasks.removeAll(keepingCapacity: true) }
+            return state.tasks
+        }
+        for task in tasks { task() }
+    }
+
+    private func runTimers() {
+        guard !timers.isEmpty else { return }
+        let now = cposix_monotonic_nanos()
+        while let entry = timers.popDue(now: now) {
+            if !entry.handle.isCancelled { entry.work() }
+        }
+    }
+}
+
+extension Duration {
+    /// The duration in whole nanoseconds, clamped to zero and to `UInt64.max`.
+    var clampedNanoseconds: UInt64 {
+        let (seconds, attoseconds) = components
+        if seconds < 0 { return 0 }
+        let (product, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
+        if overflow { return .max }
+        return product &+ UInt64(max(attoseconds, 0) / 1_000_000_000)
+    }
+}

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import CPosix
+
+/// The outcome of one non-blocking stream operation.
+public enum IOResult: Sendable, Hashable {
+    /// The operation moved this many bytes (0 only for a completed handshake or an empty write).
+    case bytes(Int)
+    /// Retry when the socket is readable (TLS may need to read even while writing).
+    case wantRead
+    /// Retry when the socket is writable.
+    case wantWrite
+    /// The peer closed its side cleanly (read returned 0, or a TLS close_notify).
+    case eof
+    /// The stream failed; `errno` is 0 for failures that are not system-call errors (e.g. TLS alerts).
+    case failed(errno: Int32, detail: String)
+}
+
+/// A non-blocking byte stream over one connected socket: plain TCP, or TLS on top of it.
+///
+/// An instance belongs to one event-loop thread, which alone calls it. The stream never blocks,
+/// never closes the file descriptor (the connection does) and never registers with epoll; it
+/// reports what it waits for through `IOResult`.
+public protocol StreamIO: AnyObject {
+    /// Advances the handshake: `.bytes(0)` when done (plain streams: at once), or what to wait for.
+    func handshake() -> IOResult
+    /// Reads decrypted bytes into `buffer`.
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> IOResult
+    /// Writes from `bytes`; a partial write returns the count written.
+    func write(_ bytes: UnsafeRawBufferPointer) -> IOResult
+    /// Ends the sending direction cleanly (TLS: close_notify, then `shutdown(SHUT_WR)`).
+    func shutdownWrite()
+}
+
+/// A plain TCP stream with `read`/`send(MSG_NOSIGNAL)`.
+public final class PlainStream: StreamIO {
+    let fd: Int32
+
+    /// Wraps a connected, non-blocking socket.
+    public init(fd: Int32) {
+        self.fd = fd
+    }
+
+    public func handshake() -> IOResult { .bytes(0) }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer) -> IOResult {
+        while true {
+            let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
+            if n > 0 { return .bytes(n) }
+            if n == 0 { return .eof }
+            let code = errno  // errno is only valid right after the -1 return
+            switch code {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: return .wantRead
+            default: return .failed(errno: code, detail: "read")
+            }
+        }
+    }
+
+    public func write(_ bytes: UnsafeRawBufferPointer) -> IOResult {
+        guard bytes.count > 0 else { return .bytes(0) }
+        while true {
+            let n = cposix_send(fd, bytes.baseAddress, bytes.count)
+            if n >= 0 { return .bytes(n) }
+            let code = errno
+            switch code {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: return .wantWrite
+            default: return .failed(errno: code, detail: "send")
+            }
+        }
+    }
+
+    public func shutdownWrite() {
+        _ = Glibc.shutdown(fd, Int32(SHUT_WR))
+    }
+}
+
+/// Makes the stream for each accepted connection of a listener.
+///
+/// The TLS layer supplies a factory that wraps the socket in a TLS stream configured for the
+/// listener fault in force for that connection (trusted, self-signed, expired...).
+public struct StreamFactory: Sendable {
+    /// Whether streams from this factory speak TLS (reported as `RequestContext.isTLS`).
+    public var isTLS: Bool
+    /// Called on the connection's loop thread with the accepted socket and the connection's fault.
+    public var make: @Sendable (_ fd: Int32, _ fault: ListenerFault) throws -> any StreamIO
+
+    public init(isTLS: Bool, make: @escaping @Sendable (_ fd: Int32, _ fault: ListenerFault) throws -> any StreamIO) {
+        self.isTLS = isTLS
+        self.make = make
+    }
+
+    /// Plain TCP.
+    public static let plain = StreamFactory(isTLS: false) { fd, _ in PlainStream(fd: fd) }
+}

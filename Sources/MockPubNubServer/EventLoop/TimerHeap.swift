@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+import Synchronization
+
+/// A cancellable handle on work scheduled on an event loop.
+final class TimerHandle: ScheduledWork {
+    private let cancelled = Atomic<Bool>(false)
+
+    func cancel() { cancelled.store(true, ordering: .relaxed) }
+
+    var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+}
+
+/// A binary min-heap of timers ordered by deadline, then by insertion order (loop-thread only).
+struct TimerHeap {
+    struct Entry {
+        var deadline: UInt64
+        var sequence: UInt64
+        var handle: TimerHandle
+        var work: () -> Void
+    }
+
+    private var entries: [Entry] = []
+    private var nextSequence: UInt64 = 0
+
+    var isEmpty: Bool { entries.isEmpty }
+    var count: Int { entries.count }
+
+    /// The earliest deadline, in monotonic nanoseconds.
+    var nextDeadline: UInt64? { entries.first?.deadline }
+
+    mutating func insert(deadline: UInt64, handle: TimerHandle, work: @escaping () -> Void) {
+        entries.append(Entry(deadline: deadline, sequence: nextSequence, handle: handle, work: work))
+        nextSequence &+= 1
+        siftUp(entries.count - 1)
+    }
+
+    /// Removes and returns the earliest entry if it is due at `now`.
+    mutating func popDue(now: UInt64) -> Entry? {
+        guard let first = entries.first, first.deadline <= now else { return nil }
+        let last = entries.removeLast()
+        if !entries.isEmpty {
+            entries[0] = last
+            siftDown(0)
+        }
+        return first
+    }
+
+    mutating func removeAll() { entries.removeAll() }
+
+    private func less(_ a: Int, _ b: Int) -> Bool {
+        let x = entries[a], y = entries[b]
+        return x.deadline != y.deadline ? x.deadline < y.deadline : x.sequence < y.sequence
+    }
+
+    private mutating func siftUp(_ index: Int) {
+        var child = index
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard less(child, parent) else { return }
+            entries.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    private mutating func siftDown(_ index: Int) {
+        var parent = index
+        while true {
+            let left = 2 * parent + 1
+            guard left < entries.count else { return }
+            var smallest = left
+            if left + 1 < entries.count && less(left + 1, left) { smallest = left + 1 }
+            guard less(smallest, parent) else { return }
+            entries.swapAt(smallest, parent)
+            parent = smallest
+        }
+    }
+}

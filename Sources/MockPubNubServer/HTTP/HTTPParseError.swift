@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+
+/// Why a request could not be framed; the connection answers with `status` and closes.
+public enum HTTPParseError: Error, Sendable, Hashable {
+    /// The request line is not `method SP request-target SP HTTP-version` (RFC 9112 §3).
+    case invalidRequestLine
+    /// The version is well-formed but not HTTP/1.0 or HTTP/1.1 (RFC 9110 §15.6.6).
+    case unsupportedVersion(String)
+    /// A header line has no colon, an empty or invalid name, or whitespace before the colon (RFC 9112 §5.1).
+    case invalidHeader
+    /// The request-target is longer than the limit (RFC 9112 §3: 414).
+    case targetTooLong(limit: Int)
+    /// The request line plus header fields exceed the limit (RFC 6585 §5: 431).
+    case headersTooLarge(limit: Int)
+    /// The body (after removing chunked coding) exceeds the limit (RFC 9110 §15.5.14: 413).
+    case bodyTooLarge(limit: Int)
+    /// `Content-Length` is not a decimal number, or several differing values were sent (RFC 9112 §6.3).
+    case invalidContentLength
+    /// Both `Content-Length` and `Transfer-Encoding` were sent (RFC 9112 §6.1: treat as an error).
+    case conflictingContentLengthAndTransferEncoding
+    /// A transfer coding other than a final `chunked` (RFC 9112 §6.1: 501).
+    case unsupportedTransferEncoding(String)
+    /// The chunked body is malformed: bad size line, missing CRLF after data, bad trailer (RFC 9112 §7.1).
+    case invalidChunkedBody
+
+    /// The HTTP status the server answers this error with.
+    public var status: Int {
+        switch self {
+        case .invalidRequestLine, .invalidHeader, .invalidContentLength,
+            .conflictingContentLengthAndTransferEncoding, .invalidChunkedBody:
+            400
+        case .unsupportedVersion: 505
+        case .targetTooLong: 414
+        case .headersTooLarge: 431
+        case .bodyTooLarge: 413
+        case .unsupportedTransferEncoding: 501
+        }
+    }
+
+    /// The error response: PubNub's load balancer shape, `{"message":…,"error":true,"service":"Balancer","status":N}`.
+    ///
+    /// The 414 body is byte-exact from the spec (§4.5); the other messages follow the same shape
+    /// (UNVERIFIED: the live balancer's texts for 400/413/431 are not recorded in the spec).
+    public var response: HTTPResponse {
+        let message: String
+        switch self {
+        case .targetTooLong: message = "Request URI Too Long"
+        case .headersTooLarge: message = "Request Header Fields Too Large"
+        case .bodyTooLarge: message = "Request Entity Too Large"
+        case .unsupportedVersion: message = "HTTP Version Not Supported"
+        case .unsupportedTransferEncoding: message = "Not Implemented"
+        default: message = "Bad Request"
+        }
+        return .pubNub(status, "{\"message\":\"\(message)\",\"error\":true,\"service\":\"Balancer\",\"status\":\(status)}")
+    }
+}

@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: MIT
+
+/// Serialises an `HTTPResponse` with the framing headers the transport owns (pure).
+public enum HTTPResponseEncoder {
+    /// The wire bytes of `response`: status line, its headers, `Content-Length`, `Connection`, blank line, body.
+    ///
+    /// Any `Content-Length` or `Connection` field the handler set is replaced. For a `HEAD` request
+    /// the body is omitted but `Content-Length` still gives its size (RFC 9110 §9.3.2).
+    public static func encode(_ response: HTTPResponse, keepAlive: Bool, headRequest: Bool = false) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(128 + response.body.count)
+        out.append(contentsOf: "HTTP/1.1 \(response.status) \(response.reasonPhrase)\r\n".utf8)
+        for field in response.headers
+        where !field.name.caseInsensitiveEquals("Content-Length") && !field.name.caseInsensitiveEquals("Connection") {
+            out.append(contentsOf: field.name.utf8)
+            out.append(contentsOf: ": ".utf8)
+            out.append(contentsOf: field.value.utf8)
+            out.append(contentsOf: "\r\n".utf8)
+        }
+        out.append(contentsOf: "Content-Length: \(response.body.count)\r\n".utf8)
+        out.append(contentsOf: (keepAlive ? "Connection: keep-alive\r\n\r\n" : "Connection: close\r\n\r\n").utf8)
+        if !headRequest { out.append(contentsOf: response.body) }
+        return out
+    }
+}

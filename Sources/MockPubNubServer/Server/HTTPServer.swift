@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: MIT
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import CPosix
+import Synchronization
+
+/// An HTTP/1.1 server on epoll event loops that hands every request to a `RequestHandler`.
+///
+/// Embeddable: `start()` binds (port 0 by default) and returns the address; `stop()` closes every
+/// listener and connection, joins the loop threads and returns when nothing is left running.
+public final class HTTPServer: Sendable {
+    private struct State {
+        var started = false
+        var stopped = false
+        var listeners: [Int: ListenerControl] = [:]
+        var refused: [Int: Int32] = [:]
+    }
+
+    /// The settings the server was created with.
+    public let configuration: HTTPServerConfiguration
+    private let core: ServerCore
+    private let group: Result<EventLoopGroup, HTTPServerError>
+    private let state = Mutex(State())
+    private static let processSetup: Void = {
+        cposix_ignore_sigpipe()
+        _ = cposix_raise_fd_limit()
+    }()
+
+    /// Creates a stopped server; nothing is bound until `start()`.
+    public init(configuration: HTTPServerConfiguration = HTTPServerConfiguration(), handler: any RequestHandler) {
+        self.configuration = configuration
+        core = ServerCore(
+            handler: handler, limits: configuration.limits,
+            maxQueuedRequests: max(1, configuration.maxPipelinedRequests),
+            finDrainNanos: configuration.finDrainTimeout.clampedNanoseconds)
+        do throws(HTTPServerError) {
+            group = .success(try EventLoopGroup(count: configuration.eventLoopCount))
+        } catch {
+            group = .failure(error)
+        }
+    }
+
+    deinit { stop() }
+
+    /// Binds the main listener, starts the loop threads and returns the bound address.
+    ///
+    /// - Throws: `HTTPServerError` when binding fails, the server was started before, or a thread
+    ///   cannot be created.
+    @discardableResult
+    public func start() throws -> BoundAddress {
+        Self.processSetup
+        let group = try group.get()
+        try state.withLock { state throws(HTTPServerError) in
+            guard !state.started else { throw .alreadyStarted }
+            state.started = true
+        }
+        let address = try addListener(host: configuration.host, port: configuration.port)
+        try group.start()
+        return address
+    }
+
+    /// Opens another listener; `fault` applies to each of its connections unless one is queued.
+    ///
+    /// - Parameters:
+    ///   - streamFactory: makes the stream of each connection; required for the TLS certificate,
+    ///     version and cipher faults (the TLS layer's factory). Plain TCP when `nil`.
+    @discardableResult
+    public func addListener(
+        host: String, port: Int, fault: ListenerFault = .none, streamFactory: StreamFactory? = nil
+    ) throws -> BoundAddress {
+        let group = try group.get()
+        let factory = streamFactory ?? .plain
+        if FaultedSocket.Behaviour(fault) == nil && fault != .none && streamFactory == nil {
+            throw HTTPServerError.missingStreamFactory(fault)
+        }
+        let bound = try SocketAddress.bind(host: host, port: port, listen: true, backlog: Int32(configuration.listenBacklog))
+        let control = ListenerControl(fd: bound.fd, host: host, port: bound.port, defaultFault: fault, factory: factory)
+        let accepted = state.withLock { state -> Bool in
+            guard !state.stopped else { return false }
+            state.listeners[bound.port] = control
+            return true
+        }
+        guard accepted else {
+            control.closeOnce()
+            throw HTTPServerError.notRunning
+        }
+        let loop = group.next()
+        let core = self.core
+        loop.execute { Listener(control: control, loop: loop, group: group, core: core).start() }
+        return BoundAddress(host: host, port: bound.port)
+    }
+
+    /// Closes the listener on `port` (its open connections stay); a no-op for an unknown port.
+    public func removeListener(port: Int) {
+        let control = state.withLock { $0.listeners.removeValue(forKey: port) }
+        guard let control, case .success(let group) = group else { return }
+        // The listener's loop takes it out of its epoll set before closing the socket, so the
+        // descriptor number cannot be reused while still registered.
+        for loop in group.loops {
+            loop.execute { loop.stopListener(control) }
+        }
+    }
+
+    /// Makes the next `faults.count` connections accepted on `port` behave as `faults` say, in order.
+    public func queueConnectionFaults(_ faults: [ListenerFault], port: Int) {
+        state.withLock { $0.listeners[port] }?.enqueue(faults)
+    }
+
+    /// Binds a port without listening, so that `connect()` to it is refused; released by `stop()`.
+    public func reserveRefusedPort(host: String = "127.0.0.1") throws -> BoundAddress {
+        let bound = try SocketAddress.bind(host: host, port: 0, listen: false, backlog: 0)
+        state.withLock { $0.refused[bound.port] = bound.fd }
+        return BoundAddress(host: host, port: bound.port)
+    }
+
+    /// Runs timers on the server's event loops.
+    public var scheduler: any Scheduler {
+        switch group {
+        case .success(let group): LoopScheduler(group: group)
+        case .failure: ImmediateFailureScheduler()
+        }
+    }
+
+    /// Accepted sockets not yet closed (HTTP connections and faulted sockets).
+    public var openConnectionCount: Int { core.openConnections.load(ordering: .relaxed) }
+
+    /// The ports of the open listeners.
+    public var listenerPorts: [Int] { state.withLock { $0.listeners.keys.sorted() } }
+
+    /// Stops deterministically: closes listeners and connections (cancelling parked requests),
+    /// joins the loop threads. Idempotent. Must not be called from a request handler.
+    public func stop() {
+        let (wasRunning, refused) = state.withLock { state -> (Bool, [Int32]) in
+            if state.stopped { return (false, []) }
+            state.stopped = true
+            defer { state.refused.removeAll() }
+            return (state.started, Array(state.refused.values))
+        }
+        for fd in refused { close(fd) }
+        guard wasRunning || !state.withLock({ $0.listeners.isEmpty }), case .success(let group) = group else { return }
+        group.stopAndJoin()
+        for control in state.withLock({ $0.listeners.values }) { control.closeOnce() }
+    }
+}
+
+extension HTTPServer {
+    /// `stop()` from async code: the blocking join runs on a dedicated thread, not the concurrency pool.
+    public func shutdown() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let work = DetachedThreadWork { [self] in
+                stop()
+                continuation.resume()
+            }
+            if !work.start() {
+                // No thread could be created: stopping here is still correct, only blocking.
+                stop()
+                continuation.resume()
+            }
+        }
+    }
+}
+
+/// Runs a closure once on a new detached pthread.
+private final class DetachedThreadWork: Sendable {
+    let body: @Sendable () -> Void
+
+    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+
+    func start() -> Bool {
+        let box = Unmanaged.passRetained(self).toOpaque()
+        var thread = pthread_t()
+        let result = pthread_create(&thread, nil, { raw in
+            let work = Unmanaged<DetachedThreadWork>.fromOpaque(raw!).takeRetainedValue()
+            work.body()
+            return nil
+        }, box)
+        guard result == 0 else {
+            Unmanaged<DetachedThreadWork>.fromOpaque(box).release()
+            return false
+        }
+        pthread_detach(thread)
+        return true
+    }
+}
+
+/// The scheduler of a server whose loops could not be created: work never runs.
+private struct ImmediateFailureScheduler: Scheduler {
+    private final class Handle: ScheduledWork {
+        func cancel() {}
+    }
+
+    func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> any ScheduledWork { Handle() }
+}

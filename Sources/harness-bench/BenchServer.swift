@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+#if canImport(Glibc)
+import Glibc
+#endif
+import CPosix
+import MockPubNubServer
+import Synchronization
+
+/// The transport core with a minimal publish/subscribe handler, to measure the core on its own.
+///
+/// Not the PubNub service: publish answers `[1,"Sent","<tt>"]` and hands one message to every
+/// parked subscribe; subscribe with `tt=0` answers the handshake, any other `tt` parks.
+final class BenchHandler: RequestHandler {
+    private let parked = Mutex<[Responder]>([])
+
+    static func timetoken() -> String { String(UInt64(cposix_wall_seconds() * 10_000_000)) }
+
+    func handle(_ request: HTTPRequest, context: RequestContext, responder: Responder) {
+        let path = request.rawPath
+        if path.hasPrefix("/publish/") {
+            let tt = Self.timetoken()
+            responder.send(.respond(.pubNub(200, "[1,\"Sent\",\"\(tt)\"]")))
+            let waiting = parked.withLock { list -> [Responder] in
+                defer { list.removeAll() }
+                return list
+            }
+            guard !waiting.isEmpty else { return }
+            let channel = request.pathSegments?.dropFirst(4).first ?? "ch"
+            let message = request.pathSegments?.last ?? "null"
+            let body = "{\"t\":{\"t\":\"\(tt)\",\"r\":1},\"m\":[{\"a\":\"1\",\"f\":0,\"i\":\"bench\",\"p\":{\"t\":\"\(tt)\",\"r\":1},"
+                + "\"k\":\"bench\",\"c\":\"\(channel)\",\"d\":\(message)}]}"
+            let action = ResponseAction.respond(.pubNub(200, body))
+            for waiter in waiting { waiter.send(action) }
+        } else if path.hasPrefix("/v2/subscribe/") {
+            let tt = request.queryItems?["tt"] ?? "0"
+            if tt == "0" {
+                responder.send(.respond(.pubNub(200, "{\"t\":{\"t\":\"\(Self.timetoken())\",\"r\":1},\"m\":[]}")))
+            } else {
+                parked.withLock { $0.append(responder) }
+            }
+        } else if path == "/time/0" {
+            responder.send(.respond(.pubNub(200, "[\(Self.timetoken())]")))
+        } else {
+            responder.send(.respond(.pubNub(404, "{\"error\":true,\"status\":404}")))
+        }
+    }
+}
+
+enum BenchServer {
+    static func run(port: Int, loops: Int?) {
+        // Block SIGINT/SIGTERM in every thread (the loops inherit the mask) and wait for them here.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        var configuration = HTTPServerConfiguration(port: port)
+        if let loops { configuration.eventLoopCount = loops }
+        let server = HTTPServer(configuration: configuration, handler: BenchHandler())
+        do {
+            let address = try server.start()
+            emit("listening on \(address) pid \(getpid())")
+        } catch {
+            emit("harness-bench: \(error)", to: 2)
+            exit(1)
+        }
+        var received: Int32 = 0
+        sigwait(&signals, &received)
+        server.stop()
+    }
+}

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// harness-bench: load generator for the mock server (see docs/server-core.md).
+//   harness-bench serve-core [--port P] [--loops N]
+//       runs the HTTP core with a minimal publish/subscribe bench handler (not the PubNub service)
+//   harness-bench longpoll --connections N --url http://127.0.0.1:P [--sub-key K] [--pub-key K]
+//       [--channel C] [--pid PID]
+//       parks N subscribe long-polls, reads the server's RSS, publishes once, times the fan-out
+
+/// Writes one line to a file descriptor, unbuffered (the bench script reads it through a pipe).
+func emit(_ line: String, to fd: Int32 = 1) {
+    let bytes = Array((line + "\n").utf8)
+    _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+func option(_ name: String) -> String? {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+    return arguments[index + 1]
+}
+
+func fail(_ message: String) -> Never {
+    emit("harness-bench: \(message)", to: 2)
+    exit(2)
+}
+
+switch arguments.first {
+case "serve-core":
+    BenchServer.run(port: Int(option("--port") ?? "0") ?? 0, loops: option("--loops").flatMap(Int.init))
+case "longpoll":
+    guard let url = option("--url") else { fail("longpoll needs --url http://HOST:PORT") }
+    let settings = LongPollBench.Settings(
+        url: url, connections: Int(option("--connections") ?? "10000") ?? 10000,
+        subscribeKey: option("--sub-key") ?? "bench", publishKey: option("--pub-key") ?? "bench",
+        channel: option("--channel") ?? "bench-ch", serverPID: option("--pid").flatMap(Int32.init))
+    do {
+        try LongPollBench(settings).run()
+    } catch {
+        fail("\(error)")
+    }
+default:
+    fail("usage: harness-bench serve-core [--port P] [--loops N] | longpoll --connections N --url URL [--pid PID]")
+}

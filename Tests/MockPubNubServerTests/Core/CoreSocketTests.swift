@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: MIT
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import Synchronization
+import Testing
+import CPosix
+@testable import MockPubNubServer
+
+/// Socket tests over loopback; serialized so that their blocking clients occupy one worker at a time.
+@Suite(.serialized) enum CoreSocketTests {}
+
+/// Waits (bounded: 5 s of wall time) until `condition` holds, checking every 2 ms.
+func eventually(_ condition: () -> Bool) -> Bool {
+    let deadline = cposix_monotonic_nanos() + 5_000_000_000
+    while cposix_monotonic_nanos() < deadline {
+        if condition() { return true }
+        poll(nil, 0, 2)
+    }
+    return condition()
+}
+
+extension CoreSocketTests {
+    @Suite struct KeepAliveAndPipelining {
+        @Test func keepAliveServesSeveralRequestsOnOneConnection() throws {
+            try withServer(handler: echoHandler) { _, port in
+                let client = try BlockingTestClient(port: port)
+                for index in 0..<3 {
+                    client.send("GET /n/\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
+                    #expect(client.readResponse() == okResponse("GET /n/\(index) "))
+                }
+                client.send("POST /p HTTP/1.1\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n3\r\nabc\r\n0\r\n\r\n")
+                let rest = client.readToEnd()
+                #expect(String(decoding: rest.bytes, as: UTF8.self) == okResponse("POST /p abc", close: true))
+                #expect(rest.end == .eof)
+            }
+        }
+
+        @Test func http10ClosesAfterTheResponse() throws {
+            try withServer(handler: echoHandler) { _, port in
+                let client = try BlockingTestClient(port: port)
+                client.send("GET /old HTTP/1.0\r\n\r\n")
+                let rest = client.readToEnd()
+                #expect(String(decoding: rest.bytes, as: UTF8.self) == okResponse("GET /old ", close: true))
+                #expect(rest.end == .eof)
+            }
+        }
+
+        @Test func pipelinedRequestsAreAnsweredInOrderAfterAParkedOne() throws {
+            let parked = ParkedRequests()
+            let handler = ClosureHandler { request, context, responder in
+                if request.rawPath == "/park" {
+                    parked.park(request, responder)
+                } else {
+                    responder.send(.respond(HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"],
+                        body: Array("\(request.rawPath) #\(context.sequenceOnConnection)".utf8))))
+                }
+            }
+            try withServer(handler: handler) { _, port in
+                let client = try BlockingTestClient(port: port)
+                client.send("GET /park HTTP/1.1\r\n\r\nGET /a HTTP/1.1\r\n\r\nGET /b HTTP/1.1\r\n\r\n")
+                let (request, responder) = try #require(parked.next())
+                #expect(request.rawPath == "/park")
+                #expect(client.readOnce(timeoutMs: 100) == .failure(.init(end: .timedOut)))
+                // Answer from a thread that is not the loop's.
+                let answered = DispatchSemaphore(value: 0)
+                OtherThread.detach {
+                    responder.send(.respond(HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Array("late".utf8))))
+                    answered.signal()
+                }
+                #expect(answered.wait(timeout: .now() + 5) == .success)
+                #expect(client.readResponse() == okResponse("late"))
+                #expect(client.readResponse() == okResponse("/a #1"))
+                #expect(client.readResponse() == okResponse("/b #2"))
+            }
+        }
+
+        @Test func clientDisconnectWhileParkedCancelsTheResponder() throws {
+            let parked = ParkedRequests()
+            let handler = ClosureHandler { request, _, responder in parked.park(request, responder) }
+            try withServer(handler: handler) { server, port in
+                let client = try BlockingTestClient(port: port)
+                client.send("GET /v2/subscribe/k/c/0?tt=1 HTTP/1.1\r\n\r\n")
+                let (_, responder) = try #require(parked.next())
+                #expect(server.openConnectionCount == 1)
+                client.shutdownWrite()
+                #expect(parked.waitForCancellation())
+                #expect(responder.wasCancelled)
+                #expect(responder.send(.close(.fin)) == false)
+                #expect(eventually { server.openConnectionCount == 0 })
+            }
+        }
+
+        @Test func clientResetWhileParkedCancelsTheResponder() throws {
+            let parked = ParkedRequests()
+            let handler = ClosureHandler { request, _, responder in parked.park(request, responder) }
+            try withServer(handler: handler) { server, port in
+                let client = try BlockingTestClient(port: port)
+                client.send("GET /park HTTP/1.1\r\n\r\n")
+                _ = try #require(parked.next())
+                client.reset()
+                #expect(parked.waitForCancellation())
+                #expect(eventually { server.openConnectionCount == 0 })
+            }
+        }
+
+        @Test func expectContinueGetsAnInterimResponse() throws {
+            try withServer(handler: echoHandler) { _, port in
+                let client = try BlockingTestClient(port: port)
+                client.send("POST /c HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n")
+                #expect(String(decoding: client.read(count: 25), as: UTF8.self) == "HTTP/1.1 100 Continue\r\n\r\n")
+                client.send("ok")
+                #expect(client.readResponse() == okResponse("POST /c ok"))
+            }
+        }
+    }
+}
+
+/// Runs `body` on a new detached thread.
+enum OtherThread {
+    static func detach(_ body: @escaping @Sendable () -> Void) {
+        DispatchQueue.global().async(execute: body)
+    }
+}

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: MIT
+import Testing
+@testable import MockPubNubServer
+
+@Suite struct HTTPRequestParserTests {
+    private func parseAll(_ text: String, limits: HTTPRequestParser.Limits = .init()) throws -> [HTTPRequestParser.Parsed] {
+        var parser = HTTPRequestParser(limits: limits)
+        parser.append(Array(text.utf8))
+        var out: [HTTPRequestParser.Parsed] = []
+        while let parsed = try parser.next() { out.append(parsed) }
+        return out
+    }
+
+    /// Feeds the bytes one at a time and returns every request, or the error.
+    private func parseByteByByte(_ bytes: [UInt8], limits: HTTPRequestParser.Limits = .init()) -> Result<[HTTPRequestParser.Parsed], HTTPParseError> {
+        var parser = HTTPRequestParser(limits: limits)
+        var out: [HTTPRequestParser.Parsed] = []
+        for byte in bytes {
+            parser.append([byte])
+            do {
+                while let parsed = try parser.next() { out.append(parsed) }
+            } catch {
+                return .failure(error)
+            }
+        }
+        return .success(out)
+    }
+
+    private func parseError(_ text: String, limits: HTTPRequestParser.Limits = .init()) -> HTTPParseError? {
+        var parser = HTTPRequestParser(limits: limits)
+        parser.append(Array(text.utf8))
+        do {
+            while try parser.next() != nil {}
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func simpleGetWithHeaders() throws {
+        let parsed = try parseAll("GET /time/0?uuid=a HTTP/1.1\r\nHost: x\r\nUser-Agent:  t  \r\n\r\n")
+        #expect(parsed.count == 1)
+        let request = try #require(parsed.first).request
+        #expect(request.method == "GET")
+        #expect(request.target == "/time/0?uuid=a")
+        #expect(request.rawPath == "/time/0")
+        #expect(request.rawQuery == "uuid=a")
+        #expect(request.version == "HTTP/1.1")
+        #expect(request.headers == HTTPHeaders([("Host", "x"), ("User-Agent", "t")]))
+        #expect(request.body == [])
+        #expect(parsed[0].keepAlive)
+    }
+
+    @Test func keepAliveRules() throws {
+        #expect(try parseAll("GET / HTTP/1.1\r\nConnection: close\r\n\r\n")[0].keepAlive == false)
+        #expect(try parseAll("GET / HTTP/1.0\r\n\r\n")[0].keepAlive == false)
+        #expect(try parseAll("GET / HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\n")[0].keepAlive == true)
+        #expect(try parseAll("GET / HTTP/1.1\r\nConnection: upgrade, CLOSE\r\n\r\n")[0].keepAlive == false)
+    }
+
+    @Test func contentLengthBody() throws {
+        let parsed = try parseAll("POST /p HTTP/1.1\r\nContent-Length: 5\r\n\r\nhello")
+        #expect(parsed.map(\.request.body) == [Array("hello".utf8)])
+    }
+
+    @Test func chunkedBodyWithExtensionsAndTrailers() throws {
+        let text = "POST /p HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\nA\r\n, world!!!\r\n0\r\nX-T: 1\r\n\r\n"
+        let parsed = try parseAll(text)
+        #expect(parsed.map(\.request.body) == [Array("hello, world!!!".utf8)])
+    }
+
+    @Test func pipelinedRequestsComeOutInOrder() throws {
+        let text = "GET /a HTTP/1.1\r\n\r\nPOST /b HTTP/1.1\r\nContent-Length: 2\r\n\r\nhiGET /c HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nz\r\n0\r\n\r\n"
+        let parsed = try parseAll(text)
+        #expect(parsed.map(\.request.target) == ["/a", "/b", "/c"])
+        #expect(parsed.map(\.request.body) == [[], Array("hi".utf8), Array("z".utf8)])
+    }
+
+    @Test func everySplitPointGivesTheSameRequests() throws {
+        let text = "\r\nGET /a%2Fb/c?x=1&y=%20 HTTP/1.1\r\nHost: h\r\n\r\nPOST /b HTTP/1.1\r\nContent-Length: 3\r\n\r\nabcPUT /c HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nxy\r\n0\r\n\r\n"
+        let bytes = Array(text.utf8)
+        let whole = try parseAll(text)
+        #expect(whole.count == 3)
+        for split in 0...bytes.count {
+            var parser = HTTPRequestParser()
+            var out: [HTTPRequestParser.Parsed] = []
+            parser.append(Array(bytes[..<split]))
+            while let parsed = try parser.next() { out.append(parsed) }
+            parser.append(Array(bytes[split...]))
+            while let parsed = try parser.next() { out.append(parsed) }
+            #expect(out == whole, "split at \(split)")
+        }
+        #expect(try parseByteByByte(bytes).get() == whole)
+        #expect(whole[0].request.pathSegments == ["a/b", "c"])
+    }
+
+    @Test func leadingEmptyLinesAreIgnoredAndBareLFAccepted() throws {
+        let parsed = try parseAll("\r\n\nGET /x HTTP/1.1\nHost: a\n\n")
+        #expect(parsed.map(\.request.target) == ["/x"])
+        #expect(parsed[0].request.headers["host"] == "a")
+    }
+
+    @Test(arguments: [
+        ("GET /\r\n\r\n", HTTPParseError.invalidRequestLine),
+        ("GET  / HTTP/1.1\r\n\r\n", .invalidRequestLine),
+        ("G(T / HTTP/1.1\r\n\r\n", .invalidRequestLine),
+        ("GET / HTTX/1.1\r\n\r\n", .invalidRequestLine),
+        ("GET / HTTP/2.0\r\n\r\n", .unsupportedVersion("HTTP/2.0")),
+        ("GET / HTTP/1.1\r\nNoColon\r\n\r\n", .invalidHeader),
+        ("GET / HTTP/1.1\r\nBad Name: v\r\n\r\n", .invalidHeader),
+        ("GET / HTTP/1.1\r\n: v\r\n\r\n", .invalidHeader),
+        ("GET / HTTP/1.1\r\nA: b\r\n folded\r\n\r\n", .invalidHeader),
+        ("POST / HTTP/1.1\r\nContent-Length: x\r\n\r\n", .invalidContentLength),
+        ("POST / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n", .invalidContentLength),
+        ("POST / HTTP/1.1\r\nContent-Length: -1\r\n\r\n", .invalidContentLength),
+        ("POST / HTTP/1.1\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n", .conflictingContentLengthAndTransferEncoding),
+        ("POST / HTTP/1.1\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", .unsupportedTransferEncoding("gzip, chunked")),
+        ("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", .invalidChunkedBody),
+        ("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabc\r\n", .invalidChunkedBody),
+        ("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n\r\n", .invalidChunkedBody),
+    ])
+    func malformedInputIsATypedError(text: String, expected: HTTPParseError) {
+        #expect(parseError(text) == expected)
+        #expect(parseByteByByte(Array(text.utf8)).failure == expected)
+    }
+
+    @Test func limitsGive414And431And413() {
+        let limits = HTTPRequestParser.Limits(maxHeaderBytes: 64, maxTargetBytes: 32, maxBodyBytes: 10)
+        let longTarget = "GET /" + String(repeating: "a", count: 32) + " HTTP/1.1\r\n\r\n"
+        #expect(parseError(longTarget, limits: limits) == .targetTooLong(limit: 32))
+        // Without the end of the line the limit still applies (target + method + version slack).
+        #expect(parseError("GET /" + String(repeating: "a", count: 200), limits: limits) == .targetTooLong(limit: 32))
+        let exactTarget = "GET /" + String(repeating: "a", count: 31) + " HTTP/1.1\r\n\r\n"
+        #expect(parseError(exactTarget, limits: limits) == nil)
+        let bigHeaders = "GET / HTTP/1.1\r\nX: " + String(repeating: "b", count: 80) + "\r\n\r\n"
+        #expect(parseError(bigHeaders, limits: limits) == .headersTooLarge(limit: 64))
+        #expect(parseByteByByte(Array(bigHeaders.utf8), limits: limits).failure == .headersTooLarge(limit: 64))
+        #expect(parseError("POST / HTTP/1.1\r\nContent-Length: 11\r\n\r\n", limits: limits) == .bodyTooLarge(limit: 10))
+        #expect(parseError("POST / HTTP/1.1\r\nContent-Length: 10\r\n\r\n0123456789", limits: limits) == nil)
+        let chunked = "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n6\r\n012345\r\n5\r\n"
+        #expect(parseError(chunked, limits: limits) == .bodyTooLarge(limit: 10))
+    }
+
+    @Test func errorIsStickyAndMapsToStatus() throws {
+        var parser = HTTPRequestParser()
+        parser.append(Array("BAD\r\n\r\nGET / HTTP/1.1\r\n\r\n".utf8))
+        #expect(throws: HTTPParseError.invalidRequestLine) { try parser.next() }
+        #expect(throws: HTTPParseError.invalidRequestLine) { try parser.next() }
+        #expect(HTTPParseError.targetTooLong(limit: 1).status == 414)
+        #expect(HTTPParseError.headersTooLarge(limit: 1).status == 431)
+        #expect(HTTPParseError.bodyTooLarge(limit: 1).status == 413)
+        #expect(HTTPParseError.invalidHeader.status == 400)
+        #expect(
+            HTTPParseError.targetTooLong(limit: 1).response.body
+                == Array(#"{"message":"Request URI Too Long","error":true,"service":"Balancer","status":414}"#.utf8))
+        #expect(HTTPParseError.invalidHeader.response.headers["Content-Type"] == #"text/javascript; charset="UTF-8""#)
+    }
+
+    @Test func expectContinueIsFlaggedUntilTheBodyArrives() throws {
+        var parser = HTTPRequestParser()
+        parser.append(Array("POST / HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n".utf8))
+        #expect(try parser.next() == nil)
+        #expect(parser.expectsContinue)
+        parser.append(Array("ok".utf8))
+        #expect(try parser.next()?.request.body == Array("ok".utf8))
+        #expect(!parser.expectsContinue)
+    }
+
+    @Test func encoderAddsFramingHeaders() {
+        let response = HTTPResponse(status: 200, headers: ["Content-Type": "text/plain", "content-length": "99"], body: Array("hi".utf8))
+        let text = String(decoding: HTTPResponseEncoder.encode(response, keepAlive: true), as: UTF8.self)
+        #expect(text == "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\nhi")
+        let head = String(decoding: HTTPResponseEncoder.encode(response, keepAlive: false, headRequest: true), as: UTF8.self)
+        #expect(head == "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\nConnection: close\r\n\r\n")
+    }
+}
+
+extension Result {
+    var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}
