@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: MIT
+import Synchronization
+
+/// What a subscribe request asked for: its channels and groups exactly as named.
+struct SubscriptionSet: Hashable, Sendable {
+    var channels: [String]
+    var groups: [String]
+}
+
+/// A parked subscribe long-poll.
+struct Waiter {
+    var responder: Responder
+    var subscription: SubscriptionSet
+    var cursor: UInt64
+    var timer: (any ScheduledWork)?
+}
+
+/// Side effects gathered under the keyspace lock and carried out after it is released.
+struct Outbox {
+    /// Channels that received messages (wake their waiters before unlocking).
+    var touched: [String] = []
+    var sends: [(Responder, HTTPResponse)] = []
+    var cancels: [any ScheduledWork] = []
+    var presenceTimers: [(uuid: String, generation: UInt64, seconds: Int)] = []
+}
+
+/// What state operations need besides the state itself.
+struct ServiceEnvironment: Sendable {
+    var subscribeKey: String
+    var configuration: PubNubServiceConfiguration
+    var timetokens: TimetokenClock
+    var clock: ServiceClock
+}
+
+/// All state of one subscribe key, guarded by its keyspace's mutex.
+struct KeyspaceState {
+    var logs: [String: ChannelLog] = [:]
+    var groups: [String: [String]] = [:]
+    var occupants: [String: Set<String>] = [:]
+    var members: [String: PresenceMember] = [:]
+    /// uuid → channel → state JSON text.
+    var states: [String: [String: String]] = [:]
+    var grants: [GrantKey: GrantRecord] = [:]
+    var waiters: [Int: Waiter] = [:]
+    /// `c:<channel>` / `g:<group>` → waiting ids.
+    var waiterIndex: [String: Set<Int>] = [:]
+    var nextWaiterID = 0
+    var presenceGeneration: UInt64 = 0
+
+    /// Stores `message` (rendering its envelope) and marks its channel for wake-up.
+    mutating func append(_ message: StoredMessage, env: ServiceEnvironment, outbox: inout Outbox) {
+        var message = message
+        message.renderEnvelope(
+            subscribeKey: env.subscribeKey, region: env.configuration.region, shard: env.configuration.shard)
+        logs[message.channel, default: ChannelLog()].append(message, limit: env.configuration.historyLimitPerChannel)
+        if message.live { outbox.touched.append(message.channel) }
+    }
+
+    /// The (channel, `b`) sources a subscription reads, direct channels first, each channel once.
+    func sources(of subscription: SubscriptionSet) -> [(channel: String, match: String?)] {
+        var seen = Set<String>()
+        var result: [(channel: String, match: String?)] = []
+        for channel in subscription.channels where seen.insert(channel).inserted {
+            result.append((channel, nil))
+        }
+        for group in subscription.groups {
+            let presence = ChannelNames.isPresence(group)
+            for member in groups[ChannelNames.base(group)] ?? [] {
+                let channel = presence ? member + ChannelNames.presenceSuffix : member
+                if seen.insert(channel).inserted { result.append((channel, group)) }
+            }
+        }
+        return result
+    }
+
+    /// The subscribe body for messages newer than `cursor`, or `nil` when there are none.
+    func pendingBody(for subscription: SubscriptionSet, after cursor: UInt64, env: ServiceEnvironment) -> String? {
+        var found: [(timetoken: UInt64, envelope: String)] = []
+        let limit = env.configuration.maxMessagesPerSubscribeResponse
+        for source in sources(of: subscription) {
+            guard let log = logs[source.channel] else { continue }
+            var index = log.firstIndex(after: cursor)
+            var taken = 0
+            while index < log.messages.endIndex && taken < limit {
+                let message = log.messages[index]
+                if message.live {
+                    found.append((message.timetoken, message.envelope(match: source.match)))
+                    taken += 1
+                }
+                index += 1
+            }
+        }
+        guard !found.isEmpty else { return nil }
+        found.sort { $0.timetoken < $1.timetoken }
+        if found.count > limit { found.removeLast(found.count - limit) }
+        return PubNubBodies.subscribe(
+            cursor: found[found.count - 1].timetoken, region: env.configuration.region, envelopes: found.map(\.envelope))
+    }
+
+    private static func indexKeys(_ subscription: SubscriptionSet) -> [String] {
+        subscription.channels.map { "c:" + $0 } + subscription.groups.map { "g:" + $0 }
+    }
+
+    mutating func park(_ waiter: Waiter) -> Int {
+        let id = nextWaiterID
+        nextWaiterID += 1
+        waiters[id] = waiter
+        for key in Self.indexKeys(waiter.subscription) { waiterIndex[key, default: []].insert(id) }
+        return id
+    }
+
+    mutating func unpark(_ id: Int) -> Waiter? {
+        guard let waiter = waiters.removeValue(forKey: id) else { return nil }
+        for key in Self.indexKeys(waiter.subscription) {
+            waiterIndex[key]?.remove(id)
+            if waiterIndex[key]?.isEmpty == true { waiterIndex.removeValue(forKey: key) }
+        }
+        return waiter
+    }
+
+    /// Answers every waiter that can now see a message on `outbox.touched`, rendering each
+    /// distinct (cursor, subscription) body once.
+    mutating func wakeTouched(env: ServiceEnvironment, outbox: inout Outbox) {
+        guard !outbox.touched.isEmpty, !waiters.isEmpty else {
+            outbox.touched.removeAll()
+            return
+        }
+        var candidates = Set<Int>()
+        for channel in Set(outbox.touched) {
+            candidates.formUnion(waiterIndex["c:" + channel] ?? [])
+            let base = ChannelNames.base(channel)
+            let suffix = ChannelNames.isPresence(channel) ? ChannelNames.presenceSuffix : ""
+            for (group, members) in groups where members.contains(base) {
+                candidates.formUnion(waiterIndex["g:" + group + suffix] ?? [])
+            }
+        }
+        outbox.touched.removeAll()
+        struct Key: Hashable { var cursor: UInt64; var subscription: SubscriptionSet }
+        var rendered: [Key: String?] = [:]
+        for id in candidates {
+            guard let waiter = waiters[id] else { continue }
+            let key = Key(cursor: waiter.cursor, subscription: waiter.subscription)
+            let body: String?
+            if let cached = rendered[key] {
+                body = cached
+            } else {
+                body = pendingBody(for: waiter.subscription, after: waiter.cursor, env: env)
+                rendered[key] = .some(body)
+            }
+            guard let body, let removed = unpark(id) else { continue }
+            if let timer = removed.timer { outbox.cancels.append(timer) }
+            outbox.sends.append((removed.responder, .pubNub(200, body)))
+        }
+    }
+}
+
+/// One subscribe key's state and its lock.
+final class Keyspace: Sendable {
+    let state = Mutex(KeyspaceState())
+}

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: MIT
+
+/// A uuid present on some channels: each channel remembers the generation of its last refresh;
+/// a presence timer for generation `g` expires the channels last refreshed at or before `g`.
+struct PresenceMember {
+    var channels: [String: UInt64] = [:]
+    var timeout: Int
+    var timers: [UInt64: any ScheduledWork] = [:]
+}
+
+extension KeyspaceState {
+    /// Refreshes `uuid` on `channels` (subscribe or heartbeat): joins where new, then asks for a
+    /// timer of `timeout` seconds.
+    mutating func heartbeat(
+        uuid: String, channels: [String], timeout: Int, env: ServiceEnvironment, outbox: inout Outbox
+    ) {
+        guard !channels.isEmpty else { return }
+        presenceGeneration += 1
+        let generation = presenceGeneration
+        var member = members[uuid] ?? PresenceMember(timeout: timeout)
+        member.timeout = timeout
+        let requested = Set(channels)
+        let coversAll = member.channels.keys.allSatisfy { requested.contains($0) }
+        var joined: [String] = []
+        for channel in channels where member.channels[channel] == nil {
+            joined.append(channel)
+            occupants[channel, default: []].insert(uuid)
+        }
+        for channel in channels { member.channels[channel] = generation }
+        if coversAll {
+            outbox.cancels.append(contentsOf: member.timers.values)
+            member.timers.removeAll()
+        }
+        members[uuid] = member
+        for channel in joined {
+            emitPresence("join", channel: channel, uuid: uuid, data: states[uuid]?[channel], env: env, outbox: &outbox)
+        }
+        outbox.presenceTimers.append((uuid, generation, timeout))
+    }
+
+    /// Records the handle of a presence timer, or cancels it when the uuid is already gone.
+    mutating func storePresenceTimer(uuid: String, generation: UInt64, work: any ScheduledWork) -> Bool {
+        guard members[uuid] != nil else { return false }
+        members[uuid]?.timers[generation] = work
+        return true
+    }
+
+    /// Removes `uuid` from `channels` with a `leave` event each (spec §6.2).
+    mutating func leave(uuid: String, channels: [String], env: ServiceEnvironment, outbox: inout Outbox) {
+        for channel in channels where members[uuid]?.channels[channel] != nil {
+            remove(uuid: uuid, channel: channel, action: "leave", env: env, outbox: &outbox)
+        }
+        forgetIfAbsent(uuid, outbox: &outbox)
+    }
+
+    /// The presence timer of `generation` fired: `timeout` for every channel not refreshed since.
+    mutating func expire(uuid: String, generation: UInt64, env: ServiceEnvironment, outbox: inout Outbox) {
+        guard var member = members[uuid] else { return }
+        member.timers.removeValue(forKey: generation)
+        members[uuid] = member
+        let stale = member.channels.filter { $0.value <= generation }.map(\.key).sorted()
+        for channel in stale {
+            remove(uuid: uuid, channel: channel, action: "timeout", env: env, outbox: &outbox)
+        }
+        forgetIfAbsent(uuid, outbox: &outbox)
+    }
+
+    /// Stores state for `uuid` on `channels` (`{}` clears it); a `state-change` event where present.
+    mutating func setState(
+        uuid: String, channels: [String], state: String, env: ServiceEnvironment, outbox: inout Outbox
+    ) {
+        let empty = JSONText.objectMembers(state)?.isEmpty ?? false
+        for channel in channels {
+            let previous = states[uuid]?[channel]
+            if empty {
+                states[uuid]?[channel] = nil
+                if states[uuid]?.isEmpty == true { states[uuid] = nil }
+            } else {
+                states[uuid, default: [:]][channel] = state
+            }
+            if members[uuid]?.channels[channel] != nil && previous != (empty ? nil : state) {
+                emitPresence("state-change", channel: channel, uuid: uuid, data: state, env: env, outbox: &outbox)
+            }
+        }
+    }
+
+    /// The uuids on `channel`, sorted.
+    func occupantList(_ channel: String) -> [String] {
+        (occupants[channel] ?? []).sorted()
+    }
+
+    private mutating func remove(
+        uuid: String, channel: String, action: String, env: ServiceEnvironment, outbox: inout Outbox
+    ) {
+        members[uuid]?.channels.removeValue(forKey: channel)
+        occupants[channel]?.remove(uuid)
+        if occupants[channel]?.isEmpty == true { occupants.removeValue(forKey: channel) }
+        let data = states[uuid]?.removeValue(forKey: channel)
+        if states[uuid]?.isEmpty == true { states.removeValue(forKey: uuid) }
+        emitPresence(action, channel: channel, uuid: uuid, data: data, env: env, outbox: &outbox)
+    }
+
+    private mutating func forgetIfAbsent(_ uuid: String, outbox: inout Outbox) {
+        guard let member = members[uuid], member.channels.isEmpty else { return }
+        outbox.cancels.append(contentsOf: member.timers.values)
+        members.removeValue(forKey: uuid)
+    }
+
+    private mutating func emitPresence(
+        _ action: String, channel: String, uuid: String, data: String?, env: ServiceEnvironment, outbox: inout Outbox
+    ) {
+        let body = PubNubBodies.presenceEvent(
+            action: action, timestamp: env.clock.unixSeconds, uuid: uuid,
+            occupancy: occupants[channel]?.count ?? 0, data: data)
+        let event = StoredMessage(
+            timetoken: env.timetokens.next(), channel: channel + ChannelNames.presenceSuffix, kind: .presence,
+            payload: body, inHistory: false, live: true)
+        append(event, env: env, outbox: &outbox)
+    }
+}

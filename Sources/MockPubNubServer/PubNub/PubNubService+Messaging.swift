@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: MIT
+
+extension PubNubService {
+    /// Publish (GET/POST), fire and signal (spec §4).
+    func publish(_ route: PubNubRoute, body: [UInt8]) -> HTTPResponse {
+        let subscribeKey = route.subscribeKey ?? ""
+        let channel = route.channels.first ?? ""
+        let isSignal = route.endpoint == .signal
+        guard ChannelNames.isValid(channel) else { return PubNubErrors.reservedCharacter() }
+        if let keyset = configuration.keyset(for: subscribeKey), keyset.publishKey != route.publishKey {
+            return PubNubErrors.publishRefusal("Invalid Key", timetoken: timetokens.next())
+        }
+        let text = route.message ?? String(validating: body, as: UTF8.self) ?? ""
+        let limit = isSignal ? configuration.maxSignalBytes : configuration.maxMessageBytes
+        if text.utf8.count > limit {
+            return PubNubErrors.publishRefusal(isSignal ? "Signal size too large" : "Message Too Large",
+                                               timetoken: timetokens.next())
+        }
+        guard JSONText.isValid(text) else { return PubNubErrors.publishRefusal("Invalid JSON", timetoken: timetokens.next()) }
+        var meta: String?
+        if let metaText = route.query["meta"], !metaText.isEmpty {
+            guard JSONText.isValid(metaText) else {
+                return PubNubErrors.publishRefusal("Invalid JSON", timetoken: timetokens.next())
+            }
+            meta = metaText
+        }
+        let notStored = route.query["store"] == "0"
+        let fired = notStored && Self.flag(route, "norep")
+        let ttlHours = route.query["ttl"].flatMap { Int($0) } ?? 0
+        return withState(subscribeKey) { state, outbox, env in
+            if let denied = denial(.write, channels: [channel], groups: [], route: route, state: state) { return denied }
+            let timetoken = env.timetokens.next()
+            let message = StoredMessage(
+                timetoken: timetoken, channel: channel, kind: isSignal ? .signal : .message, payload: text,
+                meta: meta, publisher: route.uuid, sequence: route.query["seqn"].flatMap { Int($0) },
+                customMessageType: route.query["custom_message_type"], originTimetoken: route.query["ptto"],
+                inHistory: !isSignal && !notStored, live: !fired || configuration.deliverFiredMessages,
+                expiresAt: ttlHours > 0 ? env.clock.unixSeconds + Int64(ttlHours) * 3600 : nil)
+            state.append(message, env: env, outbox: &outbox)
+            return .pubNub(200, PubNubBodies.published(timetoken))
+        }
+    }
+
+    /// Subscribe v2 (spec §5): handshake, catch-up from any older `tt`, or a parked long-poll.
+    func subscribe(_ route: PubNubRoute, responder: Responder) {
+        let subscribeKey = route.subscribeKey ?? ""
+        let subscription = SubscriptionSet(channels: route.channels, groups: route.channelGroups)
+        guard !subscription.channels.isEmpty || !subscription.groups.isEmpty else {
+            responder.send(.respond(PubNubErrors.couldNotParse()))
+            return
+        }
+        guard (subscription.channels + subscription.groups).allSatisfy(ChannelNames.isValid) else {
+            responder.send(.respond(PubNubErrors.reservedCharacter()))
+            return
+        }
+        guard case .success(let requested) = Self.timetoken(route, "tt") else {
+            responder.send(.respond(PubNubErrors.couldNotParse()))
+            return
+        }
+        let cursor = requested ?? 0
+        let timeout = presenceTimeout(route)
+        enum Outcome { case answer(HTTPResponse), parked(Int) }
+        let keyspace = keyspace(subscribeKey)
+        let outcome: Outcome = withState(subscribeKey) { state, outbox, env in
+            if let denied = denial(.read, channels: subscription.channels, groups: subscription.groups,
+                                   route: route, state: state, trailingNewline: true) {
+                return .answer(denied)
+            }
+            let handshake = cursor == 0 ? env.timetokens.next() : nil
+            if let uuid = route.uuid {
+                let channels = presenceChannels(route, state: state)
+                applyStateParameter(route, uuid: uuid, channels: channels, state: &state, env: env, outbox: &outbox)
+                state.heartbeat(uuid: uuid, channels: channels, timeout: timeout, env: env, outbox: &outbox)
+            }
+            if let handshake {
+                return .answer(.pubNub(200, PubNubBodies.subscribe(cursor: handshake, region: env.configuration.region, envelopes: [])))
+            }
+            if let body = state.pendingBody(for: subscription, after: cursor, env: env) {
+                return .answer(.pubNub(200, body))
+            }
+            return .parked(state.park(Waiter(responder: responder, subscription: subscription, cursor: cursor)))
+        }
+        switch outcome {
+        case .answer(let response):
+            responder.send(.respond(response))
+        case .parked(let id):
+            let region = configuration.region
+            // Holds the keyspace strongly so a poll parked during a reset still gets its idle answer;
+            // the cycle (keyspace → waiter → timer → closure) ends when the timer runs or is cancelled.
+            let timer = scheduler.schedule(after: configuration.longPollIdleTimeout) {
+                guard let waiter = keyspace.state.withLock({ $0.unpark(id) }) else { return }
+                waiter.responder.send(.respond(.pubNub(200, PubNubBodies.subscribe(
+                    cursor: waiter.cursor, region: region, envelopes: []))))
+            }
+            let stillParked = keyspace.state.withLock { state -> Bool in
+                guard state.waiters[id] != nil else { return false }
+                state.waiters[id]?.timer = timer
+                return true
+            }
+            if !stillParked { timer.cancel() }
+            responder.onCancel { [weak keyspace] in
+                keyspace?.state.withLock { $0.unpark(id) }?.timer?.cancel()
+            }
+        }
+    }
+
+    /// The real channels a subscribe / heartbeat / leave makes the uuid present on: its
+    /// non-presence channels and the members of its non-presence groups, in order, once each.
+    func presenceChannels(_ route: PubNubRoute, state: KeyspaceState) -> [String] {
+        var seen = Set<String>()
+        var result: [String] = []
+        for channel in route.channels where !ChannelNames.isPresence(channel) && seen.insert(channel).inserted {
+            result.append(channel)
+        }
+        for group in route.channelGroups where !ChannelNames.isPresence(group) {
+            for member in state.groups[group] ?? [] where seen.insert(member).inserted { result.append(member) }
+        }
+        return result
+    }
+
+    /// Applies a subscribe / heartbeat `state` parameter (`{"<channel or group>": {…}}`).
+    func applyStateParameter(
+        _ route: PubNubRoute, uuid: String, channels: [String], state: inout KeyspaceState,
+        env: ServiceEnvironment, outbox: inout Outbox
+    ) {
+        guard let text = route.query["state"], let members = JSONText.objectMembers(text) else { return }
+        for (name, value) in members where JSONText.objectMembers(value) != nil {
+            let targets = state.groups[name].map { $0.filter(channels.contains) } ?? (channels.contains(name) ? [name] : [])
+            state.setState(uuid: uuid, channels: targets, state: value, env: env, outbox: &outbox)
+        }
+    }
+}

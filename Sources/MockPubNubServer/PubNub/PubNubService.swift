@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: MIT
+import Synchronization
+
+/// The PubNub REST service: every endpoint of spec §3-§9 over in-memory state per subscribe key.
+///
+/// `handle` never blocks: it answers at once, or parks a subscribe long-poll that a later
+/// publish, presence event or the idle timer answers from whichever thread causes it.
+public final class PubNubService: RequestHandler {
+    let configuration: PubNubServiceConfiguration
+    let scheduler: any Scheduler
+    let clock: ServiceClock
+    let timetokens: TimetokenClock
+    private let keyspaces = Mutex<[String: Keyspace]>([:])
+
+    /// Creates the service; `scheduler` runs idle long-poll and presence timers, `clock` is the wall clock.
+    public init(configuration: PubNubServiceConfiguration = PubNubServiceConfiguration(),
+                scheduler: any Scheduler, clock: ServiceClock = .system) {
+        self.configuration = configuration
+        self.scheduler = scheduler
+        self.clock = clock
+        self.timetokens = TimetokenClock(clock: clock)
+    }
+
+    public func handle(_ request: HTTPRequest, context: RequestContext, responder: Responder) {
+        switch PubNubRoute.classify(request) {
+        case .failure(.invalidPercentEncoding):
+            responder.send(.respond(PubNubErrors.couldNotParse()))
+        case .failure(.notFound):
+            responder.send(.respond(PubNubErrors.notFound(path: request.rawPath)))
+        case .success(let route):
+            if route.endpoint == .subscribe {
+                subscribe(route, responder: responder)
+            } else {
+                responder.send(.respond(respond(to: route, request: request)))
+            }
+        }
+    }
+
+    /// The answer of every endpoint except subscribe.
+    private func respond(to route: PubNubRoute, request: HTTPRequest) -> HTTPResponse {
+        switch route.endpoint {
+        case .time: return .pubNub(200, PubNubBodies.time(timetokens.next()))
+        case .admin: return PubNubErrors.notFound(path: request.rawPath)
+        case .publish, .signal: return publish(route, body: request.body)
+        case .subscribe: return PubNubErrors.couldNotParse()
+        case .heartbeat: return heartbeat(route)
+        case .leave: return leave(route)
+        case .hereNow: return hereNow(route)
+        case .globalHereNow: return globalHereNow(route)
+        case .whereNow: return whereNow(route)
+        case .getState: return getState(route)
+        case .setState: return setState(route)
+        case .history: return history(route)
+        case .fetchMessages, .fetchMessagesWithActions: return fetchMessages(route)
+        case .deleteMessages: return deleteMessages(route)
+        case .messageCounts: return messageCounts(route)
+        case .channelGroupAdd, .channelGroupRemoveChannels, .channelGroupDelete, .channelGroupList,
+            .channelGroupListGroups:
+            return channelGroup(route)
+        case .grant: return grant(route, request: request)
+        }
+    }
+
+    /// Forgets every subscribe key's state; parked long-polls answer with an empty `m`.
+    public func reset() {
+        let old = keyspaces.withLock { table in
+            defer { table.removeAll() }
+            return Array(table.values)
+        }
+        for keyspace in old { drain(keyspace) }
+    }
+
+    /// Forgets the state of one subscribe key; its parked long-polls answer with an empty `m`.
+    public func reset(subscribeKey: String) {
+        if let keyspace = keyspaces.withLock({ $0.removeValue(forKey: subscribeKey) }) { drain(keyspace) }
+    }
+
+    /// The number of parked long-polls of `subscribeKey` (for tests and diagnostics).
+    public func parkedLongPolls(subscribeKey: String) -> Int {
+        guard let keyspace = keyspaces.withLock({ $0[subscribeKey] }) else { return 0 }
+        return keyspace.state.withLock { $0.waiters.count }
+    }
+
+    private func drain(_ keyspace: Keyspace) {
+        let (waiters, timers) = keyspace.state.withLock { state in
+            let waiters = Array(state.waiters.values)
+            let timers = state.members.values.flatMap { Array($0.timers.values) }
+            state = KeyspaceState()
+            return (waiters, timers)
+        }
+        for timer in timers { timer.cancel() }
+        for waiter in waiters {
+            waiter.timer?.cancel()
+            waiter.responder.send(.respond(.pubNub(200, PubNubBodies.subscribe(
+                cursor: waiter.cursor, region: configuration.region, envelopes: []))))
+        }
+    }
+
+    func keyspace(_ subscribeKey: String) -> Keyspace {
+        keyspaces.withLock { table in
+            if let existing = table[subscribeKey] { return existing }
+            let created = Keyspace()
+            table[subscribeKey] = created
+            return created
+        }
+    }
+
+    func environment(_ subscribeKey: String) -> ServiceEnvironment {
+        ServiceEnvironment(subscribeKey: subscribeKey, configuration: configuration, timetokens: timetokens, clock: clock)
+    }
+
+    /// Runs `body` under the keyspace lock, wakes waiters of touched channels, then (unlocked)
+    /// cancels, schedules and sends what the outbox gathered.
+    func withState<R>(
+        _ subscribeKey: String,
+        _ body: (inout KeyspaceState, inout Outbox, ServiceEnvironment) -> R
+    ) -> R {
+        let keyspace = keyspace(subscribeKey)
+        let env = environment(subscribeKey)
+        var outbox = Outbox()
+        let result = keyspace.state.withLock { state in
+            let result = body(&state, &outbox, env)
+            state.wakeTouched(env: env, outbox: &outbox)
+            return result
+        }
+        flush(outbox, keyspace: keyspace, env: env)
+        return result
+    }
+
+    func flush(_ outbox: Outbox, keyspace: Keyspace, env: ServiceEnvironment) {
+        for work in outbox.cancels { work.cancel() }
+        for request in outbox.presenceTimers {
+            let work = scheduler.schedule(after: .seconds(request.seconds)) { [weak self, weak keyspace] in
+                guard let self, let keyspace else { return }
+                self.presenceTimerFired(keyspace, env: env, uuid: request.uuid, generation: request.generation)
+            }
+            let kept = keyspace.state.withLock {
+                $0.storePresenceTimer(uuid: request.uuid, generation: request.generation, work: work)
+            }
+            if !kept { work.cancel() }
+        }
+        for (responder, response) in outbox.sends { responder.send(.respond(response)) }
+    }
+
+    private func presenceTimerFired(_ keyspace: Keyspace, env: ServiceEnvironment, uuid: String, generation: UInt64) {
+        var outbox = Outbox()
+        keyspace.state.withLock { state in
+            state.expire(uuid: uuid, generation: generation, env: env, outbox: &outbox)
+            state.wakeTouched(env: env, outbox: &outbox)
+        }
+        flush(outbox, keyspace: keyspace, env: env)
+    }
+
+    /// The 403 for a request on an Access Manager keyset lacking `permission`, else `nil`.
+    func denial(
+        _ permission: Permission, channels: [String], groups: [String], route: PubNubRoute,
+        state: KeyspaceState, trailingNewline: Bool = false
+    ) -> HTTPResponse? {
+        guard let subscribeKey = route.subscribeKey, configuration.keyset(for: subscribeKey) != nil else { return nil }
+        let denied = state.denied(
+            permission, channels: channels, groups: groups, auth: route.query["auth"], now: clock.unixSeconds)
+        guard !denied.channels.isEmpty || !denied.groups.isEmpty else { return nil }
+        return PubNubErrors.forbidden(channels: denied.channels, groups: denied.groups, trailingNewline: trailingNewline)
+    }
+
+    /// The 403 for a subkey-level operation without the subkey-level `permission`, else `nil`.
+    func subkeyDenial(_ permission: Permission, route: PubNubRoute, state: KeyspaceState) -> HTTPResponse? {
+        guard let subscribeKey = route.subscribeKey, configuration.keyset(for: subscribeKey) != nil else { return nil }
+        if state.isAllowed(permission, on: .subkey, auth: route.query["auth"], now: clock.unixSeconds) { return nil }
+        return PubNubErrors.forbidden(channels: [], groups: [])
+    }
+
+    /// The presence timeout a request asks for: its `heartbeat` value (raised to the floor), or the default.
+    func presenceTimeout(_ route: PubNubRoute) -> Int {
+        guard let text = route.query["heartbeat"], let value = Int(text), value > 0 else {
+            return configuration.defaultPresenceTimeout
+        }
+        return max(value, configuration.presenceTimeoutFloor ?? 0)
+    }
+
+    /// Parses the timetoken parameter `name`: `nil` when absent or empty, a failure when not all digits.
+    static func timetoken(_ route: PubNubRoute, _ name: String) -> Result<UInt64?, PubNubServiceError> {
+        timetoken(route.query[name], parameter: name)
+    }
+
+    /// Parses one timetoken text: `nil` when absent or empty, a failure when not all digits.
+    static func timetoken(_ text: String?, parameter: String) -> Result<UInt64?, PubNubServiceError> {
+        guard let text, !text.isEmpty else { return .success(nil) }
+        guard text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let value = UInt64(text) else {
+            return .failure(.invalidTimetoken(parameter: parameter, value: text))
+        }
+        return .success(value)
+    }
+
+    /// Whether a query flag is on (`1` or `true`).
+    static func flag(_ route: PubNubRoute, _ name: String) -> Bool {
+        guard let value = route.query[name] else { return false }
+        return value == "1" || value.lowercased() == "true"
+    }
+}

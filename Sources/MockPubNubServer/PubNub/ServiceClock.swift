@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The wall clock of the service: timetokens, presence timestamps, grant expiry, signature windows.
+public struct ServiceClock: Sendable {
+    /// Nanoseconds since the Unix epoch.
+    public var unixNanoseconds: @Sendable () -> Int64
+
+    public init(unixNanoseconds: @escaping @Sendable () -> Int64) {
+        self.unixNanoseconds = unixNanoseconds
+    }
+
+    /// The system's real-time clock.
+    public static let system = ServiceClock {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
+    }
+
+    /// Whole Unix seconds now.
+    public var unixSeconds: Int64 { unixNanoseconds() / 1_000_000_000 }
+}
+
+/// Hands out 17-digit timetokens (Unix time in 100 ns units), strictly increasing even when
+/// several are taken within one tick or the clock steps back.
+public final class TimetokenClock: Sendable {
+    private let clock: ServiceClock
+    private let last = Mutex<UInt64>(0)
+
+    public init(clock: ServiceClock) {
+        self.clock = clock
+    }
+
+    /// A fresh timetoken greater than every earlier one.
+    public func next() -> UInt64 {
+        let wall = UInt64(max(0, clock.unixNanoseconds() / 100))
+        return last.withLock { last in
+            last = max(wall, last + 1)
+            return last
+        }
+    }
+}

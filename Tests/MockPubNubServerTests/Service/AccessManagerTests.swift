@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+import Testing
+@testable import MockPubNubServer
+
+@Suite struct AccessManagerTests {
+    private let keyset = Keyset(subscribeKey: "pam-sub", publishKey: "pam-pub", secretKey: "sec")
+
+    private func harness() -> Harness {
+        Harness(PubNubServiceConfiguration(keysets: [keyset, Keyset(subscribeKey: "demo", publishKey: "demo", secretKey: "my-secret-key")]))
+    }
+
+    /// Sends a grant signed with the keyset's secret, stamped with the service clock.
+    @discardableResult
+    private func grant(_ h: Harness, _ params: String, secret: String = "sec", skew: Int64 = 0) -> (Int, String) {
+        let path = "/v2/auth/grant/sub-key/pam-sub"
+        let query = params + "&timestamp=\(h.time.clock.unixSeconds + skew)&uuid=admin&pnsdk=PubNub-Python%2F10.4.0"
+        let items = HTTPRequest(method: "GET", target: path + "?" + query).queryItems ?? []
+        let input = RequestSignature.input(method: "GET", publishKey: "pam-pub", path: path, query: items, body: "")
+        return h.call(path + "?" + query + "&signature=" + RequestSignature.sign(input, secret: secret))
+    }
+
+    private func forbidden(_ payload: String) -> String {
+        "{\"message\":\"Forbidden\",\"payload\":{\(payload)},\"error\":true,\"service\":\"Access Manager\",\"status\":403}"
+    }
+
+    @Test func hmacMatchesRFC4231() {
+        let digest = RequestSignature.hmacSHA256(key: Array("Jefe".utf8), data: Array("what do ya want for nothing?".utf8))
+        #expect(digest.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+            == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+    }
+
+    @Test func specWorkedExampleVerifies() {
+        let target = "/v2/auth/grant/sub-key/demo?channel=ch1&pnsdk=PubNub-Python%2F10.4.0&r=1"
+            + "&signature=v2.Acw2PxzXgOdXNObmXVtRhyComCb3_cRd6d0Uyttf04I&timestamp=1795243192&ttl=60&uuid=admin&w=1"
+        let request = HTTPRequest(method: "GET", target: target)
+        let input = RequestSignature.input(method: "GET", publishKey: "demo", path: request.rawPath,
+                                           query: request.queryItems ?? [], body: "")
+        #expect(input == "GET\ndemo\n/v2/auth/grant/sub-key/demo\nchannel=ch1&pnsdk=PubNub-Python%2F10.4.0&r=1&timestamp=1795243192&ttl=60&uuid=admin&w=1\n")
+        #expect(RequestSignature.sign(input, secret: "my-secret-key") == "v2.Acw2PxzXgOdXNObmXVtRhyComCb3_cRd6d0Uyttf04I")
+        let h = harness()
+        h.time.set(unixSeconds: 1_795_243_192 + 600)
+        #expect(h.call(target) == (200, "{\"message\":\"Success\",\"payload\":{\"level\":\"channel\",\"subscribe_key\":\"demo\",\"ttl\":60,"
+            + "\"channels\":{\"ch1\":{\"r\":1,\"w\":1,\"m\":0,\"d\":0}}},\"service\":\"Access Manager\",\"status\":200}"))
+        h.time.set(unixSeconds: 1_795_243_192 + 601)
+        #expect(h.call(target) == (403, "{\"message\":\"Invalid Timestamp\",\"error\":true,\"service\":\"Access Manager\",\"status\":403}"))
+        h.time.set(unixSeconds: 1_795_243_192)
+        #expect(h.call(target.replacingOccurrences("&r=1&", "&r=0&"))
+            == (403, "{\"message\":\"Signature Does Not Match\",\"error\":true,\"service\":\"Access Manager\",\"status\":403}"))
+    }
+
+    @Test func grantLevelsRenderAsRecorded() {
+        let h = harness()
+        let tail = "},\"service\":\"Access Manager\",\"status\":200}"
+        #expect(grant(h, "r=1&w=1") == (200, "{\"message\":\"Success\",\"payload\":{\"level\":\"subkey\",\"subscribe_key\":\"pam-sub\",\"ttl\":1440,"
+            + "\"r\":1,\"w\":1,\"m\":0,\"d\":0,\"g\":0,\"u\":0,\"j\":0" + tail))
+        #expect(grant(h, "channel=ch&auth=a1&r=1&w=1") == (200, "{\"message\":\"Success\",\"payload\":{\"level\":\"user\",\"subscribe_key\":\"pam-sub\",\"ttl\":1440,"
+            + "\"channel\":\"ch\",\"auths\":{\"a1\":{\"r\":1,\"w\":1,\"m\":0,\"d\":0}}" + tail))
+        #expect(grant(h, "channel-group=cg&r=1&w=1") == (200, "{\"message\":\"Success\",\"payload\":{\"level\":\"channel-group\",\"subscribe_key\":\"pam-sub\",\"ttl\":1440,"
+            + "\"channel-groups\":{\"cg\":{\"r\":1,\"w\":1,\"m\":0,\"d\":0}}" + tail))
+        #expect(grant(h, "channel-group=cg&auth=a1&r=1&w=1&ttl=5") == (200, "{\"message\":\"Success\",\"payload\":{\"level\":\"channel-group+auth\",\"subscribe_key\":\"pam-sub\",\"ttl\":5,"
+            + "\"channel-groups\":\"cg\",\"auths\":{\"a1\":{\"r\":1,\"w\":1,\"m\":0,\"d\":0}}" + tail))
+        #expect(grant(h, "ttl=x").0 == 400)
+    }
+
+    @Test func endpointsEnforceGrantsUntilTheyExpire() {
+        let h = harness()
+        #expect(h.call("/publish/pam-pub/pam-sub/0/ch1/0/1?auth=k1") == (403, forbidden("\"channels\":[\"ch1\"]")))
+        #expect(h.call("/publish/wrong/pam-sub/0/ch1/0/1?auth=k1") == (400, "[0,\"Invalid Key\",\"\(firstTT)\"]"))
+        grant(h, "channel=ch1&auth=k1&r=1&w=1&ttl=1")
+        #expect(h.call("/publish/pam-pub/pam-sub/0/ch1/0/1?auth=k1").0 == 200)
+        #expect(h.call("/publish/pam-pub/pam-sub/0/ch1/0/1?auth=k2").0 == 403)
+        #expect(h.call("/v2/subscribe/pam-sub/ch1,ch2/0?tt=0&channel-group=g&auth=k1")
+            == (403, forbidden("\"channels\":[\"ch2\"],\"channel-groups\":[\"g\"]") + "\n"))
+        #expect(h.call("/v2/history/sub-key/pam-sub/channel/ch1?auth=k1").0 == 200)
+        #expect(h.call("/v3/history/sub-key/pam-sub/channel/ch1?auth=k1", method: "DELETE") == (403, forbidden("\"channels\":[\"ch1\"]")))
+        #expect(h.call("/v2/presence/sub-key/pam-sub?auth=k1")
+            == (403, "{\"message\":\"Forbidden\",\"error\":true,\"service\":\"Access Manager\",\"status\":403}"))
+        h.time.advance(seconds: 60)
+        #expect(h.call("/publish/pam-pub/pam-sub/0/ch1/0/1?auth=k1") == (403, forbidden("\"channels\":[\"ch1\"]")))
+        // ttl=0 never lapses; a revoke is a grant with no flags.
+        grant(h, "channel=ch1&r=1&w=1&ttl=0")
+        h.time.advance(seconds: 10_000_000)
+        #expect(h.call("/publish/pam-pub/pam-sub/0/ch1/0/1?auth=any").0 == 200)
+        grant(h, "channel=ch1&ttl=0")
+        #expect(h.call("/publish/pam-pub/pam-sub/0/ch1/0/1?auth=any").0 == 403)
+    }
+
+    @Test func channelGroupManagementNeedsManageAndSubscribeNeedsGroupRead() {
+        let h = harness()
+        let base = "/v1/channel-registration/sub-key/pam-sub/channel-group/cg"
+        #expect(h.call(base + "?add=a&auth=k") == (403, forbidden("\"channel-groups\":[\"cg\"]")))
+        grant(h, "channel-group=cg&auth=k&r=1&m=1")
+        #expect(h.call(base + "?add=a&auth=k").0 == 200)
+        #expect(h.call("/v2/subscribe/pam-sub/,/0?tt=0&channel-group=cg,cg-pnpres&auth=k").0 == 200)
+    }
+
+    @Test func unregisteredKeysAreOpenAndCannotGrant() {
+        let h = harness()
+        #expect(h.call("/publish/x/open/0/ch/0/1").0 == 200)
+        #expect(h.call("/v2/auth/grant/sub-key/open?r=1&timestamp=1&signature=v2.x")
+            == (400, "{\"message\":\"Invalid Subscribe Key\",\"error\":true,\"service\":\"Access Manager\",\"status\":400}"))
+    }
+}
+
+extension String {
+    /// `self` with every `old` replaced by `new` (no Foundation in this target).
+    func replacingOccurrences(_ old: String, _ new: String) -> String {
+        split(separator: old, omittingEmptySubsequences: false).joined(separator: new)
+    }
+}

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+import Testing
+@testable import MockPubNubServer
+
+@Suite struct PresenceTests {
+    /// The wall-clock second of the harness clock.
+    let second = 1_735_689_600
+
+    private func event(_ tt: UInt64, _ channel: String, _ d: String) -> String {
+        "{\"a\":\"2\",\"f\":0,\"p\":{\"t\":\"\(tt)\",\"r\":12},\"k\":\"demo\",\"c\":\"\(channel)-pnpres\",\"d\":\(d),\"b\":\"\(channel)-pnpres\"}"
+    }
+
+    @Test func joinStateChangeLeaveSequence() {
+        let h = Harness()
+        let (_, handshake) = h.call("/v2/subscribe/demo/ch-pnpres/0?tt=0")
+        #expect(h.call("/v2/presence/sub-key/demo/channel/ch/heartbeat?heartbeat=10&uuid=alice")
+            == (200, "{\"status\": 200, \"message\": \"OK\", \"service\": \"Presence\"}"))
+        let state = PercentDecoding.encode("{\"k\": 1}")
+        #expect(h.call("/v2/presence/sub-key/demo/channel/ch/uuid/alice/data?state=\(state)&uuid=alice")
+            == (200, "{\"status\": 200, \"message\": \"OK\", \"payload\": {\"k\": 1}, \"service\": \"Presence\"}"))
+        #expect(h.call("/v2/presence/sub_key/demo/channel/ch,ch-pnpres/leave?uuid=alice")
+            == (200, "{\"status\": 200, \"action\": \"leave\", \"message\": \"OK\", \"service\": \"Presence\"}"))
+        let (_, events) = h.call("/v2/subscribe/demo/ch-pnpres/0?tt=\(Harness.cursor(handshake))")
+        #expect(events == "{\"t\":{\"t\":\"\(firstTT + 3)\",\"r\":12},\"m\":["
+            + event(firstTT + 1, "ch", "{\"action\": \"join\", \"timestamp\": \(second), \"uuid\": \"alice\", \"occupancy\": 1}") + ","
+            + event(firstTT + 2, "ch", "{\"action\": \"state-change\", \"timestamp\": \(second), \"uuid\": \"alice\", \"occupancy\": 1, \"data\": {\"k\": 1}}") + ","
+            + event(firstTT + 3, "ch", "{\"action\": \"leave\", \"timestamp\": \(second), \"uuid\": \"alice\", \"occupancy\": 0, \"data\": {\"k\": 1}}")
+            + "]}")
+    }
+
+    @Test func subscribeJoinsAndTimeoutFollowsTheClientsHeartbeatValue() {
+        let h = Harness()
+        h.call("/v2/subscribe/demo/ch/0?tt=0&heartbeat=10&uuid=bob")
+        #expect(h.call("/v2/presence/sub-key/demo/channel/ch?uuid=x").1.contains("\"uuids\": [\"bob\"], \"occupancy\": 1"))
+        h.scheduler.advance(by: .seconds(9))
+        h.call("/v2/presence/sub-key/demo/channel/ch/heartbeat?heartbeat=10&uuid=bob")
+        h.scheduler.advance(by: .seconds(9))
+        #expect(h.call("/v2/presence/sub-key/demo/channel/ch?uuid=x").1.contains("\"occupancy\": 1"))
+        h.time.advance(seconds: 30)
+        h.scheduler.advance(by: .seconds(1))
+        #expect(h.call("/v2/presence/sub-key/demo/channel/ch?uuid=x")
+            == (200, "{\"status\": 200, \"message\": \"OK\", \"occupancy\": 0, \"uuids\": [], \"service\": \"Presence\"}"))
+        #expect(h.scheduler.pending == 0)
+        let (_, events) = h.call("/v2/subscribe/demo/ch-pnpres/0?tt=1")
+        #expect(events == "{\"t\":{\"t\":\"\(firstTT + 300_000_000)\",\"r\":12},\"m\":["
+            + event(firstTT + 1, "ch", "{\"action\": \"join\", \"timestamp\": \(second), \"uuid\": \"bob\", \"occupancy\": 1}") + ","
+            + event(firstTT + 300_000_000, "ch", "{\"action\": \"timeout\", \"timestamp\": \(second + 30), \"uuid\": \"bob\", \"occupancy\": 0}")
+            + "]}")
+    }
+
+    @Test func floorAndDefaultPresenceTimeouts() {
+        let h = Harness(PubNubServiceConfiguration(presenceTimeoutFloor: 20, defaultPresenceTimeout: 300))
+        h.call("/v2/presence/sub-key/demo/channel/a/heartbeat?heartbeat=5&uuid=u1")
+        h.call("/v2/presence/sub-key/demo/channel/b/heartbeat?uuid=u2")
+        h.scheduler.advance(by: .seconds(19))
+        #expect(h.call("/v2/presence/sub-key/demo/uuid/u1").1.contains("[\"a\"]"))
+        h.scheduler.advance(by: .seconds(1))
+        #expect(h.call("/v2/presence/sub-key/demo/uuid/u1")
+            == (200, "{\"status\": 200, \"message\": \"OK\", \"payload\": {\"channels\": []}, \"service\": \"Presence\"}"))
+        h.scheduler.advance(by: .seconds(279))
+        #expect(h.call("/v2/presence/sub-key/demo/uuid/u2").1.contains("[\"b\"]"))
+        h.scheduler.advance(by: .seconds(1))
+        #expect(h.call("/v2/presence/sub-key/demo/uuid/u2").1.contains("[]"))
+    }
+
+    @Test func hereNowWhereNowAndStateBodies() {
+        let h = Harness()
+        h.call("/v2/presence/sub-key/demo/channel/ch1,ch2/heartbeat?uuid=alice")
+        h.call("/v2/presence/sub-key/demo/channel/ch1/heartbeat?uuid=bob&state=\(PercentDecoding.encode("{\"ch1\": {\"k\": 1}}"))")
+        #expect(h.call("/v2/presence/sub-key/demo/channel/ch1?uuid=x")
+            == (200, "{\"status\": 200, \"message\": \"OK\", \"service\": \"Presence\", \"uuids\": [\"alice\", \"bob\"], \"occupancy\": 2}"))
+        #expect(h.call("/v2/presence/sub-key/demo/channel/ch1?disable_uuids=1")
+            == (200, "{\"status\": 200, \"message\": \"OK\", \"service\": \"Presence\", \"occupancy\": 2}"))
+        #expect(h.call("/v2/presence/sub-key/demo/channel/ch1?state=1").1
+            == "{\"status\": 200, \"message\": \"OK\", \"service\": \"Presence\", \"uuids\": [{\"uuid\": \"alice\"}, {\"uuid\": \"bob\", \"state\": {\"k\": 1}}], \"occupancy\": 2}")
+        let multi = "{\"status\": 200, \"message\": \"OK\", \"payload\": {\"channels\": {\"ch1\": {\"uuids\": [\"alice\", \"bob\"], \"occupancy\": 2}, "
+            + "\"ch2\": {\"uuids\": [\"alice\"], \"occupancy\": 1}}, \"total_channels\": 2, \"total_occupancy\": 3}, \"service\": \"Presence\"}"
+        #expect(h.call("/v2/presence/sub-key/demo/channel/ch1,ch2,empty") == (200, multi))
+        #expect(h.call("/v2/presence/sub-key/demo") == (200, multi))
+        #expect(h.call("/v2/presence/sub-key/demo?disable_uuids=1") == (200, "{\"status\": 200, \"message\": \"OK\", \"payload\": {\"channels\": "
+            + "{\"ch1\": {\"occupancy\": 2}, \"ch2\": {\"occupancy\": 1}}, \"total_channels\": 2, \"total_occupancy\": 3}, \"service\": \"Presence\"}"))
+        #expect(h.call("/v2/presence/sub-key/demo/uuid/alice")
+            == (200, "{\"status\": 200, \"message\": \"OK\", \"payload\": {\"channels\": [\"ch1\", \"ch2\"]}, \"service\": \"Presence\"}"))
+        #expect(h.call("/v2/presence/sub-key/demo/channel/ch1/uuid/bob")
+            == (200, "{\"status\": 200, \"uuid\": \"bob\", \"service\": \"Presence\", \"message\": \"OK\", \"payload\": {\"k\": 1}, \"channel\": \"ch1\"}"))
+        #expect(h.call("/v2/presence/sub-key/demo/channel/ch1,ch2/uuid/bob")
+            == (200, "{\"status\": 200, \"message\": \"OK\", \"payload\": {\"channels\": {\"ch1\": {\"k\": 1}}}, \"service\": \"Presence\", \"uuid\": \"bob\"}"))
+        #expect(h.call("/v2/presence/sub-key/demo/channel/ch1/uuid/alice").1.contains("\"payload\": {}, "))
+    }
+
+    @Test func setStateErrors() {
+        let h = Harness()
+        #expect(h.call("/v2/presence/sub-key/demo/channel/ch/uuid/u/data")
+            == (400, "{\"status\": 400, \"error\": 1, \"message\": \"No state specified.\", \"service\": \"Presence\"}"))
+        #expect(h.call("/v2/presence/sub-key/demo/channel/ch/uuid/u/data?state=%5B1%5D")
+            == (400, "{\"status\": 400, \"error\": 1, \"message\": \"Invalid JSON specified.\", \"service\": \"Presence\"}"))
+    }
+
+    @Test func groupSubscribersAppearOnMemberChannelsAndGroupPresenceIsDelivered() {
+        let h = Harness()
+        h.call("/v1/channel-registration/sub-key/demo/channel-group/g?add=a,b")
+        let watcher = h.send("/v2/subscribe/demo/,/0?channel-group=g-pnpres&tt=1")
+        #expect(watcher.actions.isEmpty)
+        h.call("/v2/subscribe/demo/,/0?channel-group=g&tt=0&uuid=carol")
+        // The handshake takes firstTT; both joins are delivered together, `b` naming the presence group.
+        func join(_ tt: UInt64, _ channel: String) -> String {
+            "{\"a\":\"2\",\"f\":0,\"p\":{\"t\":\"\(tt)\",\"r\":12},\"k\":\"demo\",\"c\":\"\(channel)-pnpres\",\"d\":{\"action\": \"join\", \"timestamp\": \(second), \"uuid\": \"carol\", \"occupancy\": 1},\"b\":\"g-pnpres\"}"
+        }
+        #expect(watcher.body == "{\"t\":{\"t\":\"\(firstTT + 2)\",\"r\":12},\"m\":[" + join(firstTT + 1, "a") + "," + join(firstTT + 2, "b") + "]}")
+        #expect(h.call("/v2/presence/sub-key/demo/channel/,?channel-group=g").1.contains("\"total_channels\": 2"))
+    }
+
+    @Test func subscribeStateIsCarriedByTheJoinAndGroupLeaveLeavesMembers() {
+        let h = Harness()
+        h.call("/v1/channel-registration/sub-key/demo/channel-group/g?add=a")
+        let state = PercentDecoding.encode("{\"g\": {\"mood\": \"ok\"}}")
+        h.call("/v2/subscribe/demo/b/0?tt=0&channel-group=g&uuid=dan&state=\(state)")
+        #expect(h.call("/v2/presence/sub-key/demo/channel/a/uuid/dan").1.contains("\"payload\": {\"mood\": \"ok\"}, "))
+        #expect(h.call("/v2/presence/sub-key/demo/uuid/dan").1.contains("[\"a\", \"b\"]"))
+        h.call("/v2/presence/sub-key/demo/channel/,/leave?channel-group=g&uuid=dan")
+        #expect(h.call("/v2/presence/sub-key/demo/uuid/dan").1.contains("[\"b\"]"))
+        let (_, events) = h.call("/v2/subscribe/demo/a-pnpres/0?tt=1")
+        #expect(events == "{\"t\":{\"t\":\"\(firstTT + 3)\",\"r\":12},\"m\":["
+            + event(firstTT + 2, "a", "{\"action\": \"join\", \"timestamp\": \(second), \"uuid\": \"dan\", \"occupancy\": 1, \"data\": {\"mood\": \"ok\"}}") + ","
+            + event(firstTT + 3, "a", "{\"action\": \"leave\", \"timestamp\": \(second), \"uuid\": \"dan\", \"occupancy\": 0, \"data\": {\"mood\": \"ok\"}}")
+            + "]}")
+    }
+}
