@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import MockPubNubServer
 import PubNubCrypto
 import Testing
 @testable import ClientUnderTest
@@ -124,5 +125,52 @@ import Testing
         journal.filter { $0.hasPrefix("/v2/subscribe/") && !$0.contains("tt=0") }
             .compactMap { $0.split(separator: "&").first { $0.contains("tt=") }.map { String($0.split(separator: "=").last!) } }
             .first { UInt64($0)! >= timetoken }
+    }
+}
+
+/// Access Manager on a registered keyset of the mock: signed grants, 403s with the denied channels.
+@Suite struct MockServerAccessManagerTests {
+    @Test func grantsAndDenials() async throws {
+        let keyset = Keyset(subscribeKey: "sub-pam", publishKey: "pub-pam", secretKey: "sec-pam")
+        let mock = try MockServerHarness(service: PubNubServiceConfiguration(keysets: [keyset]))
+        defer { mock.stop() }
+        func client(_ configure: @escaping (inout PubNubConfiguration) -> Void) throws -> PubNubClient {
+            try makeClient(origin: mock.origin) {
+                $0.subscribeKey = "sub-pam"
+                $0.publishKey = "pub-pam"
+                configure(&$0)
+            }
+        }
+        let admin = try client { $0.secretKey = "sec-pam" }
+        #expect(await admin.grant(channels: ["room"], authKeys: ["tok"], read: true, write: true).category == .acknowledgment)
+        let wrongSecret = try client { $0.secretKey = "nope" }
+        let refused = await wrongSecret.grant(channels: ["room"], read: true, write: true)
+        #expect(refused.category == .accessDenied)
+
+        let stranger = try client { $0.uuid = "stranger" }
+        do throws(PNStatus) {
+            _ = try await stranger.publish(1, channel: "room")
+            Issue.record("expected access denied")
+        } catch {
+            #expect(error.category == .accessDenied)
+            #expect(error.statusCode == 403)
+            #expect(error.errorData?.channels == ["room"])
+        }
+        let strangerEvents = Recorder()
+        stranger.addListener(strangerEvents)
+        try await stranger.subscribe(channels: ["room"])
+        let denied = try #require(await strangerEvents.waitStatuses(1))
+        #expect(denied.map(\.category) == [.accessDenied])
+        #expect(denied[0].errorData?.channels == ["room"])
+
+        let member = try client { $0.authKey = "tok" }
+        let memberEvents = Recorder()
+        member.addListener(memberEvents)
+        try await member.subscribe(channels: ["room"])
+        #expect(await memberEvents.waitStatuses(1)?.map(\.category) == [.connected])
+        let sent = try await member.publish("hello", channel: "room")
+        let events = try #require(await memberEvents.events.wait { $0.compactMap(\.messageEvent).count == 1 })
+        #expect(events.compactMap(\.messageEvent).map(\.timetoken) == [sent.timetoken])
+        await member.unsubscribeAll()
     }
 }

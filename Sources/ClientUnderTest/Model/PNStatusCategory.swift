@@ -54,4 +54,5 @@ public enum PNOperationType: String, CaseIterable, Codable, Sendable {
     case channelsForGroup = "PNChannelsForGroupOperation"
     case channelGroups = "PNChannelGroupsOperation"
     case removeGroup = "PNRemoveGroupOperation"
+    case grant = "PNAccessManagerGrantOperation"
 }

@@ -12,6 +12,8 @@ struct PubNubRequest: Sendable {
     var body: [UInt8]?
     /// `/time/0` carries no `auth`.
     var sendsAuth = true
+    /// Signed when a secret key is set (everything except `/time/0`).
+    var isSigned = true
     /// Channels and groups the request is about (for Access Denied statuses).
     var channels: [String] = []
     var groups: [String] = []
@@ -32,7 +34,7 @@ struct RequestTargetBuilder: Sendable {
         items.append(("uuid", uuid))
         items.append(("pnsdk", sdkName))
         if request.sendsAuth, let authKey { items.append(("auth", authKey)) }
-        if request.sendsAuth, let signer {
+        if request.isSigned, let signer {
             items.append(("timestamp", String(clock())))
             items.append(("signature", signer.signature(method: request.method, path: request.path, query: items, body: request.body)))
         }

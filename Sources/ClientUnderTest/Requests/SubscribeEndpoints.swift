@@ -38,6 +38,6 @@ enum SubscribeEndpoints {
     }
 
     static func time() -> PubNubRequest {
-        PubNubRequest(operation: .time, path: "/time/0", sendsAuth: false)
+        PubNubRequest(operation: .time, path: "/time/0", sendsAuth: false, isSigned: false)
     }
 }

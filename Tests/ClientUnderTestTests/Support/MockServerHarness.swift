@@ -28,9 +28,9 @@ final class MockServerHarness: Sendable {
     let server: HTTPServer
     let port: Int
 
-    init() throws {
+    init(service configuration: PubNubServiceConfiguration = PubNubServiceConfiguration()) throws {
         server = HTTPServer(configuration: HTTPServerConfiguration(eventLoopCount: 1), handler: router)
-        let service = PubNubService(configuration: PubNubServiceConfiguration(), scheduler: server.scheduler)
+        let service = PubNubService(configuration: configuration, scheduler: server.scheduler)
         router.service.withLock { $0 = service }
         port = try server.start().port
     }
