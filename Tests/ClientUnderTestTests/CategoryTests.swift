@@ -135,6 +135,39 @@ import Testing
         #expect(TransportError.cancelled.category == .cancelled)
     }
 
+    @Test func cancelAllRequestsGivesCancelled() async throws {
+        let server = try ScriptedServer { _ in .stall }
+        defer { server.stop() }
+        let client = try makeClient(origin: server.origin)
+        let outcomes = Waitable<Result<PNTimeResult, PNStatus>>()
+        client.time { outcomes.append($0) }
+        _ = try #require(await server.journal.wait(count: 1))
+        client.cancelAllRequests()
+        let outcome = try #require(await outcomes.wait(count: 1)?.first)
+        guard case .failure(let status) = outcome else { Issue.record("expected a status"); return }
+        #expect(status.category == .cancelled)
+        #expect(status.isError == false)
+        #expect(status.errorData?.transportError == .cancelled)
+    }
+
+    @Test func heartbeatIntervalFollowsThe4xRule() {
+        var config = PubNubConfiguration(publishKey: nil, subscribeKey: "s", uuid: "u")
+        #expect(config.effectiveHeartbeatInterval == nil)
+        config.presenceHeartbeatValue = 60
+        #expect(config.effectiveHeartbeatInterval == 29)
+        config.presenceHeartbeatInterval = 0
+        #expect(config.effectiveHeartbeatInterval == nil)
+        config.presenceHeartbeatInterval = 5
+        #expect(config.effectiveHeartbeatInterval == 5)
+    }
+
+    @Test func categoryNamesAndErrorFlags() {
+        #expect(PNStatusCategory.allCases.count == 19)
+        #expect(PNStatusCategory(rawValue: "PNTLSUntrustedCertificateCategory") == .tlsUntrustedCertificate)
+        #expect(PNStatusCategory.allCases.filter { !$0.isError }
+            == [.acknowledgment, .connected, .reconnected, .disconnected, .unexpectedDisconnect, .cancelled])
+    }
+
     @Test func retryResendsTheRequest() async throws {
         let server = try ScriptedServer { _ in .http(500, "{}") }
         defer { server.stop() }

@@ -14,6 +14,7 @@ public final class PubNubClient: Sendable {
     let nextStreamID = Mutex(0)
     let subscriber: Subscriber
     let publishSequence = Mutex(0)
+    let inFlight = Mutex<(next: Int, signals: [Int: CancellationSignal])>((0, [:]))
 
     /// Validates the configuration and sets up TLS. Throws `ConfigurationError` naming the field.
     public init(configuration: PubNubConfiguration) throws(ConfigurationError) {
@@ -87,8 +88,21 @@ public final class PubNubClient: Sendable {
     {
         let http = targetBuilder.httpRequest(for: request)
         let limit = timeout ?? settings.withLock { $0.nonSubscribeRequestTimeout }
+        let tracked = request.operation != .subscribe
+        let id = tracked ? inFlight.withLock { state in
+            state.next += 1
+            state.signals[state.next] = cancel
+            return state.next
+        } : 0
         let outcome = await transport.perform(http, timeout: limit, cancel: cancel)
+        if tracked { _ = inFlight.withLock { $0.signals.removeValue(forKey: id) } }
         return ResponseClassifier.body(of: outcome, request: request, summary: http.summary)
+    }
+
+    /// Cancels every request in flight except subscribe long-polls; each completes with a
+    /// `PNCancelledCategory` status.
+    public func cancelAllRequests() {
+        for signal in inFlight.withLock({ Array($0.signals.values) }) { signal.cancel() }
     }
 
     /// Sends, parses, and delivers the outcome; failed statuses get a `retry()` that repeats this.

@@ -32,8 +32,15 @@ public struct PubNubConfiguration: Sendable {
     public var cipher: (any PubNubMessageCipher)?
     /// Presence timeout sent as `heartbeat=` on subscribe and heartbeat requests (20…300 s); nil = not sent.
     public var presenceHeartbeatValue: Int?
-    /// Seconds between presence heartbeats while subscribed; nil or 0 = no heartbeat timer.
+    /// Seconds between presence heartbeats while subscribed; 0 = no heartbeat timer; nil = derived
+    /// from `presenceHeartbeatValue` as `value / 2 − 1` (the 4.x rule), or off without a value.
     public var presenceHeartbeatInterval: Double?
+
+    /// The heartbeat period actually used (see `presenceHeartbeatInterval`).
+    public var effectiveHeartbeatInterval: Double? {
+        if let presenceHeartbeatInterval { return presenceHeartbeatInterval > 0 ? presenceHeartbeatInterval : nil }
+        return presenceHeartbeatValue.map { Double($0) / 2 - 1 }
+    }
     /// Timeout of every request except subscribe long-polls, in seconds.
     public var nonSubscribeRequestTimeout: Double = 10
     /// Timeout of a subscribe long-poll, in seconds.

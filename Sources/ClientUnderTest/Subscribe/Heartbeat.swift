@@ -6,7 +6,7 @@ extension Subscriber {
     func startHeartbeat() {
         heartbeatTask?.cancel()
         heartbeatTask = nil
-        guard let config = client?.configuration, let interval = config.presenceHeartbeatInterval, interval > 0 else { return }
+        guard let config = client?.configuration, let interval = config.effectiveHeartbeatInterval else { return }
         let gen = generation
         heartbeatTask = Task { await self.heartbeatLoop(generation: gen, interval: interval) }
     }
