@@ -43,6 +43,18 @@ import Testing
         #expect(await bob.deleteMessages(channel: "room").category == .acknowledgment)
         #expect(try await bob.history(channel: "room").messages.isEmpty)
         #expect(try await bob.time().timetoken > sent.timetoken)
+
+        try await bob.subscribe(channels: ["room"])
+        await bob.unsubscribe(channels: ["room"])
+        let presence = try #require(await recorder.events.wait { items in
+            items.contains { if case .presence(let p) = $0 { p.uuid == "bob" && p.event == "leave" } else { false } }
+        }).compactMap { event -> PNPresenceEvent? in if case .presence(let p) = event { p } else { nil } }
+        let aliceJoin = try #require(presence.first { $0.uuid == "alice" && $0.event == "join" })
+        #expect(aliceJoin.channel == "room")
+        #expect(aliceJoin.occupancy == 1)
+        let bobEvents = presence.filter { $0.uuid == "bob" }
+        #expect(bobEvents.map(\.event).suffix(2) == ["join", "leave"])
+        #expect(bobEvents.last?.occupancy == 1)
         await alice.unsubscribeAll()
     }
 

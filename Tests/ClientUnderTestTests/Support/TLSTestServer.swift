@@ -60,7 +60,7 @@ final class TLSTestServer: Sendable {
     let port: Int
     private let listenFD: Int32
     private let mode: Mode
-    // @unchecked-free: the SSL_CTX pointer is stored as an integer bit pattern, written once in init.
+    /// The server SSL_CTX as an address (set once in init, freed in deinit; SSL_new on it is thread-safe).
     private let contextBits: Int
     private let stopped = Mutex(false)
 
@@ -81,7 +81,7 @@ final class TLSTestServer: Sendable {
         listenFD = fd
         self.mode = mode
         if case .tls(let cert, let key) = mode {
-            let ctx = SSL_CTX_new(TLS_server_method())!
+            guard let ctx = SSL_CTX_new(TLS_server_method()) else { throw POSIXError(.ENOMEM) }
             guard SSL_CTX_use_certificate_chain_file(ctx, cert) == 1,
                 SSL_CTX_use_PrivateKey_file(ctx, key, SSL_FILETYPE_PEM) == 1
             else { throw POSIXError(.EINVAL) }
