@@ -44,7 +44,10 @@ import Testing
         #expect(try await bob.history(channel: "room").messages.isEmpty)
         #expect(try await bob.time().timetoken > sent.timetoken)
 
+        let bobStatuses = Recorder()
+        bob.addListener(bobStatuses)
         try await bob.subscribe(channels: ["room"])
+        #expect(await bobStatuses.waitStatuses(1)?.map(\.category) == [.connected])
         await bob.unsubscribe(channels: ["room"])
         let presence = try #require(await recorder.events.wait { items in
             items.contains { if case .presence(let p) = $0 { p.uuid == "bob" && p.event == "leave" } else { false } }

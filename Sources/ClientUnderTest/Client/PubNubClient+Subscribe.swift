@@ -32,10 +32,9 @@ extension PubNubClient {
         } catch {
             return error
         }
+        let nothingLeft = await subscriber.unsubscribe(channels: channels, groups: channelGroups, presenceOnly: false)
         let leaveStatus = await leave(channels: channels, groups: channelGroups)
-        if await subscriber.unsubscribe(channels: channels, groups: channelGroups, presenceOnly: false) {
-            await subscriber.report(.disconnected, operation: .unsubscribe)
-        }
+        if nothingLeft { await subscriber.report(.disconnected, operation: .unsubscribe) }
         return leaveStatus
     }
 
