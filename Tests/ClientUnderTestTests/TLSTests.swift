@@ -5,12 +5,11 @@ import Testing
 /// TLS through the client's own OpenSSL transport: trust failures by verify result, other handshake
 /// failures, and success with SNI/hostname checks.
 @Suite(.serialized) struct TLSTests {
-    static let certificates = Result { try TestCertificates() }
 
     private func outcome(cert name: String, host: String = "127.0.0.1", trustedCA: PubNubTrustedCA? = nil)
         async throws -> Result<PNTimeResult, PNStatus>
     {
-        let certs = try Self.certificates.get()
+        let certs = try await TestCertificates.shared.value
         let server = try TLSTestServer(.tls(cert: certs.cert(name), key: certs.key(name)))
         defer { server.stop() }
         return try await time(host: host, port: server.port, trustedCA: trustedCA ?? .file(certs.caFile))
@@ -41,7 +40,7 @@ import Testing
     }
 
     @Test func trustFromPEMText() async throws {
-        let certs = try Self.certificates.get()
+        let certs = try await TestCertificates.shared.value
         let pem = try String(contentsOfFile: certs.caFile, encoding: .utf8)
         let server = try TLSTestServer(.tls(cert: certs.cert("good"), key: certs.key("good")))
         defer { server.stop() }
@@ -66,7 +65,7 @@ import Testing
     }
 
     @Test func plainHTTPServerIsConnectionFailed() async throws {
-        let certs = try Self.certificates.get()
+        let certs = try await TestCertificates.shared.value
         let server = try TLSTestServer(.raw(Array("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n".utf8)))
         defer { server.stop() }
         let result = try await time(host: "127.0.0.1", port: server.port, trustedCA: .file(certs.caFile))
@@ -76,7 +75,7 @@ import Testing
     }
 
     @Test func closeDuringHandshakeIsConnectionFailed() async throws {
-        let certs = try Self.certificates.get()
+        let certs = try await TestCertificates.shared.value
         let server = try TLSTestServer(.hangUp)
         defer { server.stop() }
         let result = try await time(host: "127.0.0.1", port: server.port, trustedCA: .file(certs.caFile))
@@ -85,7 +84,7 @@ import Testing
     }
 
     @Test func silentServerTimesOutDuringHandshake() async throws {
-        let certs = try Self.certificates.get()
+        let certs = try await TestCertificates.shared.value
         let server = try TLSTestServer(.raw([]))
         defer { server.stop() }
         let client = try makeClient(origin: "127.0.0.1:\(server.port)") {

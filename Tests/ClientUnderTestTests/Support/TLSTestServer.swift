@@ -10,13 +10,22 @@ import Synchronization
 final class TestCertificates: Sendable {
     let directory: String
 
-    init() throws {
+    /// Made once per test process, on a dedicated thread (the `openssl` runs block).
+    static let shared = Task<TestCertificates, any Error> {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread { continuation.resume(with: Result { try TestCertificates() }) }
+            thread.start()
+        }
+    }
+
+    private init() throws {
         directory = NSTemporaryDirectory() + "pn-client-tls-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let ec = "-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes"
         let script = """
             set -e
             cd '\(directory)'
+            exec >/dev/null 2>&1
             printf 'subjectAltName=DNS:localhost,IP:127.0.0.1' > good.ext
             printf 'subjectAltName=DNS:other.example' > other.ext
             openssl req -x509 \(ec) -keyout ca.key -out ca.pem -days 3650 -subj /CN=TestCA
@@ -30,14 +39,20 @@ final class TestCertificates: Sendable {
             openssl x509 -req -in unknownca.csr -CA rogue.pem -CAkey rogue.key -CAcreateserial -out unknownca.pem -days 365 -extfile good.ext
             openssl req -x509 \(ec) -keyout selfsigned.key -out selfsigned.pem -days 365 -subj /CN=localhost -addext subjectAltName=IP:127.0.0.1
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw POSIXError(.EIO) }
+        guard Self.runShell(script) == 0 else { throw POSIXError(.EIO) }
+    }
+
+    /// Runs `/bin/sh -c script` with posix_spawn and waits for it; returns the exit status.
+    private static func runShell(_ script: String) -> Int32 {
+        var pid: pid_t = 0
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup(script), nil]
+        defer { for arg in argv { free(arg) } }
+        guard posix_spawn(&pid, "/bin/sh", nil, nil, argv, environ) == 0 else { return -1 }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            if errno != EINTR { return -1 }
+        }
+        return (status >> 8) & 0xFF
     }
 
     var caFile: String { directory + "/ca.pem" }
