@@ -22,7 +22,9 @@ public enum JSONValue: Sendable, Hashable {
         return nil
     }
 
+    /// The string, or nil for other values.
     public var stringValue: String? { if case .string(let s) = self { return s }; return nil }
+    /// The integer (also from an integral double), or nil.
     public var intValue: Int64? {
         switch self {
         case .int(let i): return i
@@ -30,8 +32,11 @@ public enum JSONValue: Sendable, Hashable {
         default: return nil
         }
     }
+    /// The boolean, or nil.
     public var boolValue: Bool? { if case .bool(let b) = self { return b }; return nil }
+    /// The elements of an array, or nil.
     public var arrayValue: [JSONValue]? { if case .array(let a) = self { return a }; return nil }
+    /// The members of an object, or nil.
     public var objectValue: [String: JSONValue]? { if case .object(let o) = self { return o }; return nil }
 
     /// A timetoken given either as a JSON number or as a string of digits.

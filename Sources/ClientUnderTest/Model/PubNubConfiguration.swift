@@ -3,7 +3,9 @@
 /// Encrypts and decrypts message payloads (JSON text ↔ base64 ciphertext).
 /// `PubNubCryptoCipher` adapts the `PubNubCrypto` module; tests may supply their own.
 public protocol PubNubMessageCipher: Sendable {
+    /// JSON text → base64 ciphertext.
     func encrypt(jsonText: String) throws -> String
+    /// Base64 ciphertext → JSON text; throws when the data cannot be decrypted.
     func decrypt(base64: String) throws -> String
 }
 

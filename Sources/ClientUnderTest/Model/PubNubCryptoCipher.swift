@@ -15,6 +15,8 @@ public struct PubNubCryptoCipher: PubNubMessageCipher {
         }
     }
 
+    /// JSON text → base64 ciphertext.
     public func encrypt(jsonText: String) throws -> String { try module.encryptMessage(jsonText) }
+    /// Base64 ciphertext → the JSON text that was encrypted.
     public func decrypt(base64: String) throws -> String { try module.decryptMessage(base64) }
 }
