@@ -52,7 +52,11 @@ import Testing
         let pings = Counter()
         let failures = Counter()
         let handshakeTimetokens: [UInt64]
-        init(handshakeTimetokens: [UInt64] = [100, 900]) { self.handshakeTimetokens = handshakeTimetokens }
+        let failure: ScriptedReply
+        init(handshakeTimetokens: [UInt64] = [100, 900], failure: ScriptedReply = .http(500, "{}")) {
+            self.handshakeTimetokens = handshakeTimetokens
+            self.failure = failure
+        }
 
         func reply(_ r: SeenRequest) -> ScriptedReply {
             if F.isLeave(r) { return F.leaveOK }
@@ -60,7 +64,7 @@ import Testing
             switch r.query["tt"] {
             case "0": return F.body(handshakeTimetokens[min(handshakes.next(), handshakeTimetokens.count) - 1])
             case "100": return F.body(200, [F.message("ch", 150, "1")])
-            case "200" where failures.next() == 1: return .http(500, "{}")
+            case "200" where failures.next() == 1: return failure
             case "200": return F.body(300, [F.message("ch", 150, "1"), F.message("ch", 250, "2")])
             case "900": return F.body(950, [F.message("ch", 920, "3")])
             default: return .stall
@@ -90,6 +94,43 @@ import Testing
         #expect(pingTimes[1] - pingTimes[0] >= 90)
         #expect(pingTimes[2] - pingTimes[1] >= 90)
         await client.unsubscribeAll()
+    }
+
+    @Test(arguments: [
+        ("reset", ScriptedReply.reset, 0),
+        ("html", ScriptedReply.http(200, "<html></html>", contentType: "text/html"), 200),
+        ("not json", ScriptedReply.http(200, "oops"), 200),
+        ("wrong shape", ScriptedReply.http(200, #"{"t":"x"}"#), 200),
+        ("400", ScriptedReply.http(400, "{}"), 400),
+        ("closed", ScriptedReply.close, 0),
+    ])
+    func everyOtherFailureIsAnUnexpectedDisconnect(name: String, failure: ScriptedReply, code: Int) async throws {
+        let script = ReconnectScript(failure: failure)
+        let server = try ScriptedServer { script.reply($0) }
+        defer { server.stop() }
+        let client = try makeClient(origin: server.origin) { $0.reconnectionPingInterval = 0.02 }
+        let recorder = Recorder()
+        client.addListener(recorder)
+        try await client.subscribe(channels: ["ch"])
+        let statuses = try #require(await recorder.waitStatuses(3))
+        #expect(statuses.map(\.category) == [.connected, .unexpectedDisconnect, .reconnected], "\(name)")
+        #expect(statuses[1].statusCode == code, "\(name)")
+        await client.unsubscribeAll()
+    }
+
+    @Test(arguments: [(403, PNStatusCategory.accessDenied), (414, .requestURITooLong), (481, .malformedFilterExpression)])
+    func requestErrorsStopTheLoop(code: Int, category: PNStatusCategory) async throws {
+        let server = try ScriptedServer { r in r.query["tt"] == "0" ? F.body(100) : .http(code, "{}") }
+        defer { server.stop() }
+        let client = try makeClient(origin: server.origin) { $0.reconnectionPingInterval = 0.02 }
+        let recorder = Recorder()
+        client.addListener(recorder)
+        try await client.subscribe(channels: ["ch"])
+        let statuses = try #require(await recorder.waitStatuses(2))
+        #expect(statuses.map(\.category) == [.connected, category])
+        #expect(statuses[1].statusCode == code)
+        #expect(await client.subscriber.currentPhase() == .stopped)
+        #expect(server.journal.items.count == 2)
     }
 
     @Test func withoutCatchUpResumesFromNow() async throws {
