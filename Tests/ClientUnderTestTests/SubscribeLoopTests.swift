@@ -133,6 +133,20 @@ import Testing
         #expect(server.journal.items.count == 2)
     }
 
+    @Test func aUserTimetokenWinsOverTheHandshake() async throws {
+        let server = try ScriptedServer { r in
+            if F.isLeave(r) { return F.leaveOK }
+            return r.query["tt"] == "0" ? F.body(900, region: 4) : .stall
+        }
+        defer { server.stop() }
+        let client = try makeClient(origin: server.origin)
+        try await client.subscribe(channels: ["ch"], timetoken: 555)
+        let journal = try #require(await server.journal.wait { $0.filter(F.isSubscribe).count >= 2 })
+        #expect(journal.filter(F.isSubscribe).map { "\($0.query["tt"] ?? "-")/\($0.query["tr"] ?? "-")" }.prefix(2) == ["0/-", "555/4"])
+        #expect(await client.currentTimetoken() == 555)
+        await client.unsubscribeAll()
+    }
+
     @Test func withoutCatchUpResumesFromNow() async throws {
         let script = ReconnectScript()
         let server = try ScriptedServer { script.reply($0) }
