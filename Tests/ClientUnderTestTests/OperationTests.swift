@@ -183,6 +183,16 @@ import Testing
         #expect(allSeen.target == "/v1/channel-registration/sub-key/sub-k/channel-group?\(Self.suffix)")
     }
 
+    @Test func originForms() {
+        var config = PubNubConfiguration(publishKey: nil, subscribeKey: "s", uuid: "u")
+        #expect((config.host, config.port) == ("ps.pndsn.com", 443))
+        config.origin = "[::1]:8090"
+        #expect((config.host, config.port) == ("::1", 8090))
+        config.origin = "localhost"
+        config.tlsEnabled = false
+        #expect((config.host, config.port) == ("localhost", 80))
+    }
+
     @Test func configurationErrorsNameTheField() {
         func failure(_ change: (inout PubNubConfiguration) -> Void) -> String? {
             var config = PubNubConfiguration(publishKey: "p", subscribeKey: "s", uuid: "u")

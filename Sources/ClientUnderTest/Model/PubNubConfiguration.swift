@@ -74,11 +74,15 @@ public struct PubNubConfiguration: Sendable {
     /// Port of `origin`, or the scheme default.
     public var port: Int { splitOrigin().port ?? (tlsEnabled ? 443 : 80) }
 
+    /// Splits `host:port`, `[v6]:port`, `[v6]` or `host`; IPv6 brackets are removed from the host.
     private func splitOrigin() -> (host: String, port: Int?) {
-        guard let colon = origin.lastIndex(of: ":"), !origin.hasPrefix("[") || origin[..<colon].hasSuffix("]") else {
-            return (origin, nil)
+        func unbracket(_ host: Substring) -> String {
+            host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : String(host)
         }
-        return (String(origin[..<colon]), Int(origin[origin.index(after: colon)...]))
+        guard let colon = origin.lastIndex(of: ":"), !origin.hasPrefix("[") || origin[..<colon].hasSuffix("]") else {
+            return (unbracket(Substring(origin)), nil)
+        }
+        return (unbracket(origin[..<colon]), Int(origin[origin.index(after: colon)...]))
     }
 
     /// Checks every field; throws `ConfigurationError` naming the first invalid one.
