@@ -53,9 +53,14 @@ import Testing
         defer { server.stop() }
         let cipher = try PubNubCryptoCipher(cipherKey: "enigma", scheme: .legacyRandomIV)
         let client = try makeClient(origin: server.origin) { $0.cipher = cipher }
+        let recorder = Recorder()
+        client.addListener(recorder)
         let result = try await client.history(channel: "ch")
         #expect(result.messages.map(\.message) == ["secret", ["plain": true]])
         #expect(result.messages.map(\.decryptionFailed) == [false, true])
+        #expect(recorder.statuses.map(\.category) == [.decryptionError])
+        #expect(recorder.statuses.first?.operation == .history)
+        #expect(recorder.statuses.first?.errorData?.information == "1 stored message(s) on ch could not be decrypted")
     }
 
     @Test func emptyCipherKeyIsRefused() {

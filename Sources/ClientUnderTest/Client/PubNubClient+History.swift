@@ -8,7 +8,9 @@ extension PubNubClient {
                         includeTimetoken: Bool = false, includeMeta: Bool = false) async throws(PNStatus) -> PNHistoryResult
     {
         let call = try historyCall(channel, start, end, count, reverse, includeTimetoken, includeMeta)
-        return try await perform(call.request, parse: call.parse).get()
+        let result = try await perform(call.request, parse: call.parse).get()
+        reportDecryptionFailures(result.messages, channel: channel, operation: .history)
+        return result
     }
 
     public func history(channel: String, start: UInt64? = nil, end: UInt64? = nil, count: Int = 100, reverse: Bool = false,
@@ -17,8 +19,23 @@ extension PubNubClient {
     {
         do {
             let call = try historyCall(channel, start, end, count, reverse, includeTimetoken, includeMeta)
-            run(call.request, parse: call.parse, deliver: completion)
+            run(call.request, parse: call.parse) { [weak self] outcome in
+                if case .success(let result) = outcome {
+                    self?.reportDecryptionFailures(result.messages, channel: channel, operation: .history)
+                }
+                completion(outcome)
+            }
         } catch { completion(.failure(error)) }
+    }
+
+    /// One `PNDecryptionErrorCategory` status to the listeners when stored messages could not be
+    /// decrypted (they are returned as received, flagged `decryptionFailed`).
+    func reportDecryptionFailures(_ messages: [PNHistoryMessage], channel: String, operation: PNOperationType) {
+        let failed = messages.filter(\.decryptionFailed)
+        guard !failed.isEmpty else { return }
+        emit(.status(PNStatus(category: .decryptionError, operation: operation, statusCode: 200,
+                              errorData: PNErrorData(information: "\(failed.count) stored message(s) on \(channel) could not be decrypted",
+                                                     channels: [channel]))))
     }
 
     private func historyCall(_ channel: String, _ start: UInt64?, _ end: UInt64?, _ count: Int, _ reverse: Bool,
@@ -38,7 +55,11 @@ extension PubNubClient {
                               includeMeta: Bool = false, includeUUID: Bool = false) async throws(PNStatus) -> PNFetchMessagesResult
     {
         let call = try fetchCall(channels, start, end, maximumPerChannel, includeMeta, includeUUID)
-        return try await perform(call.request, parse: call.parse).get()
+        let result = try await perform(call.request, parse: call.parse).get()
+        for (channel, messages) in result.channels.sorted(by: { $0.key < $1.key }) {
+            reportDecryptionFailures(messages, channel: channel, operation: .fetchMessages)
+        }
+        return result
     }
 
     public func fetchMessages(channels: [String], start: UInt64? = nil, end: UInt64? = nil, maximumPerChannel: Int? = nil,
@@ -47,7 +68,14 @@ extension PubNubClient {
     {
         do {
             let call = try fetchCall(channels, start, end, maximumPerChannel, includeMeta, includeUUID)
-            run(call.request, parse: call.parse, deliver: completion)
+            run(call.request, parse: call.parse) { [weak self] outcome in
+                if case .success(let result) = outcome {
+                    for (channel, messages) in result.channels.sorted(by: { $0.key < $1.key }) {
+                        self?.reportDecryptionFailures(messages, channel: channel, operation: .fetchMessages)
+                    }
+                }
+                completion(outcome)
+            }
         } catch { completion(.failure(error)) }
     }
 
