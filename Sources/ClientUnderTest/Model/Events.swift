@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+
+/// A message or signal received by the subscribe loop.
+public struct PNMessageEvent: Sendable, Equatable {
+    /// The channel the message was published to.
+    public let channel: String
+    /// The subscription that matched (channel group or wildcard), nil when it is the channel itself.
+    public let subscription: String?
+    public let timetoken: UInt64
+    /// Publisher uuid (`i`), when the server sent it.
+    public let publisher: String?
+    /// Payload, decrypted when a cipher is set (as received when decryption failed).
+    public let message: JSONValue
+    /// Publisher metadata (`u`).
+    public let userMetadata: JSONValue?
+    /// True when a cipher is set and the payload could not be decrypted.
+    public let decryptionFailed: Bool
+}
+
+/// A presence event (join, leave, timeout, state-change, interval).
+public struct PNPresenceEvent: Sendable, Equatable {
+    /// The channel, without the `-pnpres` suffix.
+    public let channel: String
+    public let subscription: String?
+    public let timetoken: UInt64
+    public let event: String
+    public let uuid: String?
+    public let occupancy: Int?
+    public let timestamp: Int64?
+    /// The uuid's state (`data`) for state-change and joins/leaves with state.
+    public let state: JSONValue?
+    /// Interval mode deltas.
+    public let join: [String]
+    public let leave: [String]
+    public let timeout: [String]
+}
+
+/// Everything the client streams to listeners.
+public enum PubNubEvent: Sendable {
+    case message(PNMessageEvent)
+    case signal(PNMessageEvent)
+    case presence(PNPresenceEvent)
+    case status(PNStatus)
+}
+
+/// Receives streamed events. Methods are called in arrival order from the client's subscribe loop;
+/// they should return quickly.
+public protocol PubNubListener: AnyObject, Sendable {
+    func client(_ client: PubNubClient, didReceiveMessage message: PNMessageEvent)
+    func client(_ client: PubNubClient, didReceiveSignal signal: PNMessageEvent)
+    func client(_ client: PubNubClient, didReceivePresenceEvent event: PNPresenceEvent)
+    func client(_ client: PubNubClient, didReceiveStatus status: PNStatus)
+}
+
+extension PubNubListener {
+    public func client(_ client: PubNubClient, didReceiveMessage message: PNMessageEvent) {}
+    public func client(_ client: PubNubClient, didReceiveSignal signal: PNMessageEvent) {}
+    public func client(_ client: PubNubClient, didReceivePresenceEvent event: PNPresenceEvent) {}
+    public func client(_ client: PubNubClient, didReceiveStatus status: PNStatus) {}
+}

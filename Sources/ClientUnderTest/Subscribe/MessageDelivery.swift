@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+
+extension Subscriber {
+    /// Delivers one response's envelopes: the message-count status first (when the threshold is
+    /// reached), then each envelope not delivered before, decrypted when a cipher is set.
+    func deliver(_ envelopes: [SubscribeEnvelope], config: PubNubConfiguration, client: PubNubClient) {
+        let threshold = config.requestMessageCountThreshold
+        if threshold > 0, envelopes.count >= threshold {
+            report(.requestMessageCountExceeded, statusCode: 200,
+                   errorData: PNErrorData(information: "\(envelopes.count) messages in one response (threshold \(threshold))"))
+        }
+        for envelope in envelopes {
+            guard delivered.insert(timetoken: envelope.timetoken, channel: envelope.channel) else { continue }
+            switch envelope.type {
+            case 99:
+                if let event = SubscribeResponseParser.presenceEvent(from: envelope) { client.emit(.presence(event)) }
+            case 1:
+                client.emit(.signal(messageEvent(envelope, message: envelope.payload, failed: false)))
+            default:
+                let (message, failed) = MessageCrypto.decrypt(envelope.payload, cipher: config.cipher)
+                let event = messageEvent(envelope, message: message, failed: failed)
+                if failed {
+                    report(.decryptionError, statusCode: 200,
+                           errorData: PNErrorData(information: "message on \(envelope.channel) at \(envelope.timetoken) could not be decrypted",
+                                                  channels: [envelope.channel], body: envelope.payload))
+                }
+                client.emit(.message(event))
+            }
+        }
+    }
+
+    private func messageEvent(_ envelope: SubscribeEnvelope, message: JSONValue, failed: Bool) -> PNMessageEvent {
+        PNMessageEvent(channel: envelope.channel, subscription: envelope.subscription, timetoken: envelope.timetoken,
+                       publisher: envelope.publisher, message: message, userMetadata: envelope.userMetadata,
+                       decryptionFailed: failed)
+    }
+}
+
+/// Encryption glue: payloads are encrypted as JSON text and carried as a JSON string of base64.
+enum MessageCrypto {
+    /// Decrypts a payload; returns it unchanged with `failed = true` when it cannot be decrypted.
+    static func decrypt(_ payload: JSONValue, cipher: (any PubNubMessageCipher)?) -> (JSONValue, failed: Bool) {
+        guard let cipher else { return (payload, false) }
+        guard let base64 = payload.stringValue,
+            let text = try? cipher.decrypt(base64: base64),
+            let value = try? JSONValue.parse(text)
+        else { return (payload, true) }
+        return (value, false)
+    }
+
+    /// The JSON text to send for a message: encrypted to `"<base64>"` when a cipher is set.
+    static func encryptedText(_ message: JSONValue, cipher: (any PubNubMessageCipher)?) throws -> String {
+        guard let cipher else { return message.jsonText }
+        return JSONValue.string(try cipher.encrypt(jsonText: message.jsonText)).jsonText
+    }
+}

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+
+/// An HTTP request as the client sends it.
+public struct HTTPClientRequest: Sendable, Equatable {
+    public var method: String
+    /// Path and query, already percent-encoded.
+    public var target: String
+    public var body: [UInt8]?
+
+    public init(method: String = "GET", target: String, body: [UInt8]? = nil) {
+        self.method = method
+        self.target = target
+        self.body = body
+    }
+
+    /// "GET /path?query".
+    public var summary: String { "\(method) \(target)" }
+
+    /// The request bytes: request line, Host, User-Agent, Accept, `Connection: close`, body headers.
+    func encode(hostHeader: String, userAgent: String) -> [UInt8] {
+        var head = "\(method) \(target) HTTP/1.1\r\nHost: \(hostHeader)\r\nUser-Agent: \(userAgent)\r\nAccept: */*\r\nConnection: close\r\n"
+        if let body {
+            head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n"
+        }
+        head += "\r\n"
+        return Array(head.utf8) + (body ?? [])
+    }
+}
+
+/// A complete HTTP response.
+public struct HTTPClientResponse: Sendable, Equatable {
+    public var statusCode: Int
+    /// Header names lowercased, in arrival order.
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
+
+    public init(statusCode: Int, headers: [(name: String, value: String)], body: [UInt8]) {
+        self.statusCode = statusCode
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The first header value with this (case-insensitive) name.
+    public func header(_ name: String) -> String? {
+        let lower = name.lowercased()
+        return headers.first { $0.name == lower }?.value
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.statusCode == rhs.statusCode && lhs.body == rhs.body
+            && lhs.headers.map { "\($0.name):\($0.value)" } == rhs.headers.map { "\($0.name):\($0.value)" }
+    }
+}

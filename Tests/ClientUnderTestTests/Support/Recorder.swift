@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+@testable import ClientUnderTest
+
+/// A listener that records every event.
+final class Recorder: PubNubListener {
+    let events = Waitable<PubNubEvent>()
+
+    func client(_ client: PubNubClient, didReceiveMessage message: PNMessageEvent) { events.append(.message(message)) }
+    func client(_ client: PubNubClient, didReceiveSignal signal: PNMessageEvent) { events.append(.signal(signal)) }
+    func client(_ client: PubNubClient, didReceivePresenceEvent event: PNPresenceEvent) { events.append(.presence(event)) }
+    func client(_ client: PubNubClient, didReceiveStatus status: PNStatus) { events.append(.status(status)) }
+
+    var statuses: [PNStatus] { events.items.compactMap { if case .status(let s) = $0 { s } else { nil } } }
+
+    /// Waits for `count` statuses in total.
+    func waitStatuses(_ count: Int, timeout: Double = 5) async -> [PNStatus]? {
+        let items = await events.wait(timeout: timeout) { items in
+            items.filter { if case .status = $0 { true } else { false } }.count >= count
+        }
+        return items.map { $0.compactMap { if case .status(let s) = $0 { s } else { nil } } }
+    }
+}
+
+extension PubNubEvent {
+    var messageEvent: PNMessageEvent? { if case .message(let m) = self { m } else { nil } }
+}
+
+/// A client for a loopback origin, plain HTTP, with short timeouts.
+func makeClient(origin: String, configure: (inout PubNubConfiguration) -> Void = { _ in }) throws -> PubNubClient {
+    var config = PubNubConfiguration(publishKey: "pub-k", subscribeKey: "sub-k", uuid: "tester")
+    config.origin = origin
+    config.tlsEnabled = false
+    config.nonSubscribeRequestTimeout = 2
+    config.subscribeMaximumIdleTime = 5
+    configure(&config)
+    return try PubNubClient(configuration: config)
+}

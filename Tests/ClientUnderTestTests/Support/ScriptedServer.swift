@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: MIT
+import Foundation
+import Glibc
+import Synchronization
+
+/// A request as the scripted server saw it.
+struct SeenRequest: Sendable {
+    let method: String
+    let target: String
+    let headers: [String: String]
+    let body: [UInt8]
+    /// Monotonic milliseconds at arrival.
+    let arrivalMs: Int64
+
+    var path: String { String(target.split(separator: "?", maxSplits: 1)[0]) }
+    var query: [String: String] {
+        guard let q = target.split(separator: "?", maxSplits: 1).dropFirst().first else { return [:] }
+        var out: [String: String] = [:]
+        for pair in q.split(separator: "&") {
+            let kv = pair.split(separator: "=", maxSplits: 1)
+            out[String(kv[0])] = kv.count > 1 ? String(kv[1]) : ""
+        }
+        return out
+    }
+}
+
+/// What the scripted server does with one request.
+enum ScriptedReply: Sendable {
+    /// Writes these bytes, then closes.
+    case bytes([UInt8])
+    /// Closes with a TCP reset (SO_LINGER 0).
+    case reset
+    /// Closes without answering.
+    case close
+    /// Holds the connection open without answering until the server stops.
+    case stall
+
+    /// A complete HTTP response.
+    static func http(_ status: Int, _ body: String, contentType: String = "text/javascript; charset=\"UTF-8\"") -> ScriptedReply {
+        let head = "HTTP/1.1 \(status) X\r\nContent-Type: \(contentType)\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n"
+        return .bytes(Array((head + body).utf8))
+    }
+}
+
+/// A tiny HTTP server on 127.0.0.1:0 with real sockets; each connection gets one request and the
+/// reply the handler chooses. Every request is recorded in `journal`.
+final class ScriptedServer: Sendable {
+    let port: Int
+    let journal = Waitable<SeenRequest>()
+    private let listenFD: Int32
+    private let handler: @Sendable (SeenRequest) -> ScriptedReply
+    private let open = Mutex<[Int32]>([])
+    private let stopped = Mutex(false)
+
+    init(handler: @escaping @Sendable (SeenRequest) -> ScriptedReply) throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var one: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, 64) == 0 else { throw POSIXError(.EADDRINUSE) }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(fd, $0, &length) }
+        }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        listenFD = fd
+        self.handler = handler
+        let thread = Thread { [self] in acceptLoop() }
+        thread.start()
+    }
+
+    var origin: String { "127.0.0.1:\(port)" }
+
+    func stop() {
+        guard stopped.withLock({ s in defer { s = true }; return !s }) else { return }
+        shutdown(listenFD, Int32(SHUT_RDWR))
+        close(listenFD)
+        for fd in open.withLock({ fds in defer { fds.removeAll() }; return fds }) {
+            shutdown(fd, Int32(SHUT_RDWR))
+        }
+    }
+
+    deinit { stop() }
+
+    private func acceptLoop() {
+        while !stopped.withLock({ $0 }) {
+            let client = accept(listenFD, nil, nil)
+            if client < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            open.withLock { $0.append(client) }
+            let thread = Thread { [self] in serve(client) }
+            thread.start()
+        }
+    }
+
+    private func serve(_ fd: Int32) {
+        guard let request = readRequest(fd) else {
+            close(fd)
+            return
+        }
+        journal.append(request)
+        switch handler(request) {
+        case .bytes(let bytes):
+            var offset = 0
+            while offset < bytes.count {
+                let n = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                if n <= 0 { break }
+                offset += n
+            }
+            shutdown(fd, Int32(SHUT_WR))
+            var sink = [UInt8](repeating: 0, count: 256)
+            while recv(fd, &sink, sink.count, 0) > 0 {}
+            close(fd)
+        case .reset:
+            var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+            setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+            close(fd)
+        case .close:
+            close(fd)
+        case .stall:
+            var sink = [UInt8](repeating: 0, count: 256)
+            while recv(fd, &sink, sink.count, 0) > 0 {}
+            close(fd)
+        }
+        open.withLock { $0.removeAll { $0 == fd } }
+    }
+
+    private func readRequest(_ fd: Int32) -> SeenRequest? {
+        var buffer: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        let terminator: [UInt8] = [13, 10, 13, 10]
+        var headerEnd: Int?
+        while headerEnd == nil {
+            let n = recv(fd, &chunk, chunk.count, 0)
+            if n <= 0 { return nil }
+            buffer += chunk[0..<n]
+            if buffer.count >= 4 {
+                for i in 0...(buffer.count - 4) where Array(buffer[i..<i + 4]) == terminator {
+                    headerEnd = i
+                    break
+                }
+            }
+        }
+        let head = String(decoding: buffer[0..<headerEnd!], as: UTF8.self)
+        let lines = head.components(separatedBy: "\r\n")
+        let parts = lines[0].split(separator: " ")
+        guard parts.count == 3 else { return nil }
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        var body = Array(buffer[(headerEnd! + 4)...])
+        let length = Int(headers["content-length"] ?? "0") ?? 0
+        while body.count < length {
+            let n = recv(fd, &chunk, chunk.count, 0)
+            if n <= 0 { return nil }
+            body += chunk[0..<n]
+        }
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return SeenRequest(method: String(parts[0]), target: String(parts[1]), headers: headers, body: body,
+                           arrivalMs: Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000)
+    }
+}
+
+/// A port that is bound but not listening: connecting to it is refused.
+final class RefusingPort: Sendable {
+    let port: Int
+    private let fd: Int32
+
+    init() {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(fd, $0, &length) }
+        }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        self.fd = fd
+    }
+
+    deinit { close(fd) }
+}
