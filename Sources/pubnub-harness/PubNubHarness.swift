@@ -39,7 +39,8 @@ struct PubNubHarness: AsyncParsableCommand {
     /// prints its first line and exits 2.
     private static func exitForParseError(_ error: any Error) -> Never {
         let code = exitCode(for: error)
-        if code == .success {
+        // A command that already printed its own message signals it with a bare `ExitCode`.
+        if code == .success || error is ExitCode {
             exit(withError: error)
         }
         let message = fullMessage(for: error)
