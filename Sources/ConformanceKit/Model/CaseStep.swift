@@ -19,6 +19,11 @@ public enum CaseStep: Sendable, Hashable {
     case expectStatus(StatusCategory, withinMs: Int)
     /// Wait until these messages are the next ones delivered, in this order, with nothing between.
     case expectMessages([ExpectedMessage], withinMs: Int)
+    /// Wait until at least `count` messages have been delivered in all (content not checked;
+    /// for server-generated messages).
+    case expectMessageCount(Int, withinMs: Int)
+    /// Check that no message beyond those already expected arrives for `ms` (duplicates, leaks).
+    case expectNoMoreMessages(forMs: Int)
     /// Wait until a matching presence event is delivered.
     case expectPresence(ExpectedPresence, withinMs: Int)
     /// Check the last operation result.

@@ -85,7 +85,8 @@ public struct ClientSessionConfiguration: Sendable, Hashable {
         self.cipherKey = overrides.cipherKey
         self.cipherScheme = overrides.cipherScheme ?? (overrides.cipherKey == nil ? nil : "legacy")
         self.nonSubscribeTimeoutMs = overrides.nonSubscribeTimeoutMs ?? 400
-        self.subscribeTimeoutMs = overrides.subscribeTimeoutMs ?? 1_500
+        // Above every case budget: an idle long-poll must never time out unless a case asks for it.
+        self.subscribeTimeoutMs = overrides.subscribeTimeoutMs ?? 30_000
         self.reconnectPingIntervalMs = overrides.reconnectPingIntervalMs ?? 100
         self.restoreSubscription = overrides.restoreSubscription ?? true
         self.catchUpOnSubscriptionRestore = overrides.catchUpOnSubscriptionRestore ?? true

@@ -13,6 +13,8 @@ public enum JournalExpectation: Sendable, Hashable {
     /// Whether two subscribe requests carry the same non-zero `tt`: a cursor reused after a
     /// disconnect (catch-up) or across a list change (keepTimeTokenOnListChange).
     case cursorReused(Bool)
+    /// Whether some request to the endpoint has `substring` in its path.
+    case pathContains(endpoint: String, substring: String, Bool)
     /// No request to `endpoint` matching `query` after the first request matching `after`.
     case noneAfter(after: String, afterQuery: [String: String], endpoint: String, query: [String: String])
 
@@ -27,8 +29,27 @@ public enum JournalExpectation: Sendable, Hashable {
             return "\(after)\(Self.describe(afterQuery)) followed by \(endpoint)\(Self.describe(query))"
         case .cursorReused(let reused):
             return reused ? "a subscribe cursor (tt) sent again" : "no subscribe cursor (tt) sent twice"
+        case .pathContains(let endpoint, let substring, let present):
+            return "\(present ? "a" : "no") \(endpoint) request with \"\(substring)\" in its path"
         case .noneAfter(let after, let afterQuery, let endpoint, let query):
             return "no \(endpoint)\(Self.describe(query)) after \(after)\(Self.describe(afterQuery))"
+        }
+    }
+
+    /// The expectation with `transform` applied to every query value and substring (placeholders).
+    func substituting(_ transform: (String) -> String) -> JournalExpectation {
+        func map(_ query: [String: String]) -> [String: String] { query.mapValues(transform) }
+        switch self {
+        case .count(let endpoint, let query, let atLeast, let atMost):
+            return .count(endpoint: endpoint, query: map(query), atLeast: atLeast, atMost: atMost)
+        case .followedBy(let after, let afterQuery, let endpoint, let query):
+            return .followedBy(after: after, afterQuery: map(afterQuery), endpoint: endpoint, query: map(query))
+        case .noneAfter(let after, let afterQuery, let endpoint, let query):
+            return .noneAfter(after: after, afterQuery: map(afterQuery), endpoint: endpoint, query: map(query))
+        case .pathContains(let endpoint, let substring, let present):
+            return .pathContains(endpoint: endpoint, substring: transform(substring), present)
+        case .spacing, .cursorReused:
+            return self
         }
     }
 

@@ -18,6 +18,8 @@ enum JournalCheck {
         case .noneAfter(let after, let afterQuery, let endpoint, let query):
             guard let index = entries.firstIndex(where: { $0.endpoint == after && $0.queryMatches(afterQuery) }) else { return false }
             return !entries[(index + 1)...].contains { $0.endpoint == endpoint && $0.queryMatches(query) }
+        case .pathContains(let endpoint, let substring, let present):
+            return entries.contains { $0.endpoint == endpoint && $0.path.contains(substring) } == present
         case .cursorReused(let reused):
             let cursors = entries.filter { $0.endpoint == "subscribe" }.compactMap { $0.query["tt"] }.filter { $0 != "0" }
             return (Set(cursors).count < cursors.count) == reused

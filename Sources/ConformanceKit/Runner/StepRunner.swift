@@ -74,9 +74,11 @@ final class StepRunner: Sendable {
                 return false
             }
         case .serverPublish(let channel, let message):
-            let path = "/publish/\(keys.publishKey)/\(keys.subscribeKey)/0/\(Self.segment(channel))/0/\(Self.segment(message.jsonText))"
-            return await serverCall(number, "server publish") {
-                try await self.server.request(method: "GET", path: path, query: [("uuid", "harness-publisher")], body: nil)
+            do {
+                try await server.publish(subscribeKey: keys.subscribeKey, publishKey: keys.publishKey, channel: channel, message: message.jsonText)
+            } catch {
+                await state.fail(.failed("step \(number) server publish: \(error)"))
+                return false
             }
         case .serverRequest(let method, let path, let query):
             let query = query.sorted { $0.key < $1.key }.map { ($0.key, substitute($0.value)) }
@@ -117,12 +119,27 @@ final class StepRunner: Sendable {
             }
         case .expectMessages(let expected, let within):
             await expectMessages(expected, within: within, number: number)
+        case .expectMessageCount(let count, let within):
+            let deadline = ContinuousClock.now + .milliseconds(within)
+            let (snapshot, seen) = await log.wait(until: deadline) { $0.messages.count >= count }
+            if !seen {
+                await state.fail(.failed("step \(number): expected \(count) message(s), received \(snapshot.messages.count) within \(within) ms"))
+            }
+        case .expectNoMoreMessages(let ms):
+            try? await Task.sleep(for: .milliseconds(ms))
+            let consumed = await state.messageCursor
+            let messages = await log.current.messages
+            if messages.count > consumed {
+                let extra = messages[consumed]
+                await state.fail(.failed("step \(number): unexpected message within \(ms) ms (duplicate or leaked): \(extra.channel) \(extra.message.jsonText)"))
+                await state.advanceMessages(by: messages.count - consumed)
+            }
         case .expectPresence(let expected, let within):
             await expectPresence(expected, within: within, number: number)
         case .expectResult(let expected):
             await checkResult(expected, number: number)
         case .expectJournal(let expectation, let within):
-            await expectJournal(expectation, within: within, number: number)
+            await expectJournal(expectation.substituting(substitute), within: within, number: number)
         }
         return true
     }
@@ -185,7 +202,7 @@ final class StepRunner: Sendable {
         if let code = expected.statusCode, result.statusCode != code {
             problems.append("HTTP status \(result.statusCode.map(String.init) ?? "none"), expected \(code)")
         }
-        if let data = expected.data, !(result.data?.contains(data) ?? false) {
+        if let data = expected.data.map(substituted), !(result.data?.contains(data) ?? false) {
             problems.append("data \(result.data?.jsonText ?? "none") does not contain \(data.jsonText)")
         }
         for path in expected.timetokenPaths where !Self.isTimetoken(Self.value(at: path, in: result.data)) {
@@ -249,6 +266,16 @@ final class StepRunner: Sendable {
         text.replacingOccurrences(of: "{sub}", with: keys.subscribeKey)
             .replacingOccurrences(of: "{pub}", with: keys.publishKey)
             .replacingOccurrences(of: "{uuid}", with: keys.uuid)
+    }
+
+    /// `value` with placeholders replaced in every string.
+    func substituted(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .string(let text): return .string(substitute(text))
+        case .array(let items): return .array(items.map(substituted))
+        case .object(let members): return .object(members.mapValues(substituted))
+        default: return value
+        }
     }
 
     static func segment(_ text: String) -> String {

@@ -86,6 +86,12 @@ public struct AdminHTTPServer: HarnessServer {
         return (answer.status, [UInt8](answer.body))
     }
 
+    public func publish(subscribeKey: String, publishKey: String, channel: String, message: String) async throws {
+        let path = "/publish/\(Self.segment(publishKey))/\(Self.segment(subscribeKey))/0/\(Self.segment(channel))/0/\(Self.segment(message))"
+        let answer = try await send("GET", path + "?uuid=harness-publisher", operation: "publish")
+        try expectOK(answer, "publish")
+    }
+
     /// Resets every plan, journal and listener of the server (`POST /__admin/reset`).
     public func reset() async throws {
         try await expectOK(send("POST", "/__admin/reset", operation: "reset"), "reset")

@@ -22,6 +22,9 @@ public protocol HarnessServer: Sendable {
     func registerKeyset(subscribeKey: String, publishKey: String, secretKey: String) async throws
     /// Grants (or revokes) access on a keyset registered with ``registerKeyset(subscribeKey:publishKey:secretKey:)``.
     func grant(_ grant: Grant, subscribeKey: String) async throws
+    /// Publishes `message` (JSON text) as another user would, bypassing Access Manager (the
+    /// in-process server injects it; over HTTP it is a plain publish with uuid `harness-publisher`).
+    func publish(subscribeKey: String, publishKey: String, channel: String, message: String) async throws
     /// Sends a plain request to the PubNub service; returns the status and body.
     func request(method: String, path: String, query: [(String, String)], body: [UInt8]?) async throws -> (status: Int, body: [UInt8])
 }
