@@ -27,7 +27,8 @@ enum TransportSuite {
 
     static func handshake(_ fault: String, _ what: String, _ category: StatusCategory = .tlsConnectionFailed) -> ListenerCase {
         ListenerCase(setup: .fault(fault), name: fault, what: what, tls: true, request: category,
-                     requestAlternatives: [Alternative([.networkIssues], reason: objc67), Alternative([.tlsConnectionFailed], reason: "a stalled handshake reported as a TLS failure")],
+                     requestAlternatives: [Alternative([.networkIssues], reason: objc67)]
+                        + (category == .tlsConnectionFailed ? [] : [Alternative([.tlsConnectionFailed], reason: "a stalled handshake reported as a TLS failure")]),
                      subscribeAlternatives: [Alternative([category], reason: "the TLS category reported for the loop instead of a disconnect"),
                                              Alternative([.networkIssues], reason: objc67)])
     }
