@@ -7,6 +7,6 @@ struct PubNubHarness: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pubnub-harness",
         abstract: "A PubNub protocol conformance harness: mock server, fault injection, suites and crypto tools.",
-        subcommands: []
+        subcommands: [RunCommand.self, ListCommand.self]
     )
 }
