@@ -10,8 +10,9 @@ enum JournalCheck {
         case .spacing(let endpoint, let count, let minimumIntervalMs):
             let times = entries.filter { $0.endpoint == endpoint }.map(\.arrivalTime)
             guard times.count >= count else { return false }
-            let tolerance = Double(minimumIntervalMs) * 0.9 / 1_000
-            return zip(times, times.dropFirst()).allSatisfy { $1 - $0 >= tolerance }
+            // 10% for timer jitter, and a microsecond for the arithmetic of arrival-time doubles.
+            let minimum = Double(minimumIntervalMs) * 0.9 - 0.001
+            return zip(times, times.dropFirst()).allSatisfy { ($1 - $0) * 1_000 >= minimum }
         case .followedBy(let after, let afterQuery, let endpoint, let query):
             guard let index = entries.firstIndex(where: { $0.endpoint == after && $0.queryMatches(afterQuery) }) else { return false }
             return entries[(index + 1)...].contains { $0.endpoint == endpoint && $0.queryMatches(query) }
