@@ -85,7 +85,13 @@ final class DriverConnection: Sendable {
     func terminate() {
         let (process, input) = state.withLock { ($0.process, $0.input) }
         writer.async { try? input?.close() }
-        if let process, process.isRunning { process.terminate() }
+        if let process, process.isRunning {
+            process.terminate()
+            // SIGTERM may be blocked (a parent's signal mask is inherited): SIGKILL after 1 s.
+            writer.asyncAfter(deadline: .now() + 1) {
+                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            }
+        }
         finish(reason: "session closed")
     }
 
