@@ -79,6 +79,8 @@ import Testing
         #expect(html.contains("unexpected: &lt;PNNetworkIssuesCategory&gt;"))
         #expect(html.contains("<code>PNTLSUntrustedCertificateCategory</code>"))
         #expect(html.contains("GET /publish/p/s/0/ch/0/%22x%22?uuid=u  [rule hang]"))
+ #expect(html.contains("<details open><summary>wire log (1)</summary>"))
+        #expect(html.components(separatedBy: "<details open>").count == 2)
         #expect(!html.contains("<script") && !html.contains("src=") && !html.contains("<link"))
     }
 

@@ -52,7 +52,8 @@ public enum HTMLReport {
         var cell = "<code>\(escape(result.id))</code><br>\(escape(result.title)) <small>\(escape(result.spec))</small>"
         if !result.detail.isEmpty { cell += "<pre>\(escape(result.detail))</pre>" }
         if !result.wireLog.isEmpty {
-            cell += "<details><summary>wire log (\(result.wireLog.count))</summary><pre>\(escape(result.wireLog.joined(separator: "\n")))</pre></details>"
+            let open = result.outcome == .fail ? " open" : ""
+            cell += "<details\(open)><summary>wire log (\(result.wireLog.count))</summary><pre>\(escape(result.wireLog.joined(separator: "\n")))</pre></details>"
         }
         let deviation = result.deviation.map { "<br><small>\(escape($0.rawValue))</small>" } ?? ""
         return "<tr id=\"case-\(escape(result.id))\"><td>\(cell)</td><td class=\"\(result.outcome.rawValue)\">\(result.outcome.rawValue)\(deviation)</td>"
