@@ -34,7 +34,9 @@ public enum JSONValue: Sendable, Hashable, Codable {
         case .null: try container.encodeNil()
         case .bool(let value): try container.encode(value)
         case .number(let value):
-            if value.rounded() == value, abs(value) < 9.0e15 {
+            // Integral values print as integers (a 17-digit timetoken stays digits, not 1.7e+16).
+            // Numbers are doubles: above 2^53 they are approximate, so exact timetokens travel as strings.
+            if value.rounded() == value, abs(value) < 9.2e18 {
                 try container.encode(Int64(value))
             } else {
                 try container.encode(value)
