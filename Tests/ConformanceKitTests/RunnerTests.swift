@@ -126,6 +126,7 @@ import Testing
         #expect(calls.3 == [40_001])
         let configuration = try #require(client.configurations.withLock { $0.first })
         #expect(configuration.origin == "127.0.0.1:40001")
+        #expect(configuration.tls)
         #expect(configuration.caPEM?.hasPrefix("-----BEGIN CERTIFICATE-----") == true)
         #expect(configuration.subscribeKey == keys.subscribeKey)
     }

@@ -61,11 +61,13 @@ struct CaseExecutor: Sendable {
             case .refused:
                 origin = "127.0.0.1:\(try await server.refusedPort())"
             }
-            let needsCA = (testCase.client.tls ?? false) || { if case .fault(let f) = testCase.listener { f.hasPrefix("tls-") } else { false } }()
-            let caPEM = needsCA ? try await server.caPEM() : nil
+            // A TLS listener fault implies a TLS client unless the case says otherwise.
+            var overrides = testCase.client
+            if overrides.tls == nil, case .fault(let fault) = testCase.listener, fault.hasPrefix("tls-") { overrides.tls = true }
+            let caPEM = (overrides.tls ?? false) ? try await server.caPEM() : nil
             configuration = ClientSessionConfiguration(
                 origin: origin, caPEM: caPEM, subscribeKey: keys.subscribeKey, publishKey: keys.publishKey,
-                uuid: keys.uuid, overrides: testCase.client)
+                uuid: keys.uuid, overrides: overrides)
         } catch let error as HarnessServerError {
             await cleanup(keys: keys, listenerPort: listenerPort, planInstalled: false)
             if case .unsupported = error { return finish(.skipped, "\(error)") }
