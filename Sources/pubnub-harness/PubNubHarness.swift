@@ -8,7 +8,7 @@ struct PubNubHarness: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pubnub-harness",
         abstract: "A PubNub protocol conformance harness: mock server, fault injection, suites and crypto tools.",
-        subcommands: [ServeCommand.self, CryptoCommand.self]
+        subcommands: [RunCommand.self, ListCommand.self, ServeCommand.self, CryptoCommand.self]
     )
 
     /// Parses and runs, mapping outcomes to the harness's exit statuses: 0 success, 1 failure

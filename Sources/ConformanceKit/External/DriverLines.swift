@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+
+/// Decoding of the lines a driver writes (docs/driver-protocol.md), pure.
+enum DriverLines {
+    /// What one driver line means.
+    enum Line: Sendable, Equatable {
+        case reply(id: Int, ReplyBody)
+        case event(ClientEvent)
+        case log(String)
+    }
+
+    enum ReplyBody: Sendable, Equatable {
+        case result(OperationResult)
+        case unsupported(String)
+        case error(String)
+    }
+
+    static func decode(_ text: String) throws(ClientAdapterError) -> Line {
+        guard let value = try? JSONValue.parse(text), value.objectValue != nil else {
+            throw .protocolViolation("not a JSON object: \(text.prefix(200))")
+        }
+        guard let type = value["type"]?.stringValue else {
+            throw .protocolViolation("line without \"type\": \(text.prefix(200))")
+        }
+        if let id = value["id"]?.intValue, ["result", "unsupported", "error"].contains(type) {
+            switch type {
+            case "unsupported":
+                return .reply(id: id, .unsupported(value["detail"]?.stringValue ?? "operation"))
+            case "error":
+                return .reply(id: id, .error(value["detail"]?.stringValue ?? "driver error"))
+            default:
+                var resultCategory: StatusCategory?
+                if let raw = value["category"] { resultCategory = try category(raw) }
+                return .reply(id: id, .result(OperationResult(
+                    category: resultCategory,
+                    isError: value["error"]?.boolValue ?? false,
+                    statusCode: value["statusCode"]?.intValue,
+                    data: value["data"])))
+            }
+        }
+        switch type {
+        case "status":
+            guard let raw = value["category"], let category = try category(raw) else {
+                throw .protocolViolation("status without category: \(text.prefix(200))")
+            }
+            return .event(.status(StatusEvent(category: category, operation: value["operation"]?.stringValue,
+                                              timetoken: value["timetoken"]?.stringValue)))
+        case "message", "signal":
+            guard let channel = value["channel"]?.stringValue, let message = value["message"] else {
+                throw .protocolViolation("message without channel or message: \(text.prefix(200))")
+            }
+            return .event(.message(MessageEvent(
+                channel: channel, subscription: value["subscription"]?.stringValue, message: message,
+                publisher: value["publisher"]?.stringValue, timetoken: value["timetoken"]?.stringValue,
+                isSignal: type == "signal" || value["signal"]?.boolValue == true,
+                decryptionFailed: value["decryptionFailed"]?.boolValue ?? false)))
+        case "presence":
+            guard let channel = value["channel"]?.stringValue, let action = value["action"]?.stringValue else {
+                throw .protocolViolation("presence without channel or action: \(text.prefix(200))")
+            }
+            return .event(.presence(PresenceEvent(channel: channel, action: action, uuid: value["uuid"]?.stringValue,
+                                                  occupancy: value["occupancy"]?.intValue, state: value["state"])))
+        case "log":
+            return .log(value["text"]?.stringValue ?? "")
+        default:
+            throw .protocolViolation("unknown line type \"\(type)\"")
+        }
+    }
+
+    /// A category name; names outside the 4.x set (another SDK's own) count as `PNUnknownCategory`.
+    private static func category(_ value: JSONValue) throws(ClientAdapterError) -> StatusCategory? {
+        if value == .null { return nil }
+        guard let name = value.stringValue else { throw .protocolViolation("category is not a string") }
+        return StatusCategory(rawValue: name) ?? .unknown
+    }
+}

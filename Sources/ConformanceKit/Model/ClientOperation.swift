@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: MIT
+
+/// An operation a client performs for a case; a client adapter maps each to its own API.
+///
+/// Every operation answers with an ``OperationResult``. Subscribe and unsubscribe answer as soon
+/// as the client has taken the change; their effects arrive as listener events.
+public enum ClientOperation: Sendable, Hashable {
+    case time
+    case publish(channel: String, message: JSONValue, meta: JSONValue? = nil, storeInHistory: Bool? = nil, usePOST: Bool = false)
+    case signal(channel: String, message: JSONValue)
+    case subscribe(channels: [String], groups: [String] = [], withPresence: Bool = false, timetoken: String? = nil)
+    case unsubscribe(channels: [String], groups: [String] = [])
+    case unsubscribeAll
+    case hereNow(channels: [String], groups: [String] = [], includeUUIDs: Bool = true, includeState: Bool = false)
+    case whereNow(uuid: String?)
+    case setState(channels: [String], groups: [String] = [], state: JSONValue)
+    case getState(channels: [String], groups: [String] = [], uuid: String?)
+    case history(channel: String, start: String? = nil, end: String? = nil, count: Int? = nil, reverse: Bool = false, includeTimetoken: Bool = true)
+    case fetchMessages(channels: [String], start: String? = nil, end: String? = nil, max: Int? = nil)
+    case messageCounts(channels: [String], timetokens: [String])
+    case deleteMessages(channel: String, start: String? = nil, end: String? = nil)
+    case addChannelsToGroup(group: String, channels: [String])
+    case removeChannelsFromGroup(group: String, channels: [String])
+    case listChannelsInGroup(group: String)
+    case deleteGroup(group: String)
+
+    /// The operation's name on the driver protocol (`"type"`).
+    public var name: String {
+        switch self {
+        case .time: "time"
+        case .publish: "publish"
+        case .signal: "signal"
+        case .subscribe: "subscribe"
+        case .unsubscribe: "unsubscribe"
+        case .unsubscribeAll: "unsubscribeAll"
+        case .hereNow: "hereNow"
+        case .whereNow: "whereNow"
+        case .setState: "setState"
+        case .getState: "getState"
+        case .history: "history"
+        case .fetchMessages: "fetchMessages"
+        case .messageCounts: "messageCounts"
+        case .deleteMessages: "deleteMessages"
+        case .addChannelsToGroup: "addChannelsToGroup"
+        case .removeChannelsFromGroup: "removeChannelsFromGroup"
+        case .listChannelsInGroup: "listChannelsInGroup"
+        case .deleteGroup: "deleteGroup"
+        }
+    }
+
+    /// The operation as a driver-protocol object (without `id`), see docs/driver-protocol.md.
+    public var driverFields: [String: JSONValue] {
+        var fields: [String: JSONValue] = ["type": .string(name)]
+        func strings(_ list: [String]) -> JSONValue { .array(list.map { .string($0) }) }
+        func put(_ key: String, _ value: String?) { if let value { fields[key] = .string(value) } }
+        func put(_ key: String, _ value: Int?) { if let value { fields[key] = .number(Double(value)) } }
+        switch self {
+        case .time, .unsubscribeAll:
+            break
+        case .publish(let channel, let message, let meta, let store, let usePOST):
+            fields["channel"] = .string(channel)
+            fields["message"] = message
+            if let meta { fields["meta"] = meta }
+            if let store { fields["storeInHistory"] = .bool(store) }
+            fields["usePOST"] = .bool(usePOST)
+        case .signal(let channel, let message):
+            fields["channel"] = .string(channel)
+            fields["message"] = message
+        case .subscribe(let channels, let groups, let withPresence, let timetoken):
+            fields["channels"] = strings(channels)
+            fields["groups"] = strings(groups)
+            fields["withPresence"] = .bool(withPresence)
+            put("timetoken", timetoken)
+        case .unsubscribe(let channels, let groups):
+            fields["channels"] = strings(channels)
+            fields["groups"] = strings(groups)
+        case .hereNow(let channels, let groups, let includeUUIDs, let includeState):
+            fields["channels"] = strings(channels)
+            fields["groups"] = strings(groups)
+            fields["includeUUIDs"] = .bool(includeUUIDs)
+            fields["includeState"] = .bool(includeState)
+        case .whereNow(let uuid):
+            put("uuid", uuid)
+        case .setState(let channels, let groups, let state):
+            fields["channels"] = strings(channels)
+            fields["groups"] = strings(groups)
+            fields["state"] = state
+        case .getState(let channels, let groups, let uuid):
+            fields["channels"] = strings(channels)
+            fields["groups"] = strings(groups)
+            put("uuid", uuid)
+        case .history(let channel, let start, let end, let count, let reverse, let includeTimetoken):
+            fields["channel"] = .string(channel)
+            put("start", start)
+            put("end", end)
+            put("count", count)
+            fields["reverse"] = .bool(reverse)
+            fields["includeTimetoken"] = .bool(includeTimetoken)
+        case .fetchMessages(let channels, let start, let end, let max):
+            fields["channels"] = strings(channels)
+            put("start", start)
+            put("end", end)
+            put("max", max)
+        case .messageCounts(let channels, let timetokens):
+            fields["channels"] = strings(channels)
+            fields["timetokens"] = strings(timetokens)
+        case .deleteMessages(let channel, let start, let end):
+            fields["channel"] = .string(channel)
+            put("start", start)
+            put("end", end)
+        case .addChannelsToGroup(let group, let channels), .removeChannelsFromGroup(let group, let channels):
+            fields["group"] = .string(group)
+            fields["channels"] = strings(channels)
+        case .listChannelsInGroup(let group), .deleteGroup(let group):
+            fields["group"] = .string(group)
+        }
+        return fields
+    }
+}

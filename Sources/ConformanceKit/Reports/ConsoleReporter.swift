@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+import Foundation
+import Synchronization
+
+/// Progress while cases run and the summary at the end, for people and CI logs.
+///
+/// On a terminal the progress is one bar rewritten with `\r`; elsewhere (CI, pipes) each finished
+/// case is a plain line.
+public final class ConsoleReporter: Sendable {
+    private let interactive: Bool
+    private let write: @Sendable (String) -> Void
+    private let lastLength = Mutex(0)
+
+    /// - Parameters:
+    ///   - interactive: draw a bar (defaults to "stdout is a terminal and `CI` is unset").
+    ///   - write: where text goes (defaults to stdout, unbuffered).
+    public init(interactive: Bool? = nil, write: (@Sendable (String) -> Void)? = nil) {
+        self.interactive = interactive ?? (isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["CI"] == nil)
+        self.write = write ?? { text in FileHandle.standardOutput.write(Data(text.utf8)) }
+    }
+
+    public func start(total: Int, seed: UInt64, client: String) {
+        write("Running \(total) case(s) against \(client), seed \(seed) (replay with --seed \(seed))\n")
+    }
+
+    /// Called after each case.
+    public func progress(_ result: CaseResult, finished: Int, total: Int) {
+        if interactive {
+            let width = 30
+            let filled = total == 0 ? width : finished * width / total
+            let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+            let line = "[\(bar)] \(finished)/\(total) \(result.id)"
+            let padding = lastLength.withLock { last in
+                defer { last = line.count }
+                return max(0, last - line.count)
+            }
+            write("\r" + line + String(repeating: " ", count: padding) + (finished == total ? "\n" : ""))
+        } else {
+            write("[\(finished)/\(total)] \(Self.label(result)) \(result.id) (\(String(format: "%.2f", result.durationSeconds)) s)\n")
+        }
+    }
+
+    /// The summary grouped by suite, with every failure's categories, detail and wire log.
+    public func summary(_ report: RunReport) {
+        var text = "\n"
+        for (suite, results) in JUnitReport.grouped(report.results) {
+            let counts = [CaseOutcome.pass, .nonStrict, .fail, .skipped].map { outcome in results.count { $0.outcome == outcome } }
+            text += "\(suite): \(counts[0]) passed, \(counts[1]) non-strict, \(counts[2]) failed, \(counts[3]) skipped\n"
+            for result in results where result.outcome == .fail || result.deviation == .fixed {
+                text += "  \(Self.label(result)) \(result.id) — \(result.title) (\(result.spec))\n"
+                text += "      expected: \(Self.list(result.expected))\n      observed: \(Self.list(result.observed))\n"
+                for line in result.detail.split(separator: "\n") { text += "      \(line)\n" }
+                if result.outcome == .fail && !result.wireLog.isEmpty {
+                    text += "      last requests:\n"
+                    for line in result.wireLog { text += "        \(line)\n" }
+                }
+            }
+        }
+        let s = report.summary
+        text += "\n\(s.total) cases: \(s.passed) passed, \(s.nonStrict) non-strict, \(s.failed) failed, \(s.skipped) skipped"
+        text += " in \(String(format: "%.2f", s.durationSeconds)) s (seed \(s.seed))\n"
+        let unexpected = report.results.count { $0.isUnexpectedFailure }
+        let fixed = report.results.count { $0.deviation == .fixed }
+        if unexpected > 0 { text += "\(unexpected) new failure(s)\n" }
+        if fixed > 0 { text += "\(fixed) expected deviation(s) fixed: remove them from the expectation file\n" }
+        write(text)
+    }
+
+    static func label(_ result: CaseResult) -> String {
+        switch (result.outcome, result.deviation) {
+        case (.fail, .expected?): "FAIL (expected deviation)"
+        case (.fail, _): "FAIL (new failure)"
+        case (.pass, .fixed?): "PASS (deviation fixed)"
+        case (.pass, _): "PASS"
+        case (.nonStrict, _): "NON-STRICT"
+        case (.skipped, _): "SKIP"
+        }
+    }
+
+    private static func list(_ categories: [StatusCategory]) -> String {
+        categories.isEmpty ? "(none)" : categories.map(\.rawValue).joined(separator: ", ")
+    }
+}

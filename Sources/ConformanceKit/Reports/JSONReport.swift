@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+import Foundation
+
+/// The `--json` report (schema: docs/report-schema.json).
+public enum JSONReport {
+    /// The report as a JSON value: `{"summary": {...}, "cases": [...]}`.
+    public static func value(_ report: RunReport) -> JSONValue {
+        let summary: JSONValue = [
+            "total": .number(Double(report.summary.total)),
+            "passed": .number(Double(report.summary.passed)),
+            "nonStrict": .number(Double(report.summary.nonStrict)),
+            "failed": .number(Double(report.summary.failed)),
+            "skipped": .number(Double(report.summary.skipped)),
+            "durationSeconds": .number(rounded(report.summary.durationSeconds)),
+            // A string: a 64-bit seed does not fit a JSON number exactly in every reader.
+            "seed": .string(String(report.summary.seed)),
+            "client": .string(report.client),
+        ]
+        let cases: [JSONValue] = report.results.map { result in
+            var members: [String: JSONValue] = [
+                "id": .string(result.id),
+                "suite": .string(result.suite),
+                "title": .string(result.title),
+                "spec": .string(result.spec),
+                "outcome": .string(result.outcome.rawValue),
+                "expected": .array(result.expected.map { .string($0.rawValue) }),
+                "observed": .array(result.observed.map { .string($0.rawValue) }),
+                "durationSeconds": .number(rounded(result.durationSeconds)),
+                "detail": .string(result.detail),
+                "wireLog": .array(result.wireLog.map { .string($0) }),
+            ]
+            if let deviation = result.deviation { members["deviation"] = .string(deviation.rawValue) }
+            return .object(members)
+        }
+        return ["summary": summary, "cases": .array(cases)]
+    }
+
+    /// Pretty-printed JSON text with sorted keys.
+    public static func encode(_ report: RunReport) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(value(report))) ?? Data("{}".utf8)
+    }
+
+    private static func rounded(_ seconds: Double) -> Double { (seconds * 1_000).rounded() / 1_000 }
+}

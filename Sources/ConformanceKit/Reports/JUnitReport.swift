@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+import Foundation
+
+/// The `--junit` report: one `<testsuite>` per suite, one `<testcase>` per case.
+public enum JUnitReport {
+    public static func encode(_ report: RunReport) -> String {
+        var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
+        let s = report.summary
+        xml += #"<testsuites name="pubnub-harness" tests="\#(s.total)" failures="\#(s.failed)" skipped="\#(s.skipped)" time="\#(seconds(s.durationSeconds))">"# + "\n"
+        for (suite, results) in grouped(report.results) {
+            let failures = results.count { $0.outcome == .fail }
+            let skipped = results.count { $0.outcome == .skipped }
+            let time = results.reduce(0) { $0 + $1.durationSeconds }
+            xml += #"  <testsuite name="\#(escape(suite))" tests="\#(results.count)" failures="\#(failures)" skipped="\#(skipped)" time="\#(seconds(time))">"# + "\n"
+            for result in results {
+                xml += #"    <testcase classname="\#(escape(suite))" name="\#(escape(result.id))" time="\#(seconds(result.durationSeconds))""#
+                let body = caseBody(result)
+                xml += body.isEmpty ? "/>\n" : ">\n" + body + "    </testcase>\n"
+            }
+            xml += "  </testsuite>\n"
+        }
+        xml += "</testsuites>\n"
+        return xml
+    }
+
+    private static func caseBody(_ result: CaseResult) -> String {
+        let categories = "expected: \(result.expected.map(\.rawValue).joined(separator: ", "))\nobserved: \(result.observed.map(\.rawValue).joined(separator: ", "))"
+        switch result.outcome {
+        case .pass:
+            return ""
+        case .nonStrict:
+            return "      <system-out>\(escape("non-strict: " + result.detail + "\n" + categories))</system-out>\n"
+        case .skipped:
+            return "      <skipped message=\"\(escape(result.detail))\"/>\n"
+        case .fail:
+            let text = [result.title, categories, result.detail, "wire log:"].joined(separator: "\n") + "\n" + result.wireLog.joined(separator: "\n")
+            let message = result.detail.split(separator: "\n").first.map(String.init) ?? "failed"
+            return "      <failure message=\"\(escape(message))\" type=\"\(result.deviation?.rawValue ?? "failure")\">\(escape(text))</failure>\n"
+        }
+    }
+
+    /// Escapes text for XML content and attributes; drops characters XML 1.0 cannot carry.
+    public static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\n", "\t": out += "&#\(scalar.value);"
+            case "\r": out += "&#13;"
+            default:
+                let v = scalar.value
+                if v < 0x20 || (0xFFFE...0xFFFF).contains(v) { out += "\u{FFFD}" } else { out.unicodeScalars.append(scalar) }
+            }
+        }
+        return out
+    }
+
+    static func grouped(_ results: [CaseResult]) -> [(String, [CaseResult])] {
+        var order: [String] = []
+        var groups: [String: [CaseResult]] = [:]
+        for result in results {
+            if groups[result.suite] == nil { order.append(result.suite) }
+            groups[result.suite, default: []].append(result)
+        }
+        return order.map { ($0, groups[$0] ?? []) }
+    }
+
+    private static func seconds(_ value: Double) -> String { String(format: "%.3f", value) }
+}

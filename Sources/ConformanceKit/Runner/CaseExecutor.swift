@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: MIT
+
+/// Runs one case from setup to cleanup and produces its ``CaseResult``.
+import Synchronization
+
+/// Resumes a continuation at most once, from whichever task gets there first.
+final class ResumeOnce: Sendable {
+    private let done = Mutex(false)
+
+    var isDone: Bool { done.withLock { $0 } }
+
+    /// Returns whether this call resumed it.
+    @discardableResult
+    func resume<T: Sendable>(_ continuation: CheckedContinuation<T, Never>, with value: T) -> Bool {
+        let first = done.withLock { done in
+            defer { done = true }
+            return !done
+        }
+        if first { continuation.resume(returning: value) }
+        return first
+    }
+}
+
+struct CaseExecutor: Sendable {
+    let server: any HarnessServer
+    let client: any ConformanceClient
+    let runSeed: UInt64
+    /// How many journal entries a result keeps for its wire log.
+    let wireLogLength: Int
+
+    func run(_ testCase: ConformanceCase) async -> CaseResult {
+        let started = ContinuousClock.now
+        let keys = CaseKeys(caseID: testCase.id)
+        var listenerPort: Int?
+        var planInstalled = false
+        func finish(_ outcome: CaseOutcome, _ detail: String, observed: [StatusCategory] = [], wireLog: [String] = []) -> CaseResult {
+            CaseResult(id: testCase.id, suite: testCase.suite, title: testCase.title, spec: testCase.spec,
+                       outcome: outcome, expected: testCase.expected, observed: observed,
+                       durationSeconds: Self.seconds(ContinuousClock.now - started), detail: detail, wireLog: wireLog)
+        }
+
+        let missing = testCase.requires.subtracting(client.capabilities)
+        if !missing.isEmpty {
+            return finish(.skipped, "client lacks: " + missing.map(\.rawValue).sorted().joined(separator: ", "))
+        }
+
+        // Setup: keyset, plan, listener, session.
+        let configuration: ClientSessionConfiguration
+        do {
+            if testCase.accessManager {
+                try await server.registerKeyset(subscribeKey: keys.subscribeKey, publishKey: keys.publishKey, secretKey: keys.secretKey)
+            }
+            let origin: String
+            switch testCase.listener {
+            case .shared:
+                origin = (testCase.client.tls ?? false) ? (server.tlsAddress ?? server.address) : server.address
+            case .fault(let fault):
+                let port = try await server.openListener(fault: fault)
+                listenerPort = port
+                origin = "127.0.0.1:\(port)"
+            case .refused:
+                origin = "127.0.0.1:\(try await server.refusedPort())"
+            }
+            // A TLS listener fault implies a TLS client unless the case says otherwise.
+            var overrides = testCase.client
+            if overrides.tls == nil, case .fault(let fault) = testCase.listener, fault.hasPrefix("tls-") { overrides.tls = true }
+            let caPEM = (overrides.tls ?? false) ? try await server.caPEM() : nil
+            configuration = ClientSessionConfiguration(
+                origin: origin, caPEM: caPEM, subscribeKey: keys.subscribeKey, publishKey: keys.publishKey,
+                uuid: keys.uuid, overrides: overrides)
+        } catch let error as HarnessServerError {
+            await cleanup(keys: keys, listenerPort: listenerPort, planInstalled: false)
+            if case .unsupported = error { return finish(.skipped, "\(error)") }
+            return finish(.fail, "setup: \(error)")
+        } catch {
+            await cleanup(keys: keys, listenerPort: listenerPort, planInstalled: false)
+            return finish(.fail, "setup: \(error)")
+        }
+
+        let session: any ClientSession
+        do {
+            session = try await client.makeSession(configuration: configuration)
+        } catch {
+            await cleanup(keys: keys, listenerPort: listenerPort, planInstalled: false)
+            if let adapterError = error as? ClientAdapterError, case .unsupported = adapterError {
+                return finish(.skipped, "\(adapterError)")
+            }
+            return finish(.fail, "client session: \(error)")
+        }
+        let log = ObservationLog()
+        let pump = Task {
+            for await event in session.events { await log.record(event) }
+        }
+        let steps = StepRunner(testCase: testCase, keys: keys, server: server, session: session, log: log, runSeed: runSeed)
+        var budgetExceeded: Int?
+        do {
+            if let plan = testCase.plan {
+                try await server.installPlan(json: steps.seeded(plan), subscribeKey: keys.subscribeKey)
+                planInstalled = true
+            }
+            budgetExceeded = await Self.race(budget: testCase.timeBudget) { await steps.run() } onTimeout: { await steps.currentStep }
+        } catch {
+            await session.close()
+            pump.cancel()
+            await cleanup(keys: keys, listenerPort: listenerPort, planInstalled: planInstalled)
+            return finish(.fail, "install plan: \(error)")
+        }
+
+        await session.close()
+        pump.cancel()
+        let observed = Self.distinct(await log.current.statuses)
+        let wireLog = ((try? await server.journal(subscribeKey: keys.subscribeKey)) ?? []).suffix(wireLogLength).map(\.line)
+        await cleanup(keys: keys, listenerPort: listenerPort, planInstalled: planInstalled)
+
+        var failures = await steps.failures
+        if let step = budgetExceeded {
+            failures.append(.failed("time budget of \(Self.milliseconds(testCase.timeBudget)) ms exceeded at step \(step)"))
+        }
+        let (outcome, detail) = Verdict.decide(testCase, failures: failures, observed: observed)
+        return finish(outcome, detail, observed: observed, wireLog: Array(wireLog))
+    }
+
+    private func cleanup(keys: CaseKeys, listenerPort: Int?, planInstalled: Bool) async {
+        // Always cleared: a `setPlan` step may have installed one even when the case had none.
+        try? await server.clearPlan(subscribeKey: keys.subscribeKey)
+        if let listenerPort { try? await server.closeListener(port: listenerPort) }
+    }
+
+    /// Runs `work` within `budget`; returns `nil` when it finished, or what `onTimeout` says.
+    /// On timeout the work is cancelled but not awaited (a stuck client call cannot hold the run).
+    static func race(budget: Duration, _ work: @escaping @Sendable () async -> Void,
+                     onTimeout: @escaping @Sendable () async -> Int) async -> Int? {
+        let once = ResumeOnce()
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Int?, Never>) in
+            let worker = Task {
+                await work()
+                once.resume(continuation, with: nil)
+            }
+            Task {
+                try? await Task.sleep(for: budget)
+                guard !once.isDone else { return }
+                let step = await onTimeout()
+                if once.resume(continuation, with: step) { worker.cancel() }
+            }
+        }
+    }
+
+    static func distinct(_ categories: [StatusCategory]) -> [StatusCategory] {
+        var seen = Set<StatusCategory>()
+        return categories.filter { $0 != .cancelled && seen.insert($0).inserted }
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    static func milliseconds(_ duration: Duration) -> Int { Int(seconds(duration) * 1_000) }
+}

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+
+/// How a run is performed.
+public struct RunOptions: Sendable {
+    /// Orders the cases and seeds their plans; printed so `--seed` can replay the run.
+    public var seed: UInt64
+    /// How many cases run at once against the server.
+    public var concurrency: Int
+    public var expectations: ExpectationFile?
+    /// How many journal entries each result keeps.
+    public var wireLogLength: Int
+
+    public init(seed: UInt64, concurrency: Int = 8, expectations: ExpectationFile? = nil, wireLogLength: Int = 8) {
+        self.seed = seed
+        self.concurrency = max(1, concurrency)
+        self.expectations = expectations
+        self.wireLogLength = wireLogLength
+    }
+}
+
+/// Runs cases against a client and a server: seeded order, bounded concurrency, every case
+/// isolated by its own keys and always cleaned up.
+public struct ConformanceRunner: Sendable {
+    public let server: any HarnessServer
+    public let client: any ConformanceClient
+    public let options: RunOptions
+
+    public init(server: any HarnessServer, client: any ConformanceClient, options: RunOptions) {
+        self.server = server
+        self.client = client
+        self.options = options
+    }
+
+    /// The order cases start in for `seed` (a seeded shuffle of `cases`).
+    public static func executionOrder(of cases: [ConformanceCase], seed: UInt64) -> [String] {
+        var generator = SeededGenerator(seed: seed)
+        return cases.map(\.id).shuffled(using: &generator)
+    }
+
+    /// Runs `cases`; `progress` is called after each case with (result, finished, total).
+    public func run(
+        _ cases: [ConformanceCase], progress: @escaping @Sendable (CaseResult, Int, Int) -> Void = { _, _, _ in }
+    ) async -> RunReport {
+        let started = ContinuousClock.now
+        let byID = Dictionary(cases.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let order = Self.executionOrder(of: cases, seed: options.seed)
+        let executor = CaseExecutor(server: server, client: client, runSeed: options.seed, wireLogLength: options.wireLogLength)
+        let expectations = options.expectations
+        var results: [String: CaseResult] = [:]
+
+        await withTaskGroup(of: CaseResult.self) { group in
+            var next = 0
+            func startNext() {
+                guard next < order.count, let testCase = byID[order[next]] else { return }
+                next += 1
+                group.addTask {
+                    if let listed = expectations?.deviation(for: testCase.id), listed.outcome == .skipped {
+                        return CaseResult(id: testCase.id, suite: testCase.suite, title: testCase.title, spec: testCase.spec,
+                                          outcome: .skipped, expected: testCase.expected, observed: [], durationSeconds: 0,
+                                          detail: "skipped by expectation file: \(listed.reason)")
+                    }
+                    return await executor.run(testCase)
+                }
+            }
+            for _ in 0..<min(options.concurrency, order.count) { startNext() }
+            while let result = await group.next() {
+                var result = result
+                result.deviation = expectations.map { $0.classify(result) } ?? (result.outcome == .fail ? .newFailure : nil)
+                if result.deviation == .expected, let reason = expectations?.deviation(for: result.id)?.reason,
+                   !result.detail.hasPrefix("skipped by expectation file") {
+                    result.detail += (result.detail.isEmpty ? "" : "\n") + "expected deviation: \(reason)"
+                }
+                results[result.id] = result
+                progress(result, results.count, order.count)
+                startNext()
+            }
+        }
+        let ordered = cases.compactMap { results[$0.id] }
+        let summary = RunSummary(results: ordered, durationSeconds: CaseExecutor.seconds(ContinuousClock.now - started), seed: options.seed)
+        return RunReport(client: client.name, summary: summary, results: ordered)
+    }
+}

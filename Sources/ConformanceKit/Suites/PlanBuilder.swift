@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+
+/// Builders for fault plans (docs/fault-plans.md) as JSON values, for the catalog.
+public enum PlanBuilder {
+    /// A rule: `match` on endpoint (and query), the `fault`, optional budget.
+    public static func rule(
+        _ id: String, endpoint: String, query: [String: String] = [:], times: Int? = nil, fault: JSONValue
+    ) -> JSONValue {
+        var match: [String: JSONValue] = ["endpoint": .string(endpoint)]
+        if !query.isEmpty { match["query"] = .object(query.mapValues { .string($0) }) }
+        var rule: [String: JSONValue] = ["id": .string(id), "match": .object(match), "fault": fault]
+        if let times { rule["times"] = .number(Double(times)) }
+        return .object(rule)
+    }
+
+    /// A plan of `rules` (version 1; the runner adds the case's seed).
+    public static func plan(_ rules: JSONValue...) -> JSONValue {
+        ["version": 1, "rules": .array(rules)]
+    }
+
+    /// The long-poll (not the handshake) of the subscribe loop.
+    public static let longPoll: [String: String] = ["tt": "!0"]
+    /// The handshake of the subscribe loop.
+    public static let handshake: [String: String] = ["tt": "0"]
+
+    /// A plan faulting the first long-poll once.
+    public static func onFirstLongPoll(_ fault: JSONValue) -> JSONValue {
+        plan(rule("long-poll-fault", endpoint: "subscribe", query: longPoll, times: 1, fault: fault))
+    }
+
+    /// The `status` fault.
+    public static func status(_ code: Int) -> JSONValue { ["kind": "status", "status": .number(Double(code))] }
+    /// A fault with only a kind.
+    public static func kind(_ kind: String) -> JSONValue { ["kind": .string(kind)] }
+}

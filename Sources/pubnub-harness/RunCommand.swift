@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT
+import ArgumentParser
+import ConformanceKit
+import Foundation
+
+/// `pubnub-harness run`: the conformance suites against a client, with reports.
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run the conformance suites against a client and report where it departs from the protocol.",
+        discussion: "Exit status: 0 when no case failed unexpectedly, 1 when one did, 2 for a usage or setup error."
+    )
+
+    @Option(name: .customLong("suite"), help: "Run this suite (repeatable).")
+    var suites: [String] = []
+    @Option(name: .customLong("case"), help: "Run this case id (repeatable).")
+    var caseIDs: [String] = []
+    @Option(help: "Seed for case order and fault plans (printed by every run).")
+    var seed: UInt64?
+    @Option(help: "Write the JSON report here (docs/report-schema.json).")
+    var json: String?
+    @Option(help: "Write a JUnit XML report here.")
+    var junit: String?
+    @Option(help: "Write a self-contained HTML report here.")
+    var html: String?
+    @Option(help: "Drive an external client through the JSON-lines driver protocol (docs/driver-protocol.md).")
+    var clientCommand: String?
+    @Option(help: "The client's name in reports (default: built-in, or external with --client-command).")
+    var clientName: String?
+    @Option(help: "The client's expectation file of known deviations.")
+    var expectations: String?
+    @Option(help: "How many cases run at once.")
+    var concurrency: Int = 8
+    @Option(help: "Use a running server (HOST:PORT) through its /__admin/ API instead of the in-process one.")
+    var server: String?
+    @Option(help: "The TLS listener (HOST:PORT) of the --server, if it has one.")
+    var tlsServer: String?
+    @Option(help: "Directory of crypto vector files (default: Fixtures/crypto when present).")
+    var vectors: String?
+
+    func validate() throws {
+        guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1") }
+        for address in [server, tlsServer].compactMap({ $0 }) where !Self.isHostPort(address) {
+            throw ValidationError("\(address) is not HOST:PORT")
+        }
+    }
+
+    func run() async throws {
+        let vectorDirectory = vectors.map { URL(fileURLWithPath: $0) } ?? ConformanceCatalog.defaultCryptoVectorDirectory()
+        let cases: [ConformanceCase]
+        let expectationFile: ExpectationFile?
+        do {
+            cases = try ConformanceCatalog.select(ConformanceCatalog.all(cryptoVectors: vectorDirectory), suites: suites, ids: caseIDs)
+            expectationFile = try expectations.map { try ExpectationFile.load(contentsOf: URL(fileURLWithPath: $0)) }
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        let client: any ConformanceClient
+        if let clientCommand {
+            client = ExternalProcessClient(command: clientCommand, name: clientName ?? "external")
+        } else if let builtIn = HarnessWiring.builtInClient() {
+            client = builtIn
+        } else {
+            Self.fail("pubnub-harness run: the built-in client is not wired into this build; pass --client-command CMD")
+        }
+        let harness: any HarnessServer
+        var stop: (@Sendable () async -> Void)?
+        if let server {
+            harness = AdminHTTPServer(address: server, tlsAddress: tlsServer)
+        } else if let start = HarnessWiring.inProcessServer() {
+            do {
+                (harness, stop) = try await start()
+            } catch {
+                Self.fail("pubnub-harness run: cannot start the in-process server: \(error)")
+            }
+        } else {
+            Self.fail("pubnub-harness run: the in-process server is not wired into this build; pass --server HOST:PORT")
+        }
+        if let expectationFile {
+            for id in expectationFile.unknownCases(in: ConformanceCatalog.all(cryptoVectors: vectorDirectory)) {
+                FileHandle.standardError.write(Data("warning: expectation file lists unknown case \(id)\n".utf8))
+            }
+        }
+
+        var generator = SystemRandomNumberGenerator()
+        let seed = self.seed ?? (generator.next() >> 11)
+        let console = ConsoleReporter()
+        console.start(total: cases.count, seed: seed, client: client.name)
+        let runner = ConformanceRunner(server: harness, client: client,
+                                       options: RunOptions(seed: seed, concurrency: concurrency, expectations: expectationFile))
+        let report = await runner.run(cases) { result, finished, total in
+            console.progress(result, finished: finished, total: total)
+        }
+        await stop?()
+        console.summary(report)
+        do {
+            if let json { try JSONReport.encode(report).write(to: URL(fileURLWithPath: json)) }
+            if let junit { try Data(JUnitReport.encode(report).utf8).write(to: URL(fileURLWithPath: junit)) }
+            if let html { try Data(HTMLReport.encode(report).utf8).write(to: URL(fileURLWithPath: html)) }
+        } catch {
+            Self.fail("pubnub-harness run: cannot write a report: \(error.localizedDescription)")
+        }
+        if report.exitCode != 0 { throw ExitCode(report.exitCode) }
+    }
+
+    static func isHostPort(_ text: String) -> Bool {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]) else { return false }
+        return colon != text.startIndex && (1...65_535).contains(port)
+    }
+
+    /// Prints one line to stderr and exits with status 2 (a setup error: nothing was run).
+    static func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+        Foundation.exit(2)
+    }
+}
+
+/// The integration seam of `run`: the in-process mock server and the built-in client.
+///
+/// Both return `nil` until the integration fills them in; `run` then stops with a one-line
+/// message instead of pretending to pass.
+enum HarnessWiring {
+    /// Starts the in-process server (plain + TLS listeners on 127.0.0.1, port 0) and returns it
+    /// with the function that stops it.
+    static func inProcessServer() -> (@Sendable () async throws -> (any HarnessServer, @Sendable () async -> Void))? {
+        nil
+    }
+
+    /// The built-in client adapter (BuiltInAdapter over ClientUnderTest).
+    static func builtInClient() -> (any ConformanceClient)? {
+        nil
+    }
+}

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: MIT
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Synchronization
+import Testing
+@testable import ConformanceKit
+
+@Suite struct ReportTests {
+    static let report: RunReport = {
+        let results = [
+            CaseResult(id: "publish.get.string", suite: "publish", title: "Publish <a> & \"b\"", spec: "§4.1", outcome: .pass,
+                       expected: [.acknowledgment], observed: [.acknowledgment], durationSeconds: 0.0123456, detail: ""),
+            CaseResult(id: "faults.request.hang", suite: "faults", title: "Hang", spec: "§11.3", outcome: .fail,
+                       expected: [.timeout], observed: [.networkIssues], durationSeconds: 0.5,
+                       detail: "missing: PNTimeoutCategory\nunexpected: <PNNetworkIssuesCategory>",
+                       wireLog: ["GET /publish/p/s/0/ch/0/%22x%22?uuid=u  [rule hang]"], deviation: .newFailure),
+            CaseResult(id: "tls.request.tls-expired", suite: "tls", title: "Expired", spec: "§11.3", outcome: .nonStrict,
+                       expected: [.tlsUntrustedCertificate], observed: [.networkIssues], durationSeconds: 0.25, detail: "alternative: ObjC 6/7"),
+            CaseResult(id: "pam.denied.publish", suite: "pam", title: "Denied", spec: "§9.1", outcome: .skipped,
+                       expected: [.accessDenied], observed: [], durationSeconds: 0, detail: "client lacks: accessManager"),
+        ]
+        return RunReport(client: "test-client", summary: RunSummary(results: results, durationSeconds: 1.23456, seed: 42), results: results)
+    }()
+
+    @Test func jsonHasExactlyTheDocumentedKeys() throws {
+        let value = try JSONValue.parse(JSONReport.encode(Self.report))
+        #expect(Set(value.objectValue?.keys.map { $0 } ?? []) == ["summary", "cases"])
+        #expect(value["summary"] == ["total": 4, "passed": 1, "nonStrict": 1, "failed": 1, "skipped": 1,
+                                     "durationSeconds": 1.235, "seed": "42", "client": "test-client"])
+        let cases = try #require(value["cases"]?.arrayValue)
+        #expect(cases.count == 4)
+        #expect(Set(cases[0].objectValue?.keys.map { $0 } ?? []) ==
+                ["id", "suite", "title", "spec", "outcome", "expected", "observed", "durationSeconds", "detail", "wireLog"])
+        #expect(cases[0]["durationSeconds"] == 0.012)
+        #expect(cases[1]["outcome"] == "fail")
+        #expect(cases[1]["deviation"] == "new-failure")
+        #expect(cases[1]["expected"] == ["PNTimeoutCategory"])
+        #expect(cases[1]["observed"] == ["PNNetworkIssuesCategory"])
+        #expect(cases.map { $0["outcome"]?.stringValue ?? "" } == ["pass", "fail", "non-strict", "skipped"])
+    }
+
+    @Test func jsonSchemaNamesTheSameFields() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("docs/report-schema.json")
+        let schema = try JSONValue.parse(Data(contentsOf: url))
+        let summary = try #require(schema["properties"]?["summary"]?["properties"]?.objectValue)
+        let caseFields = try #require(schema["properties"]?["cases"]?["items"]?["properties"]?.objectValue)
+        let value = try JSONValue.parse(JSONReport.encode(Self.report))
+        #expect(Set(summary.keys) == Set(value["summary"]?.objectValue?.keys.map { $0 } ?? []))
+        #expect(Set(caseFields.keys) == Set((value["cases"]?.arrayValue?[1].objectValue?.keys).map(Array.init) ?? []))
+        #expect(caseFields["outcome"]?["enum"] == ["pass", "non-strict", "fail", "skipped"])
+    }
+
+    @Test func junitIsWellFormedWithOneTestcasePerCase() throws {
+        let xml = JUnitReport.encode(Self.report)
+        let collector = XMLCollector()
+        let parser = XMLParser(data: Data(xml.utf8))
+        parser.delegate = collector
+        #expect(parser.parse(), "\(String(describing: parser.parserError))")
+        #expect(collector.testcases == ["publish.get.string", "faults.request.hang", "tls.request.tls-expired", "pam.denied.publish"])
+        #expect(collector.elements.filter { $0 == "failure" }.count == 1)
+        #expect(collector.elements.filter { $0 == "skipped" }.count == 1)
+        #expect(collector.text.contains("unexpected: <PNNetworkIssuesCategory>"))
+        #expect(collector.text.contains("GET /publish/p/s/0/ch/0/%22x%22?uuid=u  [rule hang]"))
+        #expect(xml.contains(#"<testsuites name="pubnub-harness" tests="4" failures="1" skipped="1" time="1.235">"#))
+    }
+
+    @Test func xmlEscaping() {
+        #expect(JUnitReport.escape("a<b>&\"c'\u{1}\n") == "a&lt;b&gt;&amp;&quot;c&apos;\u{FFFD}&#10;")
+    }
+
+    @Test func htmlIsSelfContainedAndListsEveryCase() {
+        let html = HTMLReport.encode(Self.report)
+        for result in Self.report.results { #expect(html.contains("id=\"case-\(result.id)\"")) }
+        #expect(html.contains("Publish &lt;a&gt; &amp; &quot;b&quot;"))
+        #expect(!html.contains("Publish <a>"))
+        #expect(html.contains("unexpected: &lt;PNNetworkIssuesCategory&gt;"))
+        #expect(html.contains("<code>PNTLSUntrustedCertificateCategory</code>"))
+        #expect(html.contains("GET /publish/p/s/0/ch/0/%22x%22?uuid=u  [rule hang]"))
+ #expect(html.contains("<details open><summary>wire log (1)</summary>"))
+        #expect(html.components(separatedBy: "<details open>").count == 2)
+        #expect(!html.contains("<script") && !html.contains("src=") && !html.contains("<link"))
+    }
+
+    @Test func consolePlainLinesAndSummary() {
+        let lines = Mutex<[String]>([])
+        let console = ConsoleReporter(interactive: false) { text in lines.withLock { $0.append(text) } }
+        console.progress(Self.report.results[1], finished: 2, total: 4)
+        console.summary(Self.report)
+        let text = lines.withLock { $0.joined() }
+        #expect(text.hasPrefix("[2/4] FAIL (new failure) faults.request.hang (0.50 s)\n"))
+        #expect(text.contains("""
+            faults: 0 passed, 0 non-strict, 1 failed, 0 skipped
+              FAIL (new failure) faults.request.hang — Hang (§11.3)
+                  expected: PNTimeoutCategory
+                  observed: PNNetworkIssuesCategory
+                  missing: PNTimeoutCategory
+                  unexpected: <PNNetworkIssuesCategory>
+                  last requests:
+                    GET /publish/p/s/0/ch/0/%22x%22?uuid=u  [rule hang]
+            """))
+        #expect(text.contains("4 cases: 1 passed, 1 non-strict, 1 failed, 1 skipped in 1.23 s (seed 42)\n1 new failure(s)\n"))
+    }
+
+    @Test func consoleBarRewritesOneLine() {
+        let lines = Mutex<[String]>([])
+        let console = ConsoleReporter(interactive: true) { text in lines.withLock { $0.append(text) } }
+        console.progress(Self.report.results[0], finished: 1, total: 2)
+        console.progress(Self.report.results[3], finished: 2, total: 2)
+        let written = lines.withLock { $0 }
+        #expect(written[0] == "\r[###############---------------] 1/2 publish.get.string")
+        #expect(written[1] == "\r[##############################] 2/2 pam.denied.publish\n")
+    }
+
+    @Test func expectationFileValidation() throws {
+        let good = #"{"client":"x","deviations":[{"case":"a.b.c","outcome":"non-strict","reason":"r"}]}"#
+        #expect(try ExpectationFile.decode(Data(good.utf8), source: "f").deviations == [.init(case: "a.b.c", outcome: .nonStrict, reason: "r")])
+        let pass = #"{"client":"x","deviations":[{"case":"a.b.c","outcome":"pass","reason":"r"}]}"#
+        #expect(throws: ExpectationFileError.invalid(path: "f", detail: #"a.b.c: outcome "pass" is not a deviation"#)) {
+            try ExpectationFile.decode(Data(pass.utf8), source: "f")
+        }
+        let twice = #"{"client":"x","deviations":[{"case":"a.b.c","outcome":"fail","reason":"r"},{"case":"a.b.c","outcome":"fail","reason":"r"}]}"#
+        #expect(throws: ExpectationFileError.invalid(path: "f", detail: "a.b.c is listed twice")) {
+            try ExpectationFile.decode(Data(twice.utf8), source: "f")
+        }
+    }
+
+    @Test func shippedExpectationFilesNameRealCases() throws {
+        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/expectations")
+        let files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil).filter { $0.pathExtension == "json" }
+        #expect(!files.isEmpty)
+        let catalog = ConformanceCatalog.all()
+        for file in files {
+            let expectations = try ExpectationFile.load(contentsOf: file)
+            #expect(expectations.unknownCases(in: catalog) == [], "\(file.lastPathComponent)")
+        }
+    }
+}
+
+/// Collects element names, testcase names and text of a parsed XML document.
+final class XMLCollector: NSObject, XMLParserDelegate {
+    var elements: [String] = []
+    var testcases: [String] = []
+    var text = ""
+
+    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+                qualifiedName: String?, attributes: [String: String] = [:]) {
+        elements.append(elementName)
+        if elementName == "testcase", let name = attributes["name"] { testcases.append(name) }
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
+}
