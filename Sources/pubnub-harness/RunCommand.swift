@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import ArgumentParser
+import BuiltInAdapter
 import ConformanceKit
 import Foundation
 
@@ -116,18 +117,18 @@ struct RunCommand: AsyncParsableCommand {
 }
 
 /// The integration seam of `run`: the in-process mock server and the built-in client.
-///
-/// Both return `nil` until the integration fills them in; `run` then stops with a one-line
-/// message instead of pretending to pass.
 enum HarnessWiring {
     /// Starts the in-process server (plain + TLS listeners on 127.0.0.1, port 0) and returns it
     /// with the function that stops it.
     static func inProcessServer() -> (@Sendable () async throws -> (any HarnessServer, @Sendable () async -> Void))? {
-        nil
+        {
+            let server = try InProcessHarnessServer.start()
+            return (server, { await server.shutdown() })
+        }
     }
 
     /// The built-in client adapter (BuiltInAdapter over ClientUnderTest).
     static func builtInClient() -> (any ConformanceClient)? {
-        nil
+        BuiltInClient()
     }
 }
