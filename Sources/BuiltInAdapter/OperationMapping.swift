@@ -21,7 +21,8 @@ enum OperationMapping {
             case .subscribe(let channels, let groups, let withPresence, let timetoken):
                 try await client.subscribe(channels: channels, channelGroups: groups, withPresence: withPresence,
                                            timetoken: try timetokenValue(timetoken))
-                return .acknowledgment(statusCode: nil)
+                // Taken; what happens next arrives as listener statuses (no category of its own).
+                return OperationResult(category: nil, isError: false, statusCode: nil, data: [:])
             case .unsubscribe(let channels, let groups):
                 return result(of: await client.unsubscribe(channels: channels, channelGroups: groups))
             case .unsubscribeAll:
