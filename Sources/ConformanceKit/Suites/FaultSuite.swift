@@ -65,7 +65,7 @@ enum FaultSuite {
                 expected: [.connected]),
             ConformanceCase(
                 "faults.subscribe.foreign-encrypted", "A message encrypted with another key → PNDecryptionErrorCategory, message still delivered", spec: "§11.3",
-                plan: PlanBuilder.onFirstLongPoll(["kind": "foreign-encrypted", "cipherKey": "another-key", "scheme": "legacy", "message": "secret"]),
+                plan: PlanBuilder.onFirstLongPoll(["kind": "foreign-encrypted", "cipherKey": "another-key", "scheme": "legacy", "message": #""secret""#]),
                 client: ClientOverrides(cipherKey: "enigma", cipherScheme: "legacy"),
                 steps: [.subscribe(["ch-f"]), .expect(.connected), .expect(.decryptionError, within: 1_000), .expectMessageCount(1, withinMs: 500)],
                 expected: [.connected, .decryptionError], requires: [.encryption]),
