@@ -13,9 +13,12 @@ public struct BuiltInClient: ConformanceClient {
     public init() {}
 
     public func makeSession(configuration: ClientSessionConfiguration) async throws -> any ClientSession {
+        // An unknown cipher scheme is `unsupported` (the case is skipped); anything else the
+        // client refuses is a start failure.
+        let settings = try Self.clientConfiguration(configuration)
         let client: PubNubClient
         do {
-            client = try PubNubClient(configuration: Self.clientConfiguration(configuration))
+            client = try PubNubClient(configuration: settings)
         } catch {
             throw ClientAdapterError.startFailed("\(error)")
         }
@@ -34,7 +37,11 @@ public struct BuiltInClient: ConformanceClient {
             guard let scheme = CryptoScheme(rawValue: schemeName) else {
                 throw ClientAdapterError.unsupported("cipher scheme \(schemeName)")
             }
-            config.cipher = try PubNubCryptoCipher(cipherKey: key, scheme: scheme)
+            do {
+                config.cipher = try PubNubCryptoCipher(cipherKey: key, scheme: scheme)
+            } catch {
+                throw ClientAdapterError.startFailed("\(error)")
+            }
         }
         config.nonSubscribeRequestTimeout = Double(settings.nonSubscribeTimeoutMs) / 1_000
         config.subscribeMaximumIdleTime = Double(settings.subscribeTimeoutMs) / 1_000
