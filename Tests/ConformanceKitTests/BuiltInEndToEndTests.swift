@@ -36,4 +36,19 @@ import Testing
         #expect(try await server.caPEM()?.hasPrefix("-----BEGIN CERTIFICATE-----") == true)
         await server.shutdown()
     }
+
+    @Test func sessionSettingsReachTheClientAndUnknownSchemesAreUnsupported() async throws {
+        var overrides = ClientOverrides(cipherKey: "k", cipherScheme: "rot13")
+        let unknown = ClientSessionConfiguration(origin: "127.0.0.1:1", caPEM: nil, subscribeKey: "s", publishKey: "p", uuid: "u",
+                                                 overrides: overrides)
+        await #expect(throws: ClientAdapterError.unsupported("cipher scheme rot13")) {
+            _ = try await BuiltInClient().makeSession(configuration: unknown)
+        }
+        overrides = ClientOverrides(presenceHeartbeatValue: 3)
+        let short = ClientSessionConfiguration(origin: "127.0.0.1:1", caPEM: nil, subscribeKey: "s", publishKey: "p", uuid: "u",
+                                               overrides: overrides)
+        let session = try await BuiltInClient().makeSession(configuration: short)
+        await session.close()
+        await session.close()
+    }
 }
