@@ -83,6 +83,43 @@ import Testing
         #expect(try FaultJSON.parse(refused.body)["message"] == .string("rules[0].match.chanel: unknown field"))
     }
 
+    @Test func listClearAndResetOverHTTP() async throws {
+        let seen = try await EndToEnd.run { _, port in
+            let plan = #"{"seed":9,"rules":[{"id":"busy","fault":{"kind":"status","status":503}}]}"#
+            _ = try Self.admin(port, "PUT", "/__admin/plans/sk-admin", body: plan)
+            let faulted = try status(port, EndToEnd.publish("sk-admin"))
+            let listed = try Self.admin(port, "GET", "/__admin/plans/sk-admin")
+            let cleared = try Self.admin(port, "DELETE", "/__admin/plans/sk-admin")
+            let afterClear = try status(port, EndToEnd.publish("sk-admin"))
+            let missing = try Self.admin(port, "GET", "/__admin/plans/sk-admin")
+            _ = try Self.admin(port, "PUT", "/__admin/plans/sk-admin", body: plan)
+            let reset = try Self.admin(port, "POST", "/__admin/reset")
+            let afterReset = try status(port, EndToEnd.publish("sk-admin"))
+            let journal = try Self.admin(port, "GET", "/__admin/journal/sk-admin")
+            return (faulted, listed, cleared, afterClear, missing, reset, afterReset, journal)
+        }
+        #expect(seen.0 == 503)
+        let listed = try FaultJSON.parse(seen.1.body)
+        #expect(listed["seed"] == .number("9"))
+        guard case .array(let counters)? = listed["counters"] else {
+            Issue.record("no counters: \(seen.1.bodyText)")
+            return
+        }
+        #expect(counters.first?["rule"] == .string("busy"))
+        #expect(counters.first?["matched"] == .number("1"))
+        #expect(counters.first?["fired"] == .number("1"))
+        #expect(seen.2.bodyText == #"{"subscribeKey":"sk-admin","cleared":true}"#)
+        #expect(seen.3 == 200)
+        #expect(seen.4.statusLine == "HTTP/1.1 404 Not Found")
+        #expect(seen.5.bodyText == #"{"reset":true}"#)
+        #expect(seen.6 == 200)  // the reset removed the reinstalled plan
+        guard case .array(let entries)? = try FaultJSON.parse(seen.7.body)["entries"] else {
+            Issue.record("no entries: \(seen.7.bodyText)")
+            return
+        }
+        #expect(entries.count == 1)  // the reset emptied the journal: only the last publish
+    }
+
     @Test func twoKeysWithDifferentPlansInParallelOnOnePort() async throws {
         let (a, b, journalA) = try await EndToEnd.run { server, port in
             try EndToEnd.install(server, "sk-iso-a", EndToEnd.plan(fault: #"{"kind":"status","status":503}"#))
