@@ -9,6 +9,8 @@ import Glibc
 //   harness-bench longpoll --connections N --url http://127.0.0.1:P [--sub-key K] [--pub-key K]
 //       [--channel C] [--pid PID]
 //       parks N subscribe long-polls, reads the server's RSS, publishes once, times the fan-out
+//   harness-bench faultdelay --port P [--delays 50,100,250] [--rounds N] [--install-rounds N]
+//       accuracy of `delay` faults and "installed → next request sees it" (scripts/measure-fault-delay.sh)
 
 /// Writes one line to a file descriptor, unbuffered (the bench script reads it through a pipe).
 func emit(_ line: String, to fd: Int32 = 1) {
@@ -42,6 +44,16 @@ case "longpoll":
     } catch {
         fail("\(error)")
     }
+case "faultdelay":
+    guard let port = option("--port").flatMap(Int.init) else { fail("faultdelay needs --port P") }
+    let settings = FaultDelayBench.Settings(
+        port: port, delays: (option("--delays") ?? "50,100,250").split(separator: ",").compactMap { Int($0) },
+        rounds: Int(option("--rounds") ?? "200") ?? 200, installRounds: Int(option("--install-rounds") ?? "1000") ?? 1000)
+    do {
+        try FaultDelayBench(settings: settings).run()
+    } catch {
+        fail("\(error)")
+    }
 default:
-    fail("usage: harness-bench serve-core [--port P] [--loops N] | longpoll --connections N --url URL [--pid PID]")
+    fail("usage: harness-bench serve-core [--port P] [--loops N] | longpoll --connections N --url URL [--pid PID] | faultdelay --port P")
 }

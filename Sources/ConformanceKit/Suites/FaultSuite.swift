@@ -98,6 +98,20 @@ enum FaultSuite {
                         .expectJournal(.count(endpoint: "subscribe", query: ["tr": "7"], atLeast: 1), withinMs: 1_000)],
                 expected: [.connected]),
             ConformanceCase(
+                // The README recipe (Fixtures/plans/subscribe-timeout-twice.json): issue 5 wants long-poll
+                // timeouts restarted silently; ObjC ≤5.5 relabels them as disconnects and restores (§12.2).
+                "faults.subscribe.long-poll-times-out-twice", "Two long-polls time out, the third is served: the loop carries on", spec: "§12",
+                plan: PlanBuilder.plan(PlanBuilder.rule("subscribe-times-out-twice", endpoint: "subscribe", query: PlanBuilder.longPoll, times: 2,
+                                                        fault: PlanBuilder.kind("hang"))),
+                client: ClientOverrides(nonSubscribeTimeoutMs: 300, subscribeTimeoutMs: 300, reconnectPingIntervalMs: 100),
+                steps: [.subscribe(["ch-f"]), .expect(.connected),
+                        .expectJournal(.count(endpoint: "subscribe", query: PlanBuilder.longPoll, atLeast: 3), withinMs: 2_000),
+                        .serverPublish(channel: "ch-f", message: "after two timeouts"), .expectMessage("ch-f", "after two timeouts", within: 1_000)],
+                expected: [.connected],
+                alternatives: [Alternative([.unexpectedDisconnect, .reconnected],
+                                           reason: "ObjC ≤5.5 reports a subscribe timeout as PNUnexpectedDisconnectCategory and restores (§12.2)")],
+                timeBudget: .seconds(4)),
+            ConformanceCase(
                 "faults.request.fail-twice-then-succeed", "A fault limited to 2 requests: the third publish is acknowledged", spec: "§12",
                 plan: PlanBuilder.plan(PlanBuilder.rule("twice", endpoint: "publish", times: 2, fault: PlanBuilder.status(500))), client: quick,
                 steps: [.publish("ch-f", 1), .expectResult(ExpectedResult(isError: true)), .publish("ch-f", 2), .expectResult(ExpectedResult(isError: true)),

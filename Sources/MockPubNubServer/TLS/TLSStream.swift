@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 internal import COpenSSL
+import CPosix
 import Glibc
 
 /// A server-side TLS stream over an accepted non-blocking socket.
