@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: MIT
+import Glibc
+import MockPubNubServer
+import Testing
+@testable import ClientUnderTest
+
+/// Every status category of a non-subscribe operation (publish), produced by the real mock server's
+/// fault plans, listener faults and refused port.
+@Suite struct MockServerCategoryTests {
+    /// Publishes `1` on `room` through a client configured by `configure`; returns the status.
+    private func publishStatus(origin: String, timeout: Double = 2,
+                               configure: (inout PubNubConfiguration) -> Void = { _ in }) async throws -> PNStatus
+    {
+        let client = try makeClient(origin: origin) {
+            $0.nonSubscribeRequestTimeout = timeout
+            configure(&$0)
+        }
+        do throws(PNStatus) {
+            let result = try await client.publish(1, channel: "room")
+            Issue.record("expected a status, got \(result)")
+            throw PNStatus(category: .unknown, operation: .publish)
+        } catch {
+            return error
+        }
+    }
+
+    /// Installs `fault` on every publish, publishes once, checks the journal names the rule.
+    private func faultedPublish(_ fault: String, timeout: Double = 2) async throws -> PNStatus {
+        let mock = try MockServerHarness.start()
+        defer { mock.stop() }
+        try mock.installRule(match: #"{"endpoint":"publish"}"#, fault: fault)
+        let status = try await publishStatus(origin: mock.origin, timeout: timeout)
+        let faulted = mock.journal.filter { $0.endpoint == .publish }
+        #expect(faulted.count == 1)
+        #expect(faulted.first?.rule == "r")
+        return status
+    }
+
+    @Test(arguments: [
+        (400, PNStatusCategory.badRequest, "Invalid Key"),
+        (404, .resourceNotFound, "Not found: '/publish/pub-k/sub-k/0/room/0/1'"),
+        (414, .requestURITooLong, "Request URI Too Long"),
+        (481, .malformedFilterExpression, "HTTP 481"),
+        (429, .unknown, nil),
+        (500, .unknown, "HTTP 500"),
+        (502, .unknown, nil),
+        (503, .unknown, "Service Unavailable"),
+        (504, .unknown, "Service Unavailable"),
+    ])
+    func errorStatuses(code: Int, category: PNStatusCategory, information: String?) async throws {
+        let status = try await faultedPublish(#"{"kind":"status","status":\#(code)}"#)
+        #expect(status.category == category)
+        #expect(status.statusCode == code)
+        #expect(status.isError)
+        #expect(status.operation == .publish)
+        if let information { #expect(status.errorData?.information == information) }
+    }
+
+    @Test func accessDeniedNamesTheRequestChannels() async throws {
+        let status = try await faultedPublish(#"{"kind":"status","status":403}"#)
+        #expect(status.category == .accessDenied)
+        #expect(status.statusCode == 403)
+        #expect(status.errorData?.channels == ["room"])
+        #expect(status.errorData?.information == "Forbidden")
+    }
+
+    @Test(arguments: [
+        #"{"kind":"malformed-json"}"#,
+        #"{"kind":"html"}"#,
+        #"{"kind":"wrong-content-type"}"#,
+        #"{"kind":"wrong-shape"}"#,
+        #"{"kind":"empty-body"}"#,
+        #"{"kind":"truncated-json"}"#,
+    ])
+    func malformedBodies(fault: String) async throws {
+        let status = try await faultedPublish(fault)
+        #expect(status.category == .malformedResponse)
+        #expect(status.statusCode == 200)
+        #expect(status.isError)
+    }
+
+    @Test func hangIsATimeout() async throws {
+        let status = try await faultedPublish(#"{"kind":"hang"}"#, timeout: 0.3)
+        #expect(status.category == .timeout)
+        #expect(status.statusCode == 0)
+    }
+
+    @Test(arguments: [#"{"kind":"reset"}"#, #"{"kind":"close"}"#, #"{"kind":"reset-after-headers"}"#])
+    func connectionLossIsANetworkIssue(fault: String) async throws {
+        let status = try await faultedPublish(fault)
+        #expect(status.category == .networkIssues)
+        #expect(status.statusCode == 0)
+    }
+
+    @Test func refusedPortIsANetworkIssue() async throws {
+        let mock = try MockServerHarness.start()
+        defer { mock.stop() }
+        let refused = try mock.server.refusedPort()
+        let status = try await publishStatus(origin: "127.0.0.1:\(refused.port)")
+        #expect(status.category == .networkIssues)
+        guard case .connectFailed(let code, _)? = status.errorData?.transportError else {
+            Issue.record("transport error \(String(describing: status.errorData?.transportError))")
+            return
+        }
+        #expect(code == ECONNREFUSED)
+    }
+
+    @Test(arguments: [ListenerFault.resetOnAccept, .closeOnAccept])
+    func listenerFaultsAreNetworkIssues(fault: ListenerFault) async throws {
+        let mock = try MockServerHarness.start()
+        defer { mock.stop() }
+        let listener = try mock.server.openListener(fault: fault)
+        let status = try await publishStatus(origin: "127.0.0.1:\(listener.port)")
+        #expect(status.category == .networkIssues)
+    }
+
+    // MARK: TLS listener faults, trusting the server's CA
+
+    private func tlsPublish(_ fault: ListenerFault, host: String = "127.0.0.1", timeout: Double = 2)
+        async throws -> Result<PNPublishResult, PNStatus>
+    {
+        let mock = try MockServerHarness.start()
+        defer { mock.stop() }
+        let listener = try mock.server.openListener(fault: fault)
+        let client = try makeClient(origin: "\(host):\(listener.port)") {
+            $0.tlsEnabled = true
+            $0.trustedCA = .pem(mock.server.certificateAuthorityPEM)
+            $0.nonSubscribeRequestTimeout = timeout
+        }
+        do throws(PNStatus) {
+            return .success(try await client.publish(1, channel: "room"))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    @Test(arguments: ["127.0.0.1", "localhost"])
+    func trustedCertificatePublishes(host: String) async throws {
+        let outcome = try await tlsPublish(.tlsTrusted, host: host)
+        guard case .success(let result) = outcome else { Issue.record("expected success, got \(outcome)"); return }
+        #expect(result.timetoken > 0)
+    }
+
+    @Test(arguments: [
+        (ListenerFault.tlsSelfSigned, 18),
+        (.tlsUntrustedCA, 20),
+        (.tlsExpired, 10),
+        (.tlsNotYetValid, 9),
+        (.tlsWrongHost, 64),
+    ])
+    func untrustedCertificates(fault: ListenerFault, verifyResult: Int) async throws {
+        let outcome = try await tlsPublish(fault)
+        guard case .failure(let status) = outcome else { Issue.record("expected a status, got \(outcome)"); return }
+        #expect(status.category == .tlsUntrustedCertificate)
+        guard case .tlsUntrustedCertificate(let code, _)? = status.errorData?.transportError else {
+            Issue.record("transport error \(String(describing: status.errorData?.transportError))")
+            return
+        }
+        #expect(code == verifyResult)
+    }
+
+    @Test(arguments: [
+        ListenerFault.tlsAbortAfterClientHello, .tlsResetDuringHandshake, .tlsPlainHTTP,
+        .tlsVersionMismatch, .tlsNoSharedCipher,
+    ])
+    func handshakeFailures(fault: ListenerFault) async throws {
+        let outcome = try await tlsPublish(fault)
+        guard case .failure(let status) = outcome else { Issue.record("expected a status, got \(outcome)"); return }
+        #expect(status.category == .tlsConnectionFailed)
+    }
+
+    @Test func stalledHandshakeTimesOut() async throws {
+        let outcome = try await tlsPublish(.tlsStallHandshake, timeout: 0.3)
+        guard case .failure(let status) = outcome else { Issue.record("expected a status, got \(outcome)"); return }
+        #expect(status.category == .timeout)
+    }
+}

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: MIT
+import MockPubNubServer
+import PubNubCrypto
+import Testing
+@testable import ClientUnderTest
+
+/// Subscribe-loop statuses produced by the real mock server's subscribe faults.
+@Suite struct MockServerSubscribeTests {
+    static let firstLongPoll = #"{"endpoint":"subscribe","query":{"tt":"!0"}}"#
+
+    private func subscribed(_ mock: MockServerHarness, configure: (inout PubNubConfiguration) -> Void = { _ in })
+        async throws -> (PubNubClient, Recorder)
+    {
+        let client = try makeClient(origin: mock.origin, configure: configure)
+        let recorder = Recorder()
+        client.addListener(recorder)
+        try await client.subscribe(channels: ["feed"])
+        return (client, recorder)
+    }
+
+    @Test func messageCountThresholdIsReportedBeforeTheMessages() async throws {
+        let mock = try MockServerHarness.start()
+        defer { mock.stop() }
+        try mock.installRule(match: Self.firstLongPoll, times: 1, fault: #"{"kind":"messages","count":5}"#)
+        let (client, recorder) = try await subscribed(mock) { $0.requestMessageCountThreshold = 5 }
+        let events = try #require(await recorder.events.wait { $0.compactMap(\.messageEvent).count >= 5 })
+        #expect(recorder.statuses.map(\.category) == [.connected, .requestMessageCountExceeded])
+        let statusIndex = try #require(events.firstIndex {
+            if case .status(let s) = $0 { s.category == .requestMessageCountExceeded } else { false }
+        })
+        let firstMessage = try #require(events.firstIndex { $0.messageEvent != nil })
+        #expect(statusIndex < firstMessage)
+        let messages = events.compactMap(\.messageEvent)
+        #expect(messages.map(\.message) == (1...5).map { ["n": .number(Double($0)), "text": .string("message \($0) of 5")] })
+        #expect(Set(messages.map(\.channel)) == ["feed"])
+        #expect(messages.map(\.publisher) == Array(repeating: "fault-injector", count: 5))
+        await client.unsubscribeAll()
+    }
+
+    @Test func belowTheThresholdNothingIsReported() async throws {
+        let mock = try MockServerHarness.start()
+        defer { mock.stop() }
+        try mock.installRule(match: Self.firstLongPoll, times: 1, fault: #"{"kind":"messages","count":4}"#)
+        let (client, recorder) = try await subscribed(mock) { $0.requestMessageCountThreshold = 5 }
+        _ = try #require(await recorder.events.wait { $0.compactMap(\.messageEvent).count >= 4 })
+        #expect(recorder.statuses.map(\.category) == [.connected])
+        await client.unsubscribeAll()
+    }
+
+    @Test(arguments: CryptoScheme.allCases)
+    func aMessageEncryptedWithAnotherKeyIsDeliveredAsReceived(scheme: CryptoScheme) async throws {
+        let mock = try MockServerHarness.start()
+        defer { mock.stop() }
+        let fault = #"{"kind":"foreign-encrypted","cipherKey":"other","scheme":"\#(scheme.rawValue)","message":"{\"x\":1}"}"#
+        try mock.installRule(match: Self.firstLongPoll, times: 1, fault: fault)
+        let cipher = try PubNubCryptoCipher(cipherKey: "enigma", scheme: scheme)
+        let (client, recorder) = try await subscribed(mock) { $0.cipher = cipher }
+        let events = try #require(await recorder.events.wait { $0.compactMap(\.messageEvent).count >= 1 })
+        let message = try #require(events.compactMap(\.messageEvent).first)
+        #expect(message.decryptionFailed)
+        let ciphertext = try #require(message.message.stringValue)
+        #expect(try CryptoModule(cipherKey: "other", scheme: scheme).decryptMessage(ciphertext) == #"{"x":1}"#)
+        #expect(recorder.statuses.map(\.category) == [.connected, .decryptionError])
+        #expect(recorder.statuses.last?.errorData?.channels == ["feed"])
+        await client.unsubscribeAll()
+    }
+
+    @Test func accessDeniedOnTheHandshakeStopsTheLoop() async throws {
+        let mock = try MockServerHarness.start()
+        defer { mock.stop() }
+        try mock.installRule(match: #"{"endpoint":"subscribe"}"#, fault: #"{"kind":"status","status":403}"#)
+        let (client, recorder) = try await subscribed(mock)
+        let statuses = try #require(await recorder.waitStatuses(1))
+        #expect(statuses.map(\.category) == [.accessDenied])
+        #expect(statuses[0].statusCode == 403)
+        #expect(statuses[0].errorData?.channels == ["feed"])
+        #expect(statuses[0].operation == .subscribe)
+        #expect(mock.journal.filter { $0.endpoint == .subscribe }.count == 1)
+        await client.unsubscribeAll()
+    }
+
+    @Test func accessDeniedOnALongPollAfterConnected() async throws {
+        let mock = try MockServerHarness.start()
+        defer { mock.stop() }
+        try mock.installRule(match: Self.firstLongPoll, fault: #"{"kind":"status","status":403}"#)
+        let (client, recorder) = try await subscribed(mock)
+        let statuses = try #require(await recorder.waitStatuses(2))
+        #expect(statuses.map(\.category) == [.connected, .accessDenied])
+        #expect(statuses[1].errorData?.channels == ["feed"])
+        await client.unsubscribeAll()
+        #expect(recorder.statuses.map(\.category) == [.connected, .accessDenied, .disconnected])
+    }
+
+    @Test(arguments: [500, 502, 504])
+    func serverErrorsOnALongPollAreUnexpectedDisconnects(code: Int) async throws {
+        let mock = try MockServerHarness.start()
+        defer { mock.stop() }
+        try mock.installRule(match: Self.firstLongPoll, times: 1, fault: #"{"kind":"status","status":\#(code)}"#)
+        let (client, recorder) = try await subscribed(mock) { $0.reconnectionPingInterval = 0.05 }
+        let statuses = try #require(await recorder.waitStatuses(3))
+        #expect(statuses.map(\.category) == [.connected, .unexpectedDisconnect, .reconnected])
+        #expect(statuses[1].statusCode == code)
+        await client.unsubscribeAll()
+    }
+}
