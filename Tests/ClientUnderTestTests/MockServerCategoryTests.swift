@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (400, PNStatusCategory.badRequest, "Invalid Key"),
+        (400, PNStatusCategory.badRequest, "Invalid Key" as String?),
         (404, .resourceNotFound, "Not found: '/publish/pub-k/sub-k/0/room/0/1'"),
         (414, .requestURITooLong, "Request URI Too Long"),
         (481, .malformedFilterExpression, "HTTP 481"),

@@ -31,7 +31,7 @@ import Testing
         let firstMessage = try #require(events.firstIndex { $0.messageEvent != nil })
         #expect(statusIndex < firstMessage)
         let messages = events.compactMap(\.messageEvent)
-        #expect(messages.map(\.message) == (1...5).map { ["n": .number(Double($0)), "text": .string("message \($0) of 5")] })
+        #expect(messages.map(\.message) == (1...5).map { JSONValue.object(["n": .int(Int64($0)), "text": .string("message \($0) of 5")]) })
         #expect(Set(messages.map(\.channel)) == ["feed"])
         #expect(messages.map(\.publisher) == Array(repeating: "fault-injector", count: 5))
         await client.unsubscribeAll()
