@@ -102,4 +102,26 @@ import Testing
         #expect(statuses[1].statusCode == code)
         await client.unsubscribeAll()
     }
+
+    @Test func heartbeatsRunOnTheirIntervalAndFailuresAreReported() async throws {
+        let mock = try MockServerHarness.start()
+        defer { mock.stop() }
+        try mock.installRule(match: #"{"endpoint":"heartbeat"}"#, times: 2, fault: #"{"kind":"status","status":500}"#)
+        let (client, recorder) = try await subscribed(mock) {
+            $0.presenceHeartbeatValue = 20
+            $0.presenceHeartbeatInterval = 0.1
+        }
+        let statuses = try #require(await recorder.waitStatuses(3))
+        #expect(statuses.map(\.category) == [.connected, .unknown, .unknown])
+        #expect(statuses.dropFirst().map(\.operation) == [.heartbeat, .heartbeat])
+        #expect(statuses.dropFirst().map(\.statusCode) == [500, 500])
+        let journal = mock.journal
+        #expect(journal.first { $0.isHandshake }?.query("heartbeat") == "20")
+        let beats = journal.filter { $0.endpoint == .heartbeat }
+        #expect(beats.prefix(2).map(\.rule) == ["r", "r"])
+        #expect(beats.allSatisfy { $0.path == "/v2/presence/sub-key/sub-k/channel/feed/heartbeat" && $0.query("heartbeat") == "20" })
+        // Each beat starts a full interval after the previous one ended (stamps may be 10 ms late).
+        #expect(beats[1].arrivalTime - beats[0].arrivalTime >= 0.09)
+        await client.unsubscribeAll()
+    }
 }
