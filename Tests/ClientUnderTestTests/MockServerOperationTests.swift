@@ -128,4 +128,24 @@ import Testing
         #expect(status.category == .accessDenied)
         #expect(status.operation == .hereNow)
     }
+
+    @Test func retryResendsTheRequest() async throws {
+        let mock = try MockServerHarness.start()
+        defer { mock.stop() }
+        try mock.installRule(match: #"{"endpoint":"publish"}"#, times: 1, fault: #"{"kind":"status","status":500}"#)
+        let client = try makeClient(origin: mock.origin)
+        let outcomes = Waitable<Result<PNPublishResult, PNStatus>>()
+        client.publish("again", channel: "c") { outcomes.append($0) }
+        let first = try #require(await outcomes.wait(count: 1)?.first)
+        guard case .failure(let status) = first else { Issue.record("\(first)"); return }
+        #expect(status.category == .unknown)
+        #expect(status.canRetry)
+        status.retry()
+        let second = try #require(await outcomes.wait(count: 2)?.last)
+        guard case .success(let result) = second else { Issue.record("\(second)"); return }
+        let publishes = mock.journal.filter { $0.endpoint == .publish }
+        #expect(publishes.map(\.rule) == ["r", nil])
+        #expect(publishes[0].path == publishes[1].path)
+        #expect(try await client.history(channel: "c", includeTimetoken: true).messages.map(\.timetoken) == [result.timetoken])
+    }
 }
