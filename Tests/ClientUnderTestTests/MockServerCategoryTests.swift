@@ -113,4 +113,42 @@ import Testing
         let status = try await publishStatus(origin: "127.0.0.1:\(listener.port)")
         #expect(status.category == .networkIssues)
     }
+
+    @Test func invalidChunkedFramingIsMalformed() async throws {
+        let status = try await faultedPublish(#"{"kind":"invalid-chunked"}"#)
+        #expect(status.category == .malformedResponse)
+        #expect(status.errorData?.transportError == .malformedHTTP(#"bad chunk size "zz""#))
+    }
+
+    @Test func aBodyCutShortOfItsContentLengthIsANetworkIssue() async throws {
+        let status = try await faultedPublish(#"{"kind":"truncated-body"}"#)
+        #expect(status.category == .networkIssues)
+        guard case .closedBeforeResponse? = status.errorData?.transportError else {
+            Issue.record("transport error \(String(describing: status.errorData?.transportError))")
+            return
+        }
+    }
+
+    @Test func aResetInsideTheBodyIsANetworkIssue() async throws {
+        let status = try await faultedPublish(#"{"kind":"reset-after-body-bytes","bytes":3}"#)
+        #expect(status.category == .networkIssues)
+        #expect(status.errorData?.transportError == .connectionLost(errno: ECONNRESET, "Connection reset by peer"))
+    }
+
+    @Test func aWellFramedCutBodyIsMalformed() async throws {
+        let status = try await faultedPublish(#"{"kind":"truncated-body","contentLength":"correct"}"#)
+        #expect(status.category == .malformedResponse)
+        #expect(status.statusCode == 200)
+    }
+
+    @Test func aDelayBeyondTheTimeoutIsATimeoutAndWithinItSucceeds() async throws {
+        let late = try await faultedPublish(#"{"kind":"delay","ms":1000}"#, timeout: 0.3)
+        #expect(late.category == .timeout)
+        let mock = try MockServerHarness.start()
+        defer { mock.stop() }
+        try mock.installRule(match: #"{"endpoint":"publish"}"#, fault: #"{"kind":"drip","chunkSize":4,"intervalMs":2}"#)
+        let client = try makeClient(origin: mock.origin)
+        let dripped = try await client.publish(1, channel: "room")
+        #expect(try await client.history(channel: "room", includeTimetoken: true).messages.map(\.timetoken) == [dripped.timetoken])
+    }
 }
