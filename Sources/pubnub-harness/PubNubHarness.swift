@@ -39,11 +39,12 @@ struct PubNubHarness: AsyncParsableCommand {
     /// prints its first line and exits 2.
     private static func exitForParseError(_ error: any Error) -> Never {
         let code = exitCode(for: error)
-        // A command that already printed its own message signals it with a bare `ExitCode`.
-        if code == .success || error is ExitCode {
+        let message = fullMessage(for: error)
+        // A command that already printed its own message signals it with a bare `ExitCode`
+        // (which the parser may hand back wrapped: then it has no message of its own).
+        if code == .success || error is ExitCode || message.isEmpty {
             exit(withError: error)
         }
-        let message = fullMessage(for: error)
         let line = message.split(separator: "\n").first.map(String.init) ?? "invalid usage"
         let text = line.hasPrefix("Error: ") ? "error: " + line.dropFirst(7) : line
         FileHandle.standardError.write(Data("\(text) (see --help)\n".utf8))

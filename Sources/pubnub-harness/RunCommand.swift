@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import ArgumentParser
+import BuiltInAdapter
 import ConformanceKit
 import Foundation
 
@@ -58,23 +59,19 @@ struct RunCommand: AsyncParsableCommand {
         let client: any ConformanceClient
         if let clientCommand {
             client = ExternalProcessClient(command: clientCommand, name: clientName ?? "external")
-        } else if let builtIn = HarnessWiring.builtInClient() {
-            client = builtIn
         } else {
-            Self.fail("pubnub-harness run: the built-in client is not wired into this build; pass --client-command CMD")
+            client = HarnessWiring.builtInClient()
         }
         let harness: any HarnessServer
         var stop: (@Sendable () async -> Void)?
         if let server {
             harness = AdminHTTPServer(address: server, tlsAddress: tlsServer)
-        } else if let start = HarnessWiring.inProcessServer() {
+        } else {
             do {
-                (harness, stop) = try await start()
+                (harness, stop) = try await HarnessWiring.startInProcessServer()
             } catch {
                 Self.fail("pubnub-harness run: cannot start the in-process server: \(error)")
             }
-        } else {
-            Self.fail("pubnub-harness run: the in-process server is not wired into this build; pass --server HOST:PORT")
         }
         if let expectationFile {
             for id in expectationFile.unknownCases(in: ConformanceCatalog.all(cryptoVectors: vectorDirectory)) {
@@ -116,18 +113,16 @@ struct RunCommand: AsyncParsableCommand {
 }
 
 /// The integration seam of `run`: the in-process mock server and the built-in client.
-///
-/// Both return `nil` until the integration fills them in; `run` then stops with a one-line
-/// message instead of pretending to pass.
 enum HarnessWiring {
     /// Starts the in-process server (plain + TLS listeners on 127.0.0.1, port 0) and returns it
     /// with the function that stops it.
-    static func inProcessServer() -> (@Sendable () async throws -> (any HarnessServer, @Sendable () async -> Void))? {
-        nil
+    static func startInProcessServer() async throws -> (any HarnessServer, @Sendable () async -> Void) {
+        let server = try InProcessHarnessServer.start()
+        return (server, { await server.shutdown() })
     }
 
     /// The built-in client adapter (BuiltInAdapter over ClientUnderTest).
-    static func builtInClient() -> (any ConformanceClient)? {
-        nil
+    static func builtInClient() -> any ConformanceClient {
+        BuiltInClient()
     }
 }

@@ -32,8 +32,12 @@ public struct PubNubConfiguration: Sendable {
     public var authKey: String?
     /// Message cipher (legacy static IV, random IV or the CryptoModule); nil = no encryption.
     public var cipher: (any PubNubMessageCipher)?
-    /// Presence timeout sent as `heartbeat=` on subscribe and heartbeat requests (20…300 s); nil = not sent.
+    /// Presence timeout sent as `heartbeat=` on subscribe and heartbeat requests (20…300 s, or
+    /// 1…300 s with `allowsShortPresenceTimeout`); nil = not sent.
     public var presenceHeartbeatValue: Int?
+    /// Accept a `presenceHeartbeatValue` below the 4.x minimum of 20 s (down to 1 s), so a test
+    /// server can time a user out within seconds. Off by default (the 4.x range).
+    public var allowsShortPresenceTimeout: Bool = false
     /// Seconds between presence heartbeats while subscribed; 0 = no heartbeat timer; nil = derived
     /// from `presenceHeartbeatValue` as `value / 2 − 1` (the 4.x rule), or off without a value.
     public var presenceHeartbeatInterval: Double?
@@ -110,8 +114,9 @@ public struct PubNubConfiguration: Sendable {
             throw .init(field: "trustedCA", reason: "PEM text contains no certificate")
         }
         if let authKey, authKey.isEmpty { throw .init(field: "authKey", reason: "must not be empty when set") }
-        if let value = presenceHeartbeatValue, !(20...300).contains(value) {
-            throw .init(field: "presenceHeartbeatValue", reason: "must be 20…300 seconds")
+        if let value = presenceHeartbeatValue, !((allowsShortPresenceTimeout ? 1 : 20)...300).contains(value) {
+            throw .init(field: "presenceHeartbeatValue",
+                        reason: allowsShortPresenceTimeout ? "must be 1…300 seconds" : "must be 20…300 seconds")
         }
         if let interval = presenceHeartbeatInterval, !(interval >= 0 && interval.isFinite) {
             throw .init(field: "presenceHeartbeatInterval", reason: "must be ≥ 0")

@@ -39,13 +39,12 @@ extension Subscriber {
 /// Encryption glue: payloads are encrypted as JSON text and carried as a JSON string of base64.
 enum MessageCrypto {
     /// Decrypts a payload; returns it unchanged with `failed = true` when it cannot be decrypted.
+    /// Decrypted text that is not JSON is delivered as a string (crypto spec §1 step 4: try
+    /// JSON-parse, fall back to the raw string; e.g. the `yay!` known answer).
     static func decrypt(_ payload: JSONValue, cipher: (any PubNubMessageCipher)?) -> (JSONValue, failed: Bool) {
         guard let cipher else { return (payload, false) }
-        guard let base64 = payload.stringValue,
-            let text = try? cipher.decrypt(base64: base64),
-            let value = try? JSONValue.parse(text)
-        else { return (payload, true) }
-        return (value, false)
+        guard let base64 = payload.stringValue, let text = try? cipher.decrypt(base64: base64) else { return (payload, true) }
+        return ((try? JSONValue.parse(text)) ?? .string(text), false)
     }
 
     /// The JSON text to send for a message: encrypted to `"<base64>"` when a cipher is set.

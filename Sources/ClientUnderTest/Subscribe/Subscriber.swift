@@ -2,7 +2,8 @@
 import Synchronization
 
 /// The subscribe loop state machine (ObjC 4.x behaviour):
-/// handshake (`tt=0`) → long-polls with the returned cursor; a long-poll timeout restarts silently;
+/// handshake (`tt=0`) → long-polls with the returned cursor; a long-poll timeout restarts silently
+/// (a handshake timeout is an unexpected disconnect);
 /// 403 / 414 / 481 stop the loop and are reported once with their own category; any other failure
 /// reports `PNUnexpectedDisconnectCategory` and starts the reconnection pings (`Reconnection.swift`).
 actor Subscriber {
@@ -136,7 +137,9 @@ actor Subscriber {
                 }
             case .failure(let status):
                 if status.category == .cancelled { return }
-                if status.category == .timeout { continue }
+                // A long-poll timeout restarts it silently (an idle cursor); a handshake that is
+                // not answered is a failure like any other (ObjC4: Timeout → UnexpectedDisconnect).
+                if status.category == .timeout && !isHandshake { continue }
                 handleFailure(status, generation: gen)
                 return
             }

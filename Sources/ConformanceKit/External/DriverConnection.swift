@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 import Foundation
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A running driver process: writes request lines, reads reply and event lines on dedicated
 /// threads, and matches replies to requests by `id`.
@@ -21,6 +24,9 @@ final class DriverConnection: Sendable {
     private let eventSink: AsyncStream<ClientEvent>.Continuation
 
     init(command: String) throws {
+        // A driver that exits leaves a broken pipe: its write must fail with EPIPE (reported as
+        // the case's failure), not kill the harness with SIGPIPE.
+        Self.ignoreBrokenPipes
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", "exec \(command)"]
@@ -45,6 +51,12 @@ final class DriverConnection: Sendable {
         Thread.detachNewThread { [self] in readLines(output) }
         Thread.detachNewThread { [self] in readErrors(errors) }
     }
+
+    private static let ignoreBrokenPipes: Void = {
+        #if canImport(Glibc)
+        _ = signal(SIGPIPE, SIG_IGN)
+        #endif
+    }()
 
     /// Sends `message` with a fresh `id` and waits for its reply (at most `timeout`, if given).
     func request(_ message: JSONValue, timeout: Duration?) async throws -> DriverLines.ReplyBody {
@@ -112,16 +124,20 @@ final class DriverConnection: Sendable {
 
     /// Runs on its own thread: blocking reads of the driver's stdout until EOF.
     private func readLines(_ handle: FileHandle) {
-        var buffer = Data()
+        // Plain bytes with explicit offsets: a `Data` buffer trimmed in place lost line prefixes
+        // now and then (a reply arrived as `"type":…}` without its `{"id":N,`).
+        var buffer: [UInt8] = []
         while true {
             let chunk = handle.availableData
             if chunk.isEmpty { break }
-            buffer.append(chunk)
-            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
-                buffer.removeSubrange(buffer.startIndex...newline)
+            buffer.append(contentsOf: chunk)
+            var start = 0
+            while let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[start..<newline], as: UTF8.self)
+                start = newline + 1
                 if !line.trimmingCharacters(in: .whitespaces).isEmpty { receive(line) }
             }
+            buffer.removeFirst(start)
         }
         finish(reason: "driver closed its output")
     }

@@ -29,6 +29,8 @@ public struct AdminHTTPServer: HarnessServer {
     public func caPEM() async throws -> String? {
         let (status, body) = try await send("GET", "/__admin/tls/ca", operation: "fetch CA")
         guard status == 200 else { return nil }
+        // `{"caPEM": "-----BEGIN CERTIFICATE-----…"}`; a bare PEM body is accepted too.
+        if let value = try? JSONValue.parse(body), let pem = value["caPEM"]?.stringValue { return pem }
         return String(decoding: body, as: UTF8.self)
     }
 
@@ -46,7 +48,10 @@ public struct AdminHTTPServer: HarnessServer {
     public func journal(subscribeKey: String) async throws -> [JournalEntry] {
         let answer = try await send("GET", "/__admin/journal/\(Self.segment(subscribeKey))", operation: "journal")
         try expectOK(answer, "journal")
+        // The admin API answers `{"subscribeKey", "lastSequence", "entries": [...]}`; a bare array is accepted too.
+        struct Page: Decodable { var entries: [JournalEntry] }
         do {
+            if let page = try? JSONDecoder().decode(Page.self, from: answer.body) { return page.entries }
             return try JSONDecoder().decode([JournalEntry].self, from: answer.body)
         } catch {
             throw HarnessServerError.invalidAnswer(operation: "journal", detail: "\(error)")
@@ -87,8 +92,11 @@ public struct AdminHTTPServer: HarnessServer {
     }
 
     public func publish(subscribeKey: String, publishKey: String, channel: String, message: String) async throws {
-        let path = "/publish/\(Self.segment(publishKey))/\(Self.segment(subscribeKey))/0/\(Self.segment(channel))/0/\(Self.segment(message))"
-        let answer = try await send("GET", path + "?uuid=harness-publisher", operation: "publish")
+        let base = "/publish/\(Self.segment(publishKey))/\(Self.segment(subscribeKey))/0/\(Self.segment(channel))/0"
+        // Long messages go in a POST body (spec §4.2): a GET path would exceed the URI limit.
+        let answer = message.utf8.count > 1_000
+            ? try await send("POST", base + "?uuid=harness-publisher", body: Data(message.utf8), operation: "publish")
+            : try await send("GET", base + "/\(Self.segment(message))?uuid=harness-publisher", operation: "publish")
         try expectOK(answer, "publish")
     }
 

@@ -52,14 +52,29 @@ public enum CryptoVectorCases {
         }
     }
 
+    /// A vector that can travel as a subscribe message, or `nil`. Left out (they are checked by
+    /// `pubnub-harness crypto verify`, not over the wire): `binary` vectors (bytes, not message
+    /// text), encrypt-only vectors (no ciphertext), `emptyKey` vectors (no client can be
+    /// configured with an empty key) and vectors needing a non-default `legacyFallback` (the
+    /// session configuration has no such setting). Negative vectors need no plaintext: the
+    /// client must deliver their ciphertext as received, flagged as a decryption failure.
     static func vector(_ value: JSONValue) -> Vector? {
-        guard let key = (value["cipherKey"] ?? value["key"])?.stringValue,
+        guard let key = (value["cipherKey"] ?? value["key"])?.stringValue, !key.isEmpty,
               let scheme = value["scheme"]?.stringValue,
               let cipher = (value["ciphertext"] ?? value["encrypted"] ?? value["base64"])?.stringValue,
-              let plain = value["plaintext"] ?? value["message"]
+              (value["kind"]?.stringValue ?? "message") == "message",
+              value["legacyFallback"] == nil
         else { return nil }
-        let plaintext = plain.stringValue.flatMap { try? JSONValue.parse($0) } ?? plain
         let mustFail = (value["error"] ?? value["expectError"]).map { $0 != .bool(false) && $0 != .null } ?? false
+        let plain: JSONValue
+        if let given = value["plaintext"] ?? value["message"] {
+            plain = given
+        } else if mustFail {
+            plain = .null
+        } else {
+            return nil
+        }
+        let plaintext = plain.stringValue.flatMap { try? JSONValue.parse($0) } ?? plain
         return Vector(key: key, scheme: scheme, plaintext: plaintext, ciphertext: cipher, mustFail: mustFail)
     }
 

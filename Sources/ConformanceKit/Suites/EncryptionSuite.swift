@@ -43,7 +43,7 @@ enum EncryptionSuite {
                 expected: [.connected, .decryptionError], requires: needs),
             ConformanceCase(
                 "encryption.decrypt-error.wrong-key", "A message encrypted with another key → PNDecryptionErrorCategory", spec: "§11.3",
-                plan: PlanBuilder.onFirstLongPoll(["kind": "foreign-encrypted", "cipherKey": "other", "scheme": "aescbc", "message": ["x": 1]]),
+                plan: PlanBuilder.onFirstLongPoll(["kind": "foreign-encrypted", "cipherKey": "other", "scheme": "aescbc", "message": #"{"x":1}"#]),
                 client: client("aescbc"),
                 steps: [.subscribe(["ch-e"]), .expect(.connected), .expect(.decryptionError)],
                 expected: [.connected, .decryptionError], requires: needs),
@@ -54,7 +54,7 @@ enum EncryptionSuite {
                 expected: [.decryptionError], requires: needs.union([.history])),
             ConformanceCase(
                 "encryption.interop.legacy-to-aescbc", "A client on aescbc still decrypts legacy messages (CryptoModule fallback)", spec: "crypto §3",
-                plan: PlanBuilder.onFirstLongPoll(["kind": "foreign-encrypted", "cipherKey": "enigma", "scheme": "legacy", "message": "legacy text"]),
+                plan: PlanBuilder.onFirstLongPoll(["kind": "foreign-encrypted", "cipherKey": "enigma", "scheme": "legacy-random-iv", "message": #""legacy text""#]),
                 client: client("aescbc"),
                 steps: [.subscribe(["ch-e"]), .expect(.connected),
                         .expectMessages([ExpectedMessage(channel: "ch-e", message: "legacy text")], withinMs: 1_000)],

@@ -9,16 +9,19 @@ public struct AdminAPI: RequestHandler {
     let listenerControl: (any ListenerFaultControl)?
     private let allowRemote: Bool
     private let resetService: @Sendable () -> Void
+    private let certificateAuthorityPEM: String?
 
     /// - Parameters:
     ///   - faults: the fault layer whose plans and journals the API controls.
     ///   - listeners: listener-fault control; without it the `/__admin/listeners` routes answer 501.
     ///   - allowRemote: answer peers that are not loopback (otherwise they get 403).
     ///   - resetService: resets the PubNub service's state on `POST /__admin/reset`.
+    ///   - certificateAuthorityPEM: the test CA served by `GET /__admin/tls/ca` (404 without one).
     public init(
         faults: FaultLayer, listeners: (any ListenerFaultControl)? = nil, allowRemote: Bool = false,
-        resetService: @escaping @Sendable () -> Void = {}
+        resetService: @escaping @Sendable () -> Void = {}, certificateAuthorityPEM: String? = nil
     ) {
+        self.certificateAuthorityPEM = certificateAuthorityPEM
         self.faults = faults
         listenerControl = listeners
         self.allowRemote = allowRemote
@@ -77,6 +80,10 @@ public struct AdminAPI: RequestHandler {
             return Self.ok(.object([("reset", .bool(true))]))
         case ("listeners", _), ("refused-port", 1):
             return listenerRoute(rest, request: request)
+        case ("tls", 2) where rest[1] == "ca":
+            guard method == "GET" else { return Self.methodNotAllowed(method, allowed: "GET") }
+            guard let certificateAuthorityPEM else { return Self.error(404, "this server has no TLS certificate authority") }
+            return Self.ok(.object([("caPEM", .string(certificateAuthorityPEM))]))
         default:
             return Self.error(404, "no admin route \(method) \(request.rawPath)")
         }

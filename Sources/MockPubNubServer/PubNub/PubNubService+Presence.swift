@@ -63,9 +63,11 @@ extension PubNubService {
         }
     }
 
-    /// Where now (spec §6.5). Not checked by Access Manager (it names no channel).
+    /// Where now (spec §6.5). It names no channel, so on an Access Manager keyset it needs the
+    /// subkey-level read grant (like global here now): every endpoint of such a keyset is checked.
     func whereNow(_ route: PubNubRoute) -> HTTPResponse {
         withState(route.subscribeKey ?? "") { state, _, _ in
+            if let denied = subkeyDenial(.read, route: route, state: state) { return denied }
             let channels = state.members[route.targetUUID ?? ""]?.channels.keys.sorted() ?? []
             return .pubNub(200, PubNubBodies.whereNow(channels: channels))
         }

@@ -37,12 +37,15 @@ public final class MockServer: Sendable {
     /// - Throws: `MockServerError` when the certificates or TLS contexts cannot be made.
     public init(configuration: MockServerConfiguration = MockServerConfiguration(), logger: Logger? = nil) throws {
         self.configuration = configuration
+        let material: TLSMaterial
         do {
-            tlsMaterial = try TLSMaterial.generate()
-            tlsFactory = try StreamFactory.tls(material: tlsMaterial)
+            material = try TLSMaterial.generate()
+            tlsFactory = try StreamFactory.tls(material: material)
         } catch {
             throw MockServerError(.tls("\(error)"))
         }
+        tlsMaterial = material
+        let authorityPEM = material.certificateAuthorityPEM
         var httpConfiguration = HTTPServerConfiguration()
         httpConfiguration.host = configuration.host
         httpConfiguration.port = configuration.port
@@ -60,7 +63,7 @@ public final class MockServer: Sendable {
             let faults = FaultLayer(upstream: service, scheduler: scheduler)
             let admin = AdminAPI(
                 faults: faults, listeners: control, allowRemote: configuration.adminAllowsRemotePeers,
-                resetService: { service.reset() })
+                resetService: { service.reset() }, certificateAuthorityPEM: authorityPEM)
             made = (service, faults)
             let root: any RequestHandler = AdminRouter(admin: admin, next: faults)
             guard let level = configuration.requestLogLevel, let logger else { return root }

@@ -135,6 +135,16 @@ import Testing
             == (501, #"{"error":true,"message":"listener control is not available in this server","status":501,"service":"Admin"}"#))
     }
 
+    @Test func certificateAuthorityRoute() {
+        let setup = Setup()
+        let api = AdminAPI(faults: setup.faults, certificateAuthorityPEM: "-----BEGIN CERTIFICATE-----\nAA==\n-----END CERTIFICATE-----\n")
+        #expect(call(api, "GET", "/__admin/tls/ca")
+            == (200, #"{"caPEM":"-----BEGIN CERTIFICATE-----\nAA==\n-----END CERTIFICATE-----\n"}"#))
+        #expect(call(api, "POST", "/__admin/tls/ca").0 == 405)
+        #expect(call(setup.api, "GET", "/__admin/tls/ca")
+            == (404, #"{"error":true,"message":"this server has no TLS certificate authority","status":404,"service":"Admin"}"#))
+    }
+
     @Test func remotePeersAreRefusedUnlessAllowed() {
         let setup = Setup()
         let (status, body) = call(setup.api, "GET", "/__admin/plans", peer: "10.0.0.2:4000")

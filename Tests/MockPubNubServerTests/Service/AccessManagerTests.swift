@@ -94,6 +94,17 @@ import Testing
         #expect(h.call("/v2/subscribe/pam-sub/,/0?tt=0&channel-group=cg,cg-pnpres&auth=k").0 == 200)
     }
 
+    @Test func whereNowNeedsTheSubkeyReadGrant() {
+        let h = harness()
+        let subkeyDenied = "{\"message\":\"Forbidden\",\"error\":true,\"service\":\"Access Manager\",\"status\":403}"
+        #expect(h.call("/v2/presence/sub-key/pam-sub/uuid/bob?auth=k1") == (403, subkeyDenied))
+        grant(h, "channel=ch1&auth=k1&r=1")
+        #expect(h.call("/v2/presence/sub-key/pam-sub/uuid/bob?auth=k1") == (403, subkeyDenied))
+        grant(h, "auth=k1&r=1")
+        #expect(h.call("/v2/presence/sub-key/pam-sub/uuid/bob?auth=k1").0 == 200)
+        #expect(h.call("/v2/presence/sub-key/open/uuid/bob").0 == 200)
+    }
+
     @Test func unregisteredKeysAreOpenAndCannotGrant() {
         let h = harness()
         #expect(h.call("/publish/x/open/0/ch/0/1").0 == 200)

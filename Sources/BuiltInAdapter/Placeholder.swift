@@ -1,2 +1,0 @@
-// SPDX-License-Identifier: MIT
-// Placeholder so the target builds; replaced by the module's real sources.
