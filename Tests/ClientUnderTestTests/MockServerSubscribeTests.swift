@@ -124,4 +124,33 @@ import Testing
         #expect(beats[1].arrivalTime - beats[0].arrivalTime >= 0.09)
         await client.unsubscribeAll()
     }
+
+    @Test func aUserWithoutHeartbeatsTimesOut() async throws {
+        let mock = try MockServerHarness.start()
+        defer { mock.stop() }
+        let watcher = try makeClient(origin: mock.origin) { $0.uuid = "watcher" }
+        let events = Recorder()
+        watcher.addListener(events)
+        try await watcher.subscribe(channels: ["room"], withPresence: true)
+        #expect(await events.waitStatuses(1)?.map(\.category) == [.connected])
+        let alice = try makeClient(origin: mock.origin) {
+            $0.uuid = "alice"
+            $0.allowsShortPresenceTimeout = true
+            $0.presenceHeartbeatValue = 1
+            $0.presenceHeartbeatInterval = 0
+        }
+        #expect(await alice.heartbeat(channels: ["room"]).category == .acknowledgment)
+        let seen = try #require(await events.events.wait(timeout: 8) { items in
+            items.contains { if case .presence(let p) = $0 { p.uuid == "alice" && p.event == "timeout" } else { false } }
+        })
+        let aliceEvents = seen.compactMap { event -> PNPresenceEvent? in
+            if case .presence(let p) = event, p.uuid == "alice" { p } else { nil }
+        }
+        #expect(aliceEvents.map(\.event) == ["join", "timeout"])
+        #expect(aliceEvents.last?.occupancy == 1)
+        let beat = try #require(mock.journal.first { $0.endpoint == .heartbeat })
+        #expect(beat.uuid == "alice")
+        #expect(beat.query("heartbeat") == "1")
+        await watcher.unsubscribeAll()
+    }
 }
