@@ -153,4 +153,67 @@ import Testing
         #expect(beat.query("heartbeat") == "1")
         await watcher.unsubscribeAll()
     }
+
+    @Test func aLongPollTimeoutRestartsSilentlyWithTheSameCursor() async throws {
+        let mock = try MockServerHarness.start()
+        defer { mock.stop() }
+        try mock.installRule(match: Self.firstLongPoll, times: 1, fault: #"{"kind":"hang"}"#)
+        let (client, recorder) = try await subscribed(mock) { $0.subscribeMaximumIdleTime = 0.3 }
+        _ = await recorder.waitStatuses(1)
+        let publisher = try makeClient(origin: mock.origin) { $0.uuid = "pub" }
+        // The publish lands while the hung long-poll waits or after it; either way the restarted
+        // long-poll (same cursor) delivers it.
+        let sent = try await publisher.publish("after the timeout", channel: "feed")
+        let events = try #require(await recorder.events.wait { $0.compactMap(\.messageEvent).count >= 1 })
+        #expect(events.compactMap(\.messageEvent).map(\.timetoken) == [sent.timetoken])
+        #expect(recorder.statuses.map(\.category) == [.connected])
+        let longPolls = mock.journal.filter { $0.isLongPoll }
+        #expect(longPolls.count >= 2)
+        #expect(longPolls.first?.rule == "r")
+        #expect(longPolls.prefix(2).map { $0.query("tt") } == [longPolls[0].query("tt"), longPolls[0].query("tt")])
+        await client.unsubscribeAll()
+    }
+
+    @Test func aHandshakeTimeoutIsAnUnexpectedDisconnect() async throws {
+        let mock = try MockServerHarness.start()
+        defer { mock.stop() }
+        try mock.installRule(match: #"{"endpoint":"subscribe","query":{"tt":"0"}}"#, times: 1, fault: #"{"kind":"hang"}"#)
+        let (client, recorder) = try await subscribed(mock) {
+            $0.subscribeMaximumIdleTime = 0.3
+            $0.reconnectionPingInterval = 0.05
+        }
+        let statuses = try #require(await recorder.waitStatuses(2))
+        #expect(statuses.map(\.category) == [.unexpectedDisconnect, .reconnected])
+        #expect(mock.journal.filter { $0.endpoint == .subscribe || $0.endpoint == .time }.map(\.endpoint)
+            .prefix(3) == [.subscribe, .time, .subscribe])
+        await client.unsubscribeAll()
+    }
+
+    @Test(arguments: [true, false])
+    func aChannelListChangeKeepsTheTimetokenWhenAsked(keep: Bool) async throws {
+        let mock = try MockServerHarness.start()
+        defer { mock.stop() }
+        let (client, recorder) = try await subscribed(mock) { $0.keepTimeTokenOnListChange = keep }
+        _ = await recorder.waitStatuses(1)
+        let publisher = try makeClient(origin: mock.origin) { $0.uuid = "pub" }
+        let first = try await publisher.publish(1, channel: "feed")
+        _ = try #require(await recorder.events.wait { $0.compactMap(\.messageEvent).count >= 1 })
+        let cursor = await client.currentTimetoken()
+        try await client.subscribe(channels: ["more"])
+        _ = await recorder.waitStatuses(2)
+        let second = try await publisher.publish(2, channel: "more")
+        let events = try #require(await recorder.events.wait { $0.compactMap(\.messageEvent).count >= 2 })
+        #expect(events.compactMap(\.messageEvent).map(\.timetoken) == [first.timetoken, second.timetoken])
+        let journal = mock.journal.filter { $0.endpoint == .subscribe }
+        let rehandshake = try #require(journal.indices.last { journal[$0].isHandshake })
+        #expect(journal[rehandshake].path == "/v2/subscribe/sub-k/feed,more/0")
+        let next = try #require(journal.indices.first { $0 > rehandshake })
+        let nextCursor = try #require(journal[next].query("tt").flatMap { UInt64($0) })
+        if keep {
+            #expect(nextCursor == cursor)
+        } else {
+            #expect(nextCursor > cursor)
+        }
+        await client.unsubscribeAll()
+    }
 }
