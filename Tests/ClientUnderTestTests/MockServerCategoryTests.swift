@@ -141,7 +141,7 @@ import Testing
         #expect(status.statusCode == 200)
     }
 
-    @Test func aDelayBeyondTheTimeoutIsATimeoutAndWithinItSucceeds() async throws {
+    @Test func aDelayBeyondTheTimeoutIsATimeoutAndADripSucceeds() async throws {
         let late = try await faultedPublish(#"{"kind":"delay","ms":1000}"#, timeout: 0.3)
         #expect(late.category == .timeout)
         let mock = try MockServerHarness.start()

@@ -33,8 +33,6 @@ final class MockServerHarness: Sendable {
         try install(#"{"rules":[{"id":"r","match":\#(match)\#(budget),"fault":\#(fault)}]}"#)
     }
 
-    func clearPlan() { server.clearPlan(subscribeKey: subscribeKey) }
-
     /// The key's journal, oldest first.
     var journal: [JournalEntry] { server.journal(subscribeKey: subscribeKey) }
 
