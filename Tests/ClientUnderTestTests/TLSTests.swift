@@ -1,108 +1,91 @@
 // SPDX-License-Identifier: MIT
+import Foundation
+import MockPubNubServer
 import Testing
 @testable import ClientUnderTest
 
-/// TLS through the client's own OpenSSL transport: trust failures by verify result, other handshake
-/// failures, and success with SNI/hostname checks.
-@Suite(.serialized) struct TLSTests {
-
-    private func outcome(cert name: String, host: String = "127.0.0.1", trustedCA: PubNubTrustedCA? = nil)
-        async throws -> Result<PNTimeResult, PNStatus>
+/// TLS through the client's own OpenSSL transport against the mock server's TLS listener catalog,
+/// trusting the server's test CA: trust failures by verify result, other handshake failures, and
+/// success with SNI/hostname checks.
+@Suite struct TLSTests {
+    private func tlsPublish(_ fault: ListenerFault, host: String = "127.0.0.1", timeout: Double = 2,
+                            trust: ((MockServer) throws -> PubNubTrustedCA)? = nil) async throws -> Result<PNPublishResult, PNStatus>
     {
-        let certs = try await TestCertificates.shared.value
-        let server = try TLSTestServer(.tls(cert: certs.cert(name), key: certs.key(name)))
-        defer { server.stop() }
-        return try await time(host: host, port: server.port, trustedCA: trustedCA ?? .file(certs.caFile))
-    }
-
-    private func time(host: String, port: Int, trustedCA: PubNubTrustedCA) async throws -> Result<PNTimeResult, PNStatus> {
-        let client = try makeClient(origin: "\(host):\(port)") {
+        let mock = try MockServerHarness.start()
+        defer { mock.stop() }
+        let listener = try mock.server.openListener(fault: fault)
+        let trustedCA = try trust?(mock.server) ?? .pem(mock.server.certificateAuthorityPEM)
+        let client = try makeClient(origin: "\(host):\(listener.port)") {
             $0.tlsEnabled = true
             $0.trustedCA = trustedCA
+            $0.nonSubscribeRequestTimeout = timeout
         }
         do throws(PNStatus) {
-            return .success(try await client.time())
+            return .success(try await client.publish(1, channel: "room"))
         } catch {
             return .failure(error)
         }
     }
 
-    private func untrusted(_ outcome: Result<PNTimeResult, PNStatus>) -> Int? {
-        guard case .failure(let status) = outcome, status.category == .tlsUntrustedCertificate,
-            case .tlsUntrustedCertificate(let code, _)? = status.errorData?.transportError
-        else { return nil }
-        return code
+    private func failure(_ outcome: Result<PNPublishResult, PNStatus>) -> PNStatus? {
+        if case .failure(let status) = outcome { status } else { nil }
     }
 
-    @Test func trustedCertificateByIPAndName() async throws {
-        #expect(try await outcome(cert: "good").successValue == PNTimeResult(timetoken: 17_000_000_000_000_000))
-        #expect(try await outcome(cert: "good", host: "localhost").successValue == PNTimeResult(timetoken: 17_000_000_000_000_000))
+    @Test(arguments: ["127.0.0.1", "localhost"])
+    func trustedCertificateByPEM(host: String) async throws {
+        let outcome = try await tlsPublish(.tlsTrusted, host: host)
+        #expect(try outcome.get().timetoken > 0)
     }
 
-    @Test func trustFromPEMText() async throws {
-        let certs = try await TestCertificates.shared.value
-        let pem = try String(contentsOfFile: certs.caFile, encoding: .utf8)
-        let server = try TLSTestServer(.tls(cert: certs.cert("good"), key: certs.key("good")))
-        defer { server.stop() }
-        #expect(try await time(host: "127.0.0.1", port: server.port, trustedCA: .pem(pem)).successValue == PNTimeResult(timetoken: 17_000_000_000_000_000))
-    }
-
-    @Test func selfSignedIsUntrusted() async throws {
-        #expect(untrusted(try await outcome(cert: "selfsigned")) == 18)
-    }
-
-    @Test func unknownIssuerIsUntrusted() async throws {
-        #expect(untrusted(try await outcome(cert: "unknownca")) == 20)
-    }
-
-    @Test func expiredIsUntrusted() async throws {
-        #expect(untrusted(try await outcome(cert: "expired")) == 10)
-    }
-
-    @Test func wrongHostIsUntrusted() async throws {
-        #expect(untrusted(try await outcome(cert: "wronghost", host: "localhost")) == 62)
-        #expect(untrusted(try await outcome(cert: "wronghost", host: "127.0.0.1")) == 64)
-    }
-
-    @Test func plainHTTPServerIsConnectionFailed() async throws {
-        let certs = try await TestCertificates.shared.value
-        let server = try TLSTestServer(.raw(Array("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n".utf8)))
-        defer { server.stop() }
-        let result = try await time(host: "127.0.0.1", port: server.port, trustedCA: .file(certs.caFile))
-        guard case .failure(let status) = result else { Issue.record("expected failure"); return }
-        #expect(status.category == .tlsConnectionFailed)
-        #expect(status.errorData?.information.contains("wrong version number") == true)
-    }
-
-    @Test func closeDuringHandshakeIsConnectionFailed() async throws {
-        let certs = try await TestCertificates.shared.value
-        let server = try TLSTestServer(.hangUp)
-        defer { server.stop() }
-        let result = try await time(host: "127.0.0.1", port: server.port, trustedCA: .file(certs.caFile))
-        guard case .failure(let status) = result else { Issue.record("expected failure"); return }
-        #expect(status.category == .tlsConnectionFailed)
-    }
-
-    @Test func silentServerTimesOutDuringHandshake() async throws {
-        let certs = try await TestCertificates.shared.value
-        let server = try TLSTestServer(.raw([]))
-        defer { server.stop() }
-        let client = try makeClient(origin: "127.0.0.1:\(server.port)") {
-            $0.tlsEnabled = true
-            $0.trustedCA = .file(certs.caFile)
-            $0.nonSubscribeRequestTimeout = 0.5
+    @Test func trustedCertificateByFile() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("client-ca-\(UUID().uuidString).pem").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let outcome = try await tlsPublish(.tlsTrusted) { server in
+            try server.tlsMaterial.writeCertificateAuthority(toFile: path)
+            return .file(path)
         }
-        do throws(PNStatus) {
-            _ = try await client.time()
-            Issue.record("expected failure")
-        } catch {
-            // The raw server never answers the ClientHello: the deadline passes during the handshake.
-            #expect(error.category == .timeout)
-            #expect(error.errorData?.transportError == .timedOut(phase: "TLS handshake"))
+        #expect(try outcome.get().timetoken > 0)
+    }
+
+    @Test(arguments: [
+        (ListenerFault.tlsSelfSigned, "127.0.0.1", 18),
+        (.tlsUntrustedCA, "127.0.0.1", 20),
+        (.tlsExpired, "127.0.0.1", 10),
+        (.tlsNotYetValid, "127.0.0.1", 9),
+        (.tlsWrongHost, "127.0.0.1", 64),
+        (.tlsWrongHost, "localhost", 62),
+    ])
+    func untrustedCertificates(fault: ListenerFault, host: String, verifyResult: Int) async throws {
+        let status = try #require(failure(try await tlsPublish(fault, host: host)))
+        #expect(status.category == .tlsUntrustedCertificate)
+        #expect(status.statusCode == 0)
+        guard case .tlsUntrustedCertificate(let code, _)? = status.errorData?.transportError else {
+            Issue.record("transport error \(String(describing: status.errorData?.transportError))")
+            return
+        }
+        #expect(code == verifyResult)
+    }
+
+    @Test func theSystemStoreDoesNotTrustTheTestCA() async throws {
+        let status = try #require(failure(try await tlsPublish(.tlsTrusted) { _ in .system }))
+        #expect(status.category == .tlsUntrustedCertificate)
+    }
+
+    @Test(arguments: [
+        ListenerFault.tlsAbortAfterClientHello, .tlsResetDuringHandshake, .tlsPlainHTTP,
+        .tlsVersionMismatch, .tlsNoSharedCipher,
+    ])
+    func handshakeFailures(fault: ListenerFault) async throws {
+        let status = try #require(failure(try await tlsPublish(fault)))
+        #expect(status.category == .tlsConnectionFailed)
+        if fault == .tlsPlainHTTP {
+            #expect(status.errorData?.information.contains("wrong version number") == true)
         }
     }
-}
 
-extension Result {
-    var successValue: Success? { if case .success(let value) = self { value } else { nil } }
+    @Test func stalledHandshakeTimesOut() async throws {
+        let status = try #require(failure(try await tlsPublish(.tlsStallHandshake, timeout: 0.3)))
+        #expect(status.category == .timeout)
+        #expect(status.errorData?.transportError == .timedOut(phase: "TLS handshake"))
+    }
 }

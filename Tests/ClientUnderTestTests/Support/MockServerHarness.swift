@@ -1,44 +1,47 @@
 // SPDX-License-Identifier: MIT
 import MockPubNubServer
-import Synchronization
 
-/// Records every request and can simulate an outage: while `outage` is on, long-polls (`tt` ≠ 0)
-/// and `/time/0` are reset; everything else goes to the PubNub service.
-final class RecordingRouter: RequestHandler {
-    let journal = Waitable<String>()
-    let service = Mutex<PubNubService?>(nil)
-    let outage = Mutex(false)
-
-    func handle(_ request: HTTPRequest, context: RequestContext, responder: Responder) {
-        journal.append(request.target)
-        let isTime = request.rawPath == "/time/0"
-        let isLongPoll = request.rawPath.hasPrefix("/v2/subscribe/") && !request.rawQuery.contains("tt=0")
-        if outage.withLock({ $0 }), isTime || isLongPoll {
-            responder.send(.close(.reset))
-            return
-        }
-        guard let service = service.withLock({ $0 }) else { return }
-        service.handle(request, context: context, responder: responder)
-    }
-}
-
-/// The in-process mock server (HTTPServer + PubNubService) on 127.0.0.1:0.
+/// The real in-process `MockServer` (fault layer, journal, admin API, PubNub service, TLS) on
+/// 127.0.0.1:0, with helpers for the one subscribe key the tests' clients use (`sub-k`).
 final class MockServerHarness: Sendable {
-    let router = RecordingRouter()
-    let server: HTTPServer
+    let server: MockServer
     let port: Int
+    /// The subscribe key whose plan and journal the helpers address.
+    let subscribeKey: String
 
-    init(service configuration: PubNubServiceConfiguration = PubNubServiceConfiguration()) throws {
-        server = HTTPServer(configuration: HTTPServerConfiguration(eventLoopCount: 1), handler: router)
-        let service = PubNubService(configuration: configuration, scheduler: server.scheduler)
-        router.service.withLock { $0 = service }
+    init(keysets: [Keyset] = [], subscribeKey: String = "sub-k") throws {
+        var configuration = MockServerConfiguration.loopback(tls: false)
+        configuration.keysets = keysets
+        configuration.eventLoopCount = 1
+        server = try MockServer(configuration: configuration)
         port = try server.start().port
+        self.subscribeKey = subscribeKey
     }
 
     static func start() throws -> MockServerHarness { try MockServerHarness() }
 
     var origin: String { "127.0.0.1:\(port)" }
-    var journal: Waitable<String> { router.journal }
-    func setOutage(_ on: Bool) { router.outage.withLock { $0 = on } }
+
+    /// Installs a fault plan (docs/fault-plans.md) for the key, replacing its plan and counters.
+    func install(_ plan: String) throws {
+        try server.installPlan(json: Array(plan.utf8), subscribeKey: subscribeKey)
+    }
+
+    /// Installs a plan of one rule with this `match` (JSON object text) and `fault`.
+    func installRule(match: String = "{}", times: Int? = nil, fault: String) throws {
+        let budget = times.map { #","times":\#($0)"# } ?? ""
+        try install(#"{"rules":[{"id":"r","match":\#(match)\#(budget),"fault":\#(fault)}]}"#)
+    }
+
+    /// The key's journal, oldest first.
+    var journal: [JournalEntry] { server.journal(subscribeKey: subscribeKey) }
+
     func stop() { server.stop() }
+}
+
+extension JournalEntry {
+    /// The first value of query parameter `name`.
+    func query(_ name: String) -> String? { query.first { $0.name == name }?.value }
+    var isLongPoll: Bool { endpoint == .subscribe && query("tt") != "0" }
+    var isHandshake: Bool { endpoint == .subscribe && query("tt") == "0" }
 }

@@ -77,25 +77,45 @@ final class ScriptedServer: Sendable {
 
     var origin: String { "127.0.0.1:\(port)" }
 
+    /// Stops accepting and wakes every connection. A descriptor is only ever shut down while it is
+    /// in `open`, and it leaves `open` under the same lock in which it is closed (`release`), so a
+    /// number reused by another socket of the process (another test's) is never touched.
     func stop() {
         guard stopped.withLock({ s in defer { s = true }; return !s }) else { return }
         shutdown(listenFD, Int32(SHUT_RDWR))
-        close(listenFD)
-        for fd in open.withLock({ fds in defer { fds.removeAll() }; return fds }) {
-            shutdown(fd, Int32(SHUT_RDWR))
+        open.withLock { fds in
+            for fd in fds { shutdown(fd, Int32(SHUT_RDWR)) }
+        }
+    }
+
+    /// Closes a connection's descriptor and forgets it, atomically with respect to `stop()`.
+    private func release(_ fd: Int32) {
+        open.withLock { fds in
+            fds.removeAll { $0 == fd }
+            close(fd)
         }
     }
 
     deinit { stop() }
 
+    /// The listening descriptor is closed here, by the only thread that uses it, once accepting ends.
     private func acceptLoop() {
+        defer { close(listenFD) }
         while !stopped.withLock({ $0 }) {
             let client = accept(listenFD, nil, nil)
             if client < 0 {
                 if errno == EINTR { continue }
                 return
             }
-            open.withLock { $0.append(client) }
+            let accepted = open.withLock { fds in
+                if stopped.withLock({ $0 }) { return false }
+                fds.append(client)
+                return true
+            }
+            guard accepted else {
+                close(client)
+                return
+            }
             let thread = Thread { [self] in serve(client) }
             thread.start()
         }
@@ -103,7 +123,7 @@ final class ScriptedServer: Sendable {
 
     private func serve(_ fd: Int32) {
         guard let request = readRequest(fd) else {
-            close(fd)
+            release(fd)
             return
         }
         journal.append(request)
@@ -118,19 +138,18 @@ final class ScriptedServer: Sendable {
             shutdown(fd, Int32(SHUT_WR))
             var sink = [UInt8](repeating: 0, count: 256)
             while recv(fd, &sink, sink.count, 0) > 0 {}
-            close(fd)
+            release(fd)
         case .reset:
             var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
             setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
-            close(fd)
+            release(fd)
         case .close:
-            close(fd)
+            release(fd)
         case .stall:
             var sink = [UInt8](repeating: 0, count: 256)
             while recv(fd, &sink, sink.count, 0) > 0 {}
-            close(fd)
+            release(fd)
         }
-        open.withLock { $0.removeAll { $0 == fd } }
     }
 
     private func readRequest(_ fd: Int32) -> SeenRequest? {
