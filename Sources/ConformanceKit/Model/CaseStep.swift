@@ -30,7 +30,8 @@ public enum CaseStep: Sendable, Hashable {
     case expectResult(ExpectedResult)
     /// Wait until the case's wire journal satisfies a condition.
     case expectJournal(JournalExpectation, withinMs: Int)
-    /// Check that no status of this category arrives for `ms` (a "must not" about time).
+    /// Check that no status of this category appears, beyond those earlier expect steps accounted
+    /// for, from the start of the case until `ms` after this step begins (a "must not" about time).
     case expectNoStatus(StatusCategory, forMs: Int)
 
     // MARK: Sugar for the catalog

@@ -111,10 +111,14 @@ final class StepRunner: Sendable {
         case .expectStatus(let category, let within):
             await expectStatus(category, within: within, number: number, alternativeOnly: alternativeOnly)
         case .expectNoStatus(let category, let ms):
-            let before = await log.current.statuses.count { $0 == category }
-            try? await Task.sleep(for: .milliseconds(ms))
-            let after = await log.current.statuses.count { $0 == category }
-            if after > before {
+            // Any occurrence beyond those earlier expect steps accounted for counts, whenever it
+            // arrived: the check does not depend on when this step happens to start.
+            let allowed = await state.consumedCount(category)
+            let deadline = ContinuousClock.now + .milliseconds(ms)
+            let (_, seen) = await log.wait(until: deadline) { snapshot in
+                snapshot.statuses.count { $0 == category } > allowed
+            }
+            if seen {
                 await state.fail(.failed("step \(number): \(category.rawValue) observed within \(ms) ms, must not be"))
             }
         case .expectMessages(let expected, let within):
@@ -317,6 +321,9 @@ actor StepState {
     func set(lastResult: OperationResult) { self.lastResult = lastResult }
     func fail(_ failure: StepFailure) { failures.append(failure) }
     func advanceMessages(by count: Int) { messageCursor += count }
+
+    /// How many statuses of `category` earlier expect steps accounted for.
+    func consumedCount(_ category: StatusCategory) -> Int { consumed[category, default: 0] }
 
     /// Counts one more expected status of `category`; returns how many must have been seen.
     func consume(_ category: StatusCategory) -> Int {

@@ -88,7 +88,7 @@ enum FaultCatalog {
                          subscribe: .unexpectedDisconnect, subscribeAlternatives: [Alternative([.malformedResponse], reason: "JavaScript reports the parse error")]),
             transport("truncated-body-full-length", "a body cut at 5 bytes after declaring the full length",
                       ["kind": "truncated-body", "bytes": 5, "contentLength": "full"]),
-            RequestFault(name: "drip", what: "the body in 4-byte chunks 5 ms apart", fault: ["kind": "drip", "chunkSize": 4, "intervalMs": 5],
+            RequestFault(name: "drip", what: "the response in 16-byte chunks 5 ms apart (about 50 ms in all, well inside the request timeout)", fault: ["kind": "drip", "chunkSize": 16, "intervalMs": 5],
                          request: nil, requestAlternatives: [], subscribe: nil, subscribeAlternatives: []),
         ]
     }
