@@ -36,9 +36,11 @@ final class EventLoop: @unchecked Sendable {
 
     init(index: Int) throws(HTTPServerError) {
         self.index = index
-        epfd = cposix_epoll_create()
+        // Descriptors go into locals first: once every stored property is set, a throw would
+        // still run `deinit`, closing them a second time (possibly someone else's by then).
+        let epfd = cposix_epoll_create()
         guard epfd >= 0 else { throw .system("epoll_create1", errno) }
-        wakeFD = cposix_eventfd()
+        let wakeFD = cposix_eventfd()
         guard wakeFD >= 0 else {
             let code = errno
             close(epfd)
@@ -50,6 +52,8 @@ final class EventLoop: @unchecked Sendable {
             close(wakeFD)
             throw .system("epoll_ctl(eventfd)", code)
         }
+        self.epfd = epfd
+        self.wakeFD = wakeFD
     }
 
     deinit {
