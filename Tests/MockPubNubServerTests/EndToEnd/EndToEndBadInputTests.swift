@@ -57,7 +57,7 @@ import Testing
             let (status, text) = try server.call(target, method: method, body: body)
             #expect(status == 400)
             #expect(text.hasPrefix("[0,\"Invalid JSON\",\"") && text.hasSuffix("\"]"), "\(text)")
-            let tt = UInt64(text.dropFirst(18).dropLast(2))
+            let tt = UInt64(text.dropFirst(19).dropLast(2))
             #expect(tt.map { String($0).count } == 17)
         }
         #expect(try server.call("/v2/history/sub-key/demo/channel/ch").1 == "[[],0,0]")
