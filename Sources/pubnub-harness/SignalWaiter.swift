@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: MIT
-import Dispatch
 import Foundation
 import Synchronization
 
+/// The write end of the self-pipe the signal handler writes to; set once by `SignalWaiter.install`
+/// before the handler is installed, read-only afterwards (also from the handler).
+nonisolated(unsafe) private var signalPipeWrite: Int32 = -1
+
 /// SIGINT/SIGTERM handling without blocking the Swift concurrency pool.
 ///
-/// `install()` takes over both signals at once (call it before announcing the address, so a
-/// supervisor that signals as soon as it reads the address line never hits the default action);
-/// `wait()` then suspends until one arrives, or returns at once if one already did.
+/// `install()` puts a handler in place synchronously (a self-pipe write, async-signal-safe), so a
+/// supervisor that signals as soon as it reads the address line never hits the default action and
+/// no signal is lost; a dedicated thread reads the pipe. `wait()` suspends until a signal arrived,
+/// or returns at once if one already did.
 final class SignalWaiter: Sendable {
     private struct State {
         var received: String?
@@ -15,23 +19,33 @@ final class SignalWaiter: Sendable {
     }
 
     private let state = Mutex(State())
-    /// The signal sources, kept alive for the process's lifetime. Appended to only by `install`
-    /// (called once, from the command's task), never read: the one unguarded global of the CLI.
-    nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
 
     private init() {}
 
-    /// Ignores SIGINT and SIGTERM's default action and starts listening for them.
+    /// Installs the handlers for SIGINT and SIGTERM (call once, before announcing the address).
     static func install() -> SignalWaiter {
         let waiter = SignalWaiter()
-        let queue = DispatchQueue(label: "pubnub-harness.signals")
-        for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { waiter.deliver(name) }
-            source.resume()
-            sources.append(source)
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { return waiter }
+        signalPipeWrite = fds[1]
+        let readFD = fds[0]
+        for number in [SIGINT, SIGTERM] {
+            signal(number) { received in
+                var byte = UInt8(truncatingIfNeeded: received)
+                _ = write(signalPipeWrite, &byte, 1)
+            }
         }
+        let thread = Thread {
+            var byte: UInt8 = 0
+            while true {
+                let n = read(readFD, &byte, 1)
+                if n == 1 { break }
+                if n < 0 && errno == EINTR { continue }
+                return
+            }
+            waiter.deliver(Int32(byte) == SIGINT ? "SIGINT" : "SIGTERM")
+        }
+        thread.start()
         return waiter
     }
 
