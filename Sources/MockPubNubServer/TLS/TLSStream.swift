@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 internal import COpenSSL
 import Glibc
+import CPosix
 
 /// A server-side TLS stream over an accepted non-blocking socket.
 ///
