@@ -84,11 +84,23 @@ final class EventLoop: @unchecked Sendable {
         pending.withLock { state in
             guard !state.released else { return }
             state.tasks.append(task)
-            // Written under the lock so that the descriptor cannot be released meanwhile.
-            if state.tasks.count == 1 {
-                var one: UInt64 = 1
-                _ = withUnsafeBytes(of: &one) { Glibc.write(wakeFD, $0.baseAddress, 8) }
-            }
+            // Every task signals (written under the lock so that the descriptor cannot be released
+            // meanwhile): a wake-up elided because the queue looked non-empty was seen lost once.
+            wakeUnderLock()
+        }
+    }
+
+    /// Makes a sleeping `epoll_wait` return (the eventfd counter is summed, so extra writes are harmless).
+    private func wakeUnderLock() {
+        var one: UInt64 = 1
+        _ = withUnsafeBytes(of: &one) { Glibc.write(wakeFD, $0.baseAddress, 8) }
+    }
+
+    /// Wakes the loop again without a task (any thread); `stopAndJoin` uses it while it waits.
+    func wake() {
+        pending.withLock { state in
+            guard !state.released else { return }
+            wakeUnderLock()
         }
     }
 
