@@ -29,7 +29,7 @@ fi
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 
 swift build -c release --product harness-bench >/dev/null
-swift build -c release --product pubnub-harness >/dev/null 2>&1 || true
+swift build -c release --product pubnub-harness >/dev/null
 BIN=$(swift build -c release --show-bin-path)
 
 WORK=$(mktemp -d)
@@ -92,11 +92,13 @@ echo "nginx fixed 200:                 $NGINX_RPS requests/s"
 SERVE_RPS="server command unavailable"
 if [[ -x "$BIN/pubnub-harness" ]] && "$BIN/pubnub-harness" --help 2>/dev/null | grep -qw serve; then
     SERVE_PORT=$(free_port)
-    "$BIN/pubnub-harness" serve --port "$SERVE_PORT" >"$WORK/serve.log" 2>&1 &
+    # --quiet: request logging (one line per request) is a debugging aid, not part of the service.
+    "$BIN/pubnub-harness" serve --quiet --port "$SERVE_PORT" >"$WORK/serve.log" 2>&1 &
     SERVE_PID=$!
     PIDS+=("$SERVE_PID")
     if wait_port "$SERVE_PORT"; then
-        SERVE_RPS="$(wrk -t2 -c64 -d"$DURATION" "http://127.0.0.1:$SERVE_PORT$PUBLISH_PATH" | requests_per_second) requests/s"
+        SERVE_VALUE=$(wrk -t2 -c64 -d"$DURATION" "http://127.0.0.1:$SERVE_PORT$PUBLISH_PATH" | requests_per_second)
+        SERVE_RPS="$SERVE_VALUE requests/s ($(awk -v a="$SERVE_VALUE" -v b="$NGINX_RPS" 'BEGIN {printf "%.2f", a / b}') x nginx)"
     fi
 fi
 echo "pubnub-harness serve publish:    $SERVE_RPS"

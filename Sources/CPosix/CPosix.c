@@ -10,6 +10,7 @@
 #include <linux/sockios.h>
 #include <errno.h>
 #include <arpa/inet.h>
+#include <pthread.h>
 
 int cposix_accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags) { return accept4(fd, addr, len, flags); }
 int cposix_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
@@ -157,3 +158,12 @@ const uint32_t cposix_EPOLLERR = EPOLLERR;
 const uint32_t cposix_EPOLLET = EPOLLET;
 const int cposix_SOCK_NONBLOCK = SOCK_NONBLOCK;
 const int cposix_SOCK_CLOEXEC = SOCK_CLOEXEC;
+
+int cposix_timed_join(pthread_t thread, int milliseconds) {
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    long nanos = deadline.tv_nsec + (long)milliseconds * 1000000L;
+    deadline.tv_sec += nanos / 1000000000L;
+    deadline.tv_nsec = nanos % 1000000000L;
+    return pthread_timedjoin_np(thread, NULL, &deadline);
+}

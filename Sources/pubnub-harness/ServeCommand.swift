@@ -110,8 +110,9 @@ struct ServeCommand: AsyncParsableCommand {
                 throw CLIFailure("--tls-ca-out \(caOut): \(error)")
             }
         }
+        let signals = SignalWaiter.install()
         announce(server)
-        let signal = await SignalWaiter.waitForTermination()
+        let signal = await signals.wait()
         say("received \(signal), stopping")
         await server.shutdown()
         say("stopped")

@@ -10,6 +10,7 @@
 #include <netinet/tcp.h>
 #include <sys/types.h>
 #include <stddef.h>
+#include <pthread.h>
 
 /// accept4 with the given flags (SOCK_NONBLOCK | SOCK_CLOEXEC).
 int cposix_accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags);
@@ -66,4 +67,7 @@ extern const uint32_t cposix_EPOLLERR;
 extern const uint32_t cposix_EPOLLET;
 extern const int cposix_SOCK_NONBLOCK;
 extern const int cposix_SOCK_CLOEXEC;
+/// pthread_timedjoin_np with a relative timeout: 0 when joined, ETIMEDOUT while the thread still runs.
+int cposix_timed_join(pthread_t thread, int milliseconds);
+
 #endif

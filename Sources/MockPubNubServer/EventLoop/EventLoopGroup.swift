@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import CPosix
 import Synchronization
 
 /// N event loops, each on its own thread, with round-robin placement of new work.
@@ -53,7 +54,13 @@ final class EventLoopGroup: Sendable {
             defer { list.removeAll() }
             return list
         }
-        for thread in joined { pthread_join(thread, nil) }
+        for (index, thread) in joined.enumerated() {
+            // Joined in slices of 200 ms, waking the loop again between them, so that a lost
+            // wake-up can delay the stop but never hang it.
+            while cposix_timed_join(thread, 200) == ETIMEDOUT {
+                if index < loops.count { loops[index].wake() }
+            }
+        }
         // Every loop thread has exited: running the leftover tasks here cannot race with them.
         for loop in loops { loop.finalDrain() }
     }

@@ -26,6 +26,8 @@ public final class FaultLayer: RequestHandler {
     }
 
     private let upstream: any RequestHandler
+    /// `upstream` when it is the PubNub service, which then takes the route computed here.
+    private let service: PubNubService?
     private let scheduler: any Scheduler
     private let journalCapacity: Int
     private let seedSource: @Sendable () -> UInt64
@@ -45,6 +47,7 @@ public final class FaultLayer: RequestHandler {
         encryptor: ForeignMessageEncryptor? = FaultLayer.cryptoModuleEncryptor
     ) {
         self.upstream = upstream
+        service = upstream as? PubNubService
         self.scheduler = scheduler
         self.journalCapacity = journalCapacity
         self.seedSource = seedSource
@@ -54,14 +57,15 @@ public final class FaultLayer: RequestHandler {
     // MARK: - Handling
 
     public func handle(_ request: HTTPRequest, context: RequestContext, responder: Responder) {
-        let route = try? PubNubRoute.classify(request).get()
+        let classified = PubNubRoute.classify(request)
+        let route = try? classified.get()
         if route?.endpoint == .admin {
             upstream.handle(request, context: context, responder: responder)
             return
         }
         let uuid = route?.uuid ?? request.queryItems?["uuid"]
-        // Built outside the lock; the lock only stamps the sequence, the key and the decision.
-        var entry = JournalEntry(
+        // Rendered only when the journal is read; the lock stamps the sequence, the key and the decision.
+        var entry = JournalRecord(
             sequence: 0, request: request, context: context, route: route, subscribeKey: "", uuid: uuid, fired: nil)
         let decision = state.withLock { state -> FaultDecision in
             let key = Self.attribute(route?.subscribeKey, uuid: uuid, in: &state)
@@ -71,13 +75,19 @@ public final class FaultLayer: RequestHandler {
                 // Mutated in place through the dictionary, so the counters are not copied per request.
                 decision = state.planners[planKey]?.decide(route, method: request.method) ?? .passThrough
             }
-            entry.stamp(sequence: state.nextSequence, subscribeKey: key, fired: decision.firedRule)
+            entry.sequence = state.nextSequence
+            entry.subscribeKey = key
+            entry.fired = decision.firedRule
             state.nextSequence += 1
             state.journals[key, default: JournalRing(capacity: journalCapacity)].append(entry)
             return decision
         }
         guard let fired = decision.firedRule else {
-            upstream.handle(request, context: context, responder: responder)
+            if let service { // the common case: hand over the route instead of classifying again
+                service.handle(request, classified: classified, context: context, responder: responder)
+            } else {
+                upstream.handle(request, context: context, responder: responder)
+            }
             return
         }
         switch executor.execution(for: fired.fault, request: request, route: route, context: context) {

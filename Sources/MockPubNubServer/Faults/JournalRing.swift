@@ -1,9 +1,28 @@
 // SPDX-License-Identifier: MIT
 
-/// The journal of one subscribe key: the last `capacity` entries, oldest first.
+/// One journal slot: the request as it arrived and what the fault layer decided. Rendering the
+/// `JournalEntry` (header and query copies, body text) waits until someone reads the journal,
+/// so recording costs a few reference-count increments per request.
+struct JournalRecord: Sendable {
+    var sequence: UInt64
+    var request: HTTPRequest
+    var context: RequestContext
+    var route: PubNubRoute?
+    var subscribeKey: String
+    var uuid: String?
+    var fired: FiredRule?
+
+    var entry: JournalEntry {
+        JournalEntry(
+            sequence: sequence, request: request, context: context, route: route, subscribeKey: subscribeKey,
+            uuid: uuid, fired: fired)
+    }
+}
+
+/// The journal of one subscribe key: the last `capacity` records, oldest first.
 struct JournalRing: Sendable {
     let capacity: Int
-    private var storage: [JournalEntry] = []
+    private var storage: [JournalRecord] = []
     private var start = 0
     /// Entries dropped because the ring was full.
     private(set) var dropped = 0
@@ -14,7 +33,7 @@ struct JournalRing: Sendable {
 
     var count: Int { storage.count }
 
-    mutating func append(_ entry: JournalEntry) {
+    mutating func append(_ entry: JournalRecord) {
         if storage.count < capacity {
             storage.append(entry)
         } else {
@@ -28,8 +47,8 @@ struct JournalRing: Sendable {
     func entries(since: UInt64) -> [JournalEntry] {
         var result: [JournalEntry] = []
         for offset in 0..<storage.count {
-            let entry = storage[(start + offset) % storage.count]
-            if entry.sequence > since { result.append(entry) }
+            let record = storage[(start + offset) % storage.count]
+            if record.sequence > since { result.append(record.entry) }
         }
         return result
     }

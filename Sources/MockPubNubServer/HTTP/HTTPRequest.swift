@@ -43,12 +43,13 @@ public struct HTTPRequest: Sendable, Hashable {
     ///
     /// Returns `nil` when a segment holds invalid percent-encoding or is not UTF-8.
     public var pathSegments: [String]? {
-        var segments = rawPath.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        if segments.first == "" { segments.removeFirst() }
+        let bytes = Array(rawPath.utf8)
+        var pieces = bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        if pieces.first?.isEmpty == true { pieces.removeFirst() }
         var decoded: [String] = []
-        decoded.reserveCapacity(segments.count)
-        for segment in segments {
-            guard let value = PercentDecoding.decode(segment, plusAsSpace: false) else { return nil }
+        decoded.reserveCapacity(pieces.count)
+        for piece in pieces {
+            guard let value = Self.decode(piece, plusAsSpace: false) else { return nil }
             decoded.append(value)
         }
         return decoded
@@ -56,18 +57,26 @@ public struct HTTPRequest: Sendable, Hashable {
 
     /// The query split on `&` and `=`, each name and value percent-decoded, in order.
     ///
-    /// Returns `nil` when any part holds invalid percent-encoding. A name without `=` has an empty value.
+    /// Returns `nil` when a name or value holds invalid percent-encoding or is not UTF-8.
     public var queryItems: [QueryItem]? {
         guard !rawQuery.isEmpty else { return [] }
+        let bytes = Array(rawQuery.utf8)
         var items: [QueryItem] = []
-        for pair in rawQuery.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = PercentDecoding.decode(String(parts[0]), plusAsSpace: true) else { return nil }
-            let rawValue = parts.count > 1 ? String(parts[1]) : ""
-            guard let value = PercentDecoding.decode(rawValue, plusAsSpace: true) else { return nil }
+        for pair in bytes.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+            let equals = pair.firstIndex(of: UInt8(ascii: "="))
+            guard let name = Self.decode(pair[..<(equals ?? pair.endIndex)], plusAsSpace: true) else { return nil }
+            let rawValue = equals.map { pair[pair.index(after: $0)...] } ?? pair[pair.endIndex...]
+            guard let value = Self.decode(rawValue, plusAsSpace: true) else { return nil }
             items.append(QueryItem(name: name, value: value))
         }
         return items
+    }
+
+    /// Decodes one piece of the (valid UTF-8) target; pieces without `%` (or `+`) need no decoding.
+    private static func decode(_ piece: ArraySlice<UInt8>, plusAsSpace: Bool) -> String? {
+        let needsDecoding = piece.contains { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }
+        let text = String(decoding: piece, as: UTF8.self)
+        return needsDecoding ? PercentDecoding.decode(text, plusAsSpace: plusAsSpace) : text
     }
 }
 

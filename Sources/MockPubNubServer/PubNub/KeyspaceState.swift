@@ -166,20 +166,23 @@ struct KeyspaceState {
         }
         outbox.touched.removeAll()
         struct Key: Hashable { var cursor: UInt64; var subscription: SubscriptionSet }
-        var rendered: [Key: String?] = [:]
+        // The response itself is shared (its body bytes are copied on write only), so a publish
+        // to N identical long-polls renders and encodes one body, not N.
+        var rendered: [Key: HTTPResponse?] = [:]
+        outbox.sends.reserveCapacity(outbox.sends.count + candidates.count)
         for id in candidates {
             guard let waiter = waiters[id] else { continue }
             let key = Key(cursor: waiter.cursor, subscription: waiter.subscription)
-            let body: String?
+            let response: HTTPResponse?
             if let cached = rendered[key] {
-                body = cached
+                response = cached
             } else {
-                body = pendingBody(for: waiter.subscription, after: waiter.cursor, env: env)
-                rendered[key] = .some(body)
+                response = pendingBody(for: waiter.subscription, after: waiter.cursor, env: env).map { .pubNub(200, $0) }
+                rendered[key] = .some(response)
             }
-            guard let body, let removed = unpark(id) else { continue }
+            guard let response, let removed = unpark(id) else { continue }
             if let timer = removed.timer { outbox.cancels.append(timer) }
-            outbox.sends.append((removed.responder, .pubNub(200, body)))
+            outbox.sends.append((removed.responder, response))
         }
     }
 }

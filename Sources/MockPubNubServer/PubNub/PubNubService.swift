@@ -39,7 +39,15 @@ public final class PubNubService: RequestHandler {
     /// Classifies `request` and answers it (400 for bad escapes, 404 for unknown paths); a subscribe
     /// long-poll may be parked and answered later from another thread.
     public func handle(_ request: HTTPRequest, context: RequestContext, responder: Responder) {
-        switch PubNubRoute.classify(request) {
+        handle(request, classified: PubNubRoute.classify(request), context: context, responder: responder)
+    }
+
+    /// Handles a request whose route a layer in front (the fault layer) already computed with
+    /// `PubNubRoute.classify(request)`, so the target is parsed once per request.
+    func handle(
+        _ request: HTTPRequest, classified: Result<PubNubRoute, RouteError>, context: RequestContext, responder: Responder
+    ) {
+        switch classified {
         case .failure(.invalidPercentEncoding):
             responder.send(.respond(PubNubErrors.couldNotParse()))
         case .failure(.notFound):

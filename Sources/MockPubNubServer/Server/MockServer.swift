@@ -104,6 +104,9 @@ public final class MockServer: Sendable {
         }
     }
 
+    /// Accepted sockets not yet closed (every listener); for leak checks.
+    public var openConnectionCount: Int { http.openConnectionCount }
+
     /// The plain HTTP address (`nil` before `start()`).
     public var address: BoundAddress? { addresses.withLock { $0?.plain } }
 

@@ -2,6 +2,7 @@
 internal import COpenSSL
 import CPosix
 import Glibc
+import CPosix
 
 /// A server-side TLS stream over an accepted non-blocking socket.
 ///

@@ -20,7 +20,10 @@ final class BlockingTestClient {
     let fd: Int32
 
     init(port: Int, host: String = "127.0.0.1") throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        // `self.fd` is assigned only on success: a class init that throws after every stored
+        // property is set still runs `deinit`, which would close the descriptor a second time
+        // (by then possibly another thread's socket or an event loop's eventfd).
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw ClientError(description: "socket errno \(errno)") }
         guard cposix_connect(fd, host, Int32(port)) == 0 else {
             let code = errno
@@ -28,6 +31,7 @@ final class BlockingTestClient {
             throw ClientError(description: "connect errno \(code)")
         }
         _ = cposix_set_int_option(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
+        self.fd = fd
     }
 
     deinit { Glibc.close(fd) }

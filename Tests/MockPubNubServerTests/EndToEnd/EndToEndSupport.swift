@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+@testable import MockPubNubServer
+
+/// A `MockServer` on 127.0.0.1, port 0, for tests over real loopback sockets.
+final class EndToEndServer {
+    let server: MockServer
+    let port: Int
+
+    init(keysets: [Keyset] = [], longPollIdleTimeout: Duration = .seconds(280)) throws {
+        var configuration = MockServerConfiguration()
+        configuration.keysets = keysets
+        configuration.longPollIdleTimeout = longPollIdleTimeout
+        configuration.eventLoopCount = 2
+        server = try MockServer(configuration: configuration)
+        port = try server.start().port
+    }
+
+    deinit { server.stop() }
+
+    /// Opens a keep-alive connection.
+    func connect() throws -> BlockingTestClient { try BlockingTestClient(port: port) }
+
+    /// Sends one request on a new connection (`Connection: close`) and returns the raw response.
+    func raw(_ target: String, method: String = "GET", body: String? = nil, timeoutMs: Int32 = 5000) throws -> String {
+        let client = try connect()
+        client.send(Self.request(target, method: method, body: body, close: true))
+        return String(decoding: client.readToEnd(timeoutMs: timeoutMs).bytes, as: UTF8.self)
+    }
+
+    /// One request; the status code and the body.
+    func call(_ target: String, method: String = "GET", body: String? = nil, timeoutMs: Int32 = 5000) throws -> (Int, String) {
+        try EndToEndServer.split(raw(target, method: method, body: body, timeoutMs: timeoutMs))
+    }
+
+    /// Publishes `message` (JSON text) by GET; returns the timetoken of the `Sent` answer.
+    @discardableResult
+    func publish(_ channel: String, _ message: String, key: String = "demo", query: String = "uuid=pub") throws -> UInt64 {
+        let (status, body) = try call("/publish/\(key)/\(key)/0/\(channel)/0/\(PercentDecoding.encode(message))?\(query)")
+        #expect(status == 200, "\(body)")
+        return try #require(EndToEndServer.sentTimetoken(body))
+    }
+
+    static func request(_ target: String, method: String = "GET", body: String? = nil, close: Bool = false) -> String {
+        var text = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        if let body { text += "Content-Length: \(body.utf8.count)\r\n" }
+        if close { text += "Connection: close\r\n" }
+        return text + "\r\n" + (body ?? "")
+    }
+
+    /// `(status, body)` of a raw response (0 and the whole text when it is not HTTP).
+    static func split(_ response: String) -> (Int, String) {
+        guard let range = response.range(of: "\r\n\r\n"), response.hasPrefix("HTTP/1.1 ") else { return (0, response) }
+        let status = Int(response.dropFirst(9).prefix(3)) ?? 0
+        return (status, String(response[range.upperBound...]))
+    }
+
+    /// The timetoken of `[1,"Sent","TT"]`.
+    static func sentTimetoken(_ body: String) -> UInt64? {
+        guard body.hasPrefix("[1,\"Sent\",\""), body.hasSuffix("\"]") else { return nil }
+        return UInt64(body.dropFirst(11).dropLast(2))
+    }
+
+    /// The cursor `t.t` of a subscribe body.
+    static func cursor(_ body: String) -> UInt64? {
+        guard let object = json(body) as? [String: Any], let t = object["t"] as? [String: Any],
+              let text = t["t"] as? String else { return nil }
+        return UInt64(text)
+    }
+
+    /// The envelopes `m` of a subscribe body.
+    static func envelopes(_ body: String) -> [[String: Any]] {
+        ((json(body) as? [String: Any])?["m"] as? [[String: Any]]) ?? []
+    }
+
+    static func json(_ text: String) -> Any? {
+        try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
+    }
+}
+
+/// The exact bytes of a PubNub-style response of the mock server.
+func pubNubResponse(_ status: Int, _ body: String, close: Bool = true) -> String {
+    let reasons = [200: "OK", 400: "Bad Request", 403: "Forbidden", 404: "Not Found", 413: "Content Too Large",
+                   414: "URI Too Long", 431: "Request Header Fields Too Large"]
+    let reason = reasons[status] ?? "?"
+    return "HTTP/1.1 \(status) \(reason)\r\nContent-Type: text/javascript; charset=\"UTF-8\"\r\n"
+        + "Content-Length: \(body.utf8.count)\r\nConnection: \(close ? "close" : "keep-alive")\r\n\r\n\(body)"
+}
