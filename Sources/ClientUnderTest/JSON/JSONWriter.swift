@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import PubNubCrypto
 
 enum JSONWriter {
     static func write(_ value: JSONValue, into out: inout String) {
@@ -31,25 +32,6 @@ enum JSONWriter {
     }
 
     static func writeString(_ s: String, into out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
+        out += JSONText.stringLiteral(s)
     }
 }

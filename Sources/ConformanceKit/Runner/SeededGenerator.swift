@@ -1,19 +1,8 @@
 // SPDX-License-Identifier: MIT
+public import MockPubNubServer
 
-/// SplitMix64: a small, fast, seedable generator, so a run's order and plan seeds replay exactly.
-public struct SeededGenerator: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    public init(seed: UInt64) { state = seed }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The run's seedable generator: the fault layer's SplitMix64, so a run's order and plan seeds replay exactly.
+public typealias SeededGenerator = FaultRandom
 
 /// FNV-1a 64 of a string: stable across runs and platforms (unlike `Hasher`).
 public func stableHash(_ text: String) -> UInt64 {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+internal import PubNubCrypto
 
 /// A JSON value with ordered object members and numbers kept as their literal text.
 ///
@@ -107,21 +108,7 @@ extension FaultJSON {
 
     /// Writes `text` as a JSON string literal (RFC 8259 §7).
     static func writeString(_ text: String, to out: inout String) {
-        out += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
+        out += JSONText.stringLiteral(text)
     }
 }
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+internal import PubNubCrypto
 
 /// Minimal JSON text handling: string quoting for the hand-written bodies, and a strict
 /// RFC 8259 scanner that validates payloads and splits objects into raw member texts, so stored
@@ -6,28 +7,7 @@
 enum PubNubJSON {
     /// `text` as a JSON string literal (quotes included).
     static func quote(_ text: String) -> String {
-        var out = "\""
-        out.reserveCapacity(text.utf8.count + 2)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
-        return out
+        JSONText.stringLiteral(text)
     }
 
     /// A JSON array of string literals with `separator` between items.
