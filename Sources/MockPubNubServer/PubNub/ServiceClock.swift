@@ -31,7 +31,7 @@ public struct ServiceClock: Sendable {
 /// several are taken within one tick or the clock steps back.
 public final class TimetokenClock: Sendable {
     private let clock: ServiceClock
-    private let last = Mutex<UInt64>(0)
+    private let last = Atomic<UInt64>(0)
 
     public init(clock: ServiceClock) {
         self.clock = clock
@@ -40,9 +40,14 @@ public final class TimetokenClock: Sendable {
     /// A fresh timetoken greater than every earlier one.
     public func next() -> UInt64 {
         let wall = UInt64(max(0, clock.unixNanoseconds() / 100))
-        return last.withLock { last in
-            last = max(wall, last + 1)
-            return last
+        // Lock-free: every publish on every loop asks for one, so a contended lock would cost a syscall.
+        var current = last.load(ordering: .relaxed)
+        while true {
+            let candidate = max(wall, current + 1)
+            let (exchanged, original) = last.compareExchange(
+                expected: current, desired: candidate, ordering: .relaxed)
+            if exchanged { return candidate }
+            current = original
         }
     }
 }
