@@ -43,8 +43,9 @@ import Testing
 
     /// Starts the stub and reads its port on a dedicated thread (a blocking pipe read).
     static func startStub() async throws -> (Process, Pipe, Int) {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("admin-stub-\(UUID().uuidString).py")
-        try Data(stub.utf8).write(to: url)
+        // Named by content, so repeated runs reuse one file instead of piling them up.
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("harness-admin-stub-\(String(stableHash(stub), radix: 16)).py")
+        try Data(stub.utf8).write(to: url, options: .atomic)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", url.path]

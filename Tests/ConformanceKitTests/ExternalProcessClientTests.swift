@@ -33,8 +33,9 @@ import Testing
     """#
 
     static func script(_ text: String) throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("driver-\(UUID().uuidString).py")
-        try Data(text.utf8).write(to: url)
+        // Named by content, so repeated runs reuse one file per script instead of piling them up.
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("harness-driver-\(String(stableHash(text), radix: 16)).py")
+        try Data(text.utf8).write(to: url, options: .atomic)
         return "python3 \(url.path)"
     }
 
