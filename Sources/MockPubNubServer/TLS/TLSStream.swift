@@ -55,32 +55,32 @@ final class TLSStream: StreamIO {
 
     func handshake() -> IOResult {
         if isHandshakeComplete { return .bytes(0) }
-        OpenSSLErrorStack.clear()
-        errno = 0
-        let rc = SSL_accept(ssl)
-        let savedErrno = errno
+        let (rc, savedErrno) = attempt { SSL_accept(ssl) }
         if rc == 1 { return .bytes(0) }
         return outcome(rc, errno: savedErrno, operation: "handshake")
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) -> IOResult {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return .bytes(0) }
-        OpenSSLErrorStack.clear()
-        errno = 0
-        let rc = SSL_read(ssl, base, Int32(clamping: buffer.count))
-        let savedErrno = errno
+        let (rc, savedErrno) = attempt { SSL_read(ssl, base, Int32(clamping: buffer.count)) }
         if rc > 0 { return .bytes(Int(rc)) }
         return outcome(rc, errno: savedErrno, operation: "read")
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) -> IOResult {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return .bytes(0) }
-        OpenSSLErrorStack.clear()
-        errno = 0
-        let rc = SSL_write(ssl, base, Int32(clamping: bytes.count))
-        let savedErrno = errno
+        let (rc, savedErrno) = attempt { SSL_write(ssl, base, Int32(clamping: bytes.count)) }
         if rc > 0 { return .bytes(Int(rc)) }
         return outcome(rc, errno: savedErrno, operation: "write")
+    }
+
+    /// Runs one SSL call with a clean error stack and returns its result with the errno it left
+    /// (errno is only meaningful right after the call, before anything else can change it).
+    private func attempt(_ call: () -> Int32) -> (rc: Int32, errno: Int32) {
+        OpenSSLErrorStack.clear()
+        errno = 0
+        let rc = call()
+        return (rc, errno)
     }
 
     /// Sends close_notify once if the handshake completed (best effort, never waits for the
