@@ -212,9 +212,11 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func drainWake() {
-        var value: UInt64 = 0
-        _ = withUnsafeMutableBytes(of: &value) { Glibc.read(wakeFD, $0.baseAddress, 8) }
         let tasks = pending.withLock { state -> [@Sendable () -> Void] in
+            // Never read a released descriptor: its number may already be another file's.
+            guard !state.released else { return [] }
+            var value: UInt64 = 0
+            _ = withUnsafeMutableBytes(of: &value) { Glibc.read(wakeFD, $0.baseAddress, 8) }
             defer { state.tasks.removeAll(keepingCapacity: true) }
             return state.tasks
         }

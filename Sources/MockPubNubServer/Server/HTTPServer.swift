@@ -162,14 +162,17 @@ public final class HTTPServer: Sendable {
     /// Stops deterministically: closes listeners and connections (cancelling parked requests),
     /// joins the loop threads. Idempotent. Must not be called from a request handler.
     public func stop() {
-        let (wasRunning, refused) = state.withLock { state -> (Bool, [Int32]) in
-            if state.stopped { return (false, []) }
+        // Only the first call stops: a second one (e.g. from `deinit` after an explicit stop) must
+        // not touch the loops' descriptors again, whose numbers may belong to someone else by then.
+        let first = state.withLock { state -> (wasRunning: Bool, hasListeners: Bool, refused: [Int32])? in
+            if state.stopped { return nil }
             state.stopped = true
             defer { state.refused.removeAll() }
-            return (state.started, Array(state.refused.values))
+            return (state.started, !state.listeners.isEmpty, Array(state.refused.values))
         }
+        guard let (wasRunning, hasListeners, refused) = first else { return }
         for fd in refused { close(fd) }
-        guard wasRunning || !state.withLock({ $0.listeners.isEmpty }), case .success(let group) = group else { return }
+        guard wasRunning || hasListeners, case .success(let group) = group else { return }
         group.stopAndJoin()
         for control in state.withLock({ $0.listeners.values }) { control.closeOnce() }
     }
