@@ -133,13 +133,10 @@ final class KeepAliveClient {
 
     /// The status and total length of the first complete response in `bytes`.
     private static func framed(_ bytes: [UInt8]) -> (Int, Int)? {
-        guard LongPollBench.isCompleteResponse(bytes) else { return nil }
-        let marker = Array("\r\n\r\n".utf8)
-        guard let end = (0...(bytes.count - 4)).first(where: { bytes[$0..<($0 + 4)].elementsEqual(marker) }) else { return nil }
-        let head = String(decoding: bytes[..<end], as: UTF8.self)
-        let status = Int(head.split(separator: " ").dropFirst().first ?? "") ?? 0
-        guard let field = head.lowercased().firstRange(of: "content-length:") else { return nil }
-        let length = Int(head.lowercased()[field.upperBound...].drop { $0 == " " }.prefix { $0.isNumber }) ?? 0
-        return (status, end + 4 + length)
+        guard let length = bytes.withUnsafeBufferPointer({ LongPollBench.frameLength($0) }) else { return nil }
+        // The status code: the digits after the first space of the status line.
+        let status = bytes.drop { $0 != 32 }.dropFirst().prefix { $0 >= 48 && $0 <= 57 }
+            .reduce(0) { $0 * 10 + Int($1 - 48) }
+        return (status, length)
     }
 }

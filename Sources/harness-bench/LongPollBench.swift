@@ -81,8 +81,17 @@ struct LongPollBench {
                 let index = Int(cposix_epoll_data_at(events, slot))
                 let n = buffer.withUnsafeMutableBytes { read(sockets[index], $0.baseAddress, $0.count) }
                 if n > 0 {
-                    partial[index] += buffer[..<n]
-                    if doneAt[index] == 0 && Self.isCompleteResponse(partial[index]) {
+                    // The reader must stay cheap: its own cost would count as fan-out time. The
+                    // common case (the whole response in one read) neither copies nor allocates.
+                    let complete: Bool
+                    if partial[index].isEmpty {
+                        complete = buffer.withUnsafeBufferPointer { Self.isCompleteResponse(UnsafeBufferPointer(rebasing: $0[..<n])) }
+                        if !complete { partial[index] = Array(buffer[..<n]) }
+                    } else {
+                        partial[index] += buffer[..<n]
+                        complete = partial[index].withUnsafeBufferPointer { Self.isCompleteResponse($0) }
+                    }
+                    if doneAt[index] == 0 && complete {
                         doneAt[index] = cposix_monotonic_nanos()
                         remaining -= 1
                     }
@@ -140,16 +149,54 @@ struct LongPollBench {
         return String(decoding: all, as: UTF8.self)
     }
 
-    /// Whether `bytes` hold a whole response framed by `Content-Length`.
-    static func isCompleteResponse(_ bytes: [UInt8]) -> Bool {
-        let marker = Array("\r\n\r\n".utf8)
-        guard bytes.count >= 4, let end = (0...(bytes.count - 4)).first(where: { bytes[$0..<($0 + 4)].elementsEqual(marker) })
-        else { return false }
-        let head = String(decoding: bytes[..<end], as: UTF8.self).lowercased()
-        guard let field = head.firstRange(of: "content-length:") else { return false }
-        let digits = head[field.upperBound...].drop { $0 == " " }.prefix { $0.isNumber }
-        guard let length = Int(digits) else { return false }
-        return bytes.count >= end + 4 + length
+    /// Whether `bytes` hold a whole response framed by `Content-Length` (a byte scan, no allocation).
+    static func isCompleteResponse(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        frameLength(bytes) != nil
+    }
+
+    /// The length of the first response in `bytes` (head and `Content-Length` body), once it is all there.
+    static func frameLength(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        let count = bytes.count
+        guard count >= 4 else { return nil }
+        var end = -1
+        var index = 0
+        while index + 3 < count {
+            if bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
+                end = index
+                break
+            }
+            index += 1
+        }
+        guard end >= 0, let length = contentLength(UnsafeBufferPointer(rebasing: bytes[..<end])) else { return nil }
+        return count >= end + 4 + length ? end + 4 + length : nil
+    }
+
+    /// The value of the `Content-Length` field in a response head, matched case-insensitively.
+    static func contentLength(_ head: UnsafeBufferPointer<UInt8>) -> Int? {
+        let name = Array("\r\ncontent-length:".utf8)
+        var start = 0
+        while start + name.count <= head.count {
+            var matches = true
+            for offset in 0..<name.count {
+                var byte = head[start + offset]
+                if byte >= 65 && byte <= 90 { byte += 32 }
+                if byte != name[offset] { matches = false; break }
+            }
+            if matches {
+                var cursor = start + name.count
+                while cursor < head.count && head[cursor] == 32 { cursor += 1 }
+                var value = 0
+                var digits = 0
+                while cursor < head.count && head[cursor] >= 48 && head[cursor] <= 57 && digits < 12 {
+                    value = value * 10 + Int(head[cursor] - 48)
+                    cursor += 1
+                    digits += 1
+                }
+                return digits > 0 ? value : nil
+            }
+            start += 1
+        }
+        return nil
     }
 
     /// `t.t` and `t.r` of a subscribe response.
