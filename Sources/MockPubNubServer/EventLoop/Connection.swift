@@ -155,11 +155,20 @@ final class Connection: LoopHandler {
             rounds += 1
             switch stream.read(into: loop.scratch) {
             case .bytes(let count):
-                if state == .draining { continue }
+                let drained = count < loop.scratch.count && stream.shortReadDrains
+                if state == .draining {
+                    if drained { return }
+                    continue
+                }
                 if nextArrival == nil { nextArrival = cposix_wall_seconds() }
                 parser.append(UnsafeRawBufferPointer(rebasing: loop.scratch[0..<count]))
                 parseRequests()
                 pump()
+                // Saves the read that would only return EAGAIN (one system call per request).
+                if drained {
+                    if peerHungUp && state != .closed { continue }
+                    return
+                }
             case .wantRead:
                 return
             case .wantWrite:

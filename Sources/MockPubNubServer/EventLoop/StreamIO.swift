@@ -34,6 +34,15 @@ public protocol StreamIO: AnyObject {
     func write(_ bytes: UnsafeRawBufferPointer) -> IOResult
     /// Ends the sending direction cleanly (TLS: close_notify, then `shutdown(SHUT_WR)`).
     func shutdownWrite()
+    /// Whether a read that filled less than its buffer proves nothing more is readable now, so the
+    /// connection can wait for the next epoll event instead of reading until `wantRead`. True for
+    /// plain TCP (level-triggered epoll reports anything that arrives later); false for streams
+    /// that may hold decoded bytes of their own, such as TLS.
+    var shortReadDrains: Bool { get }
+}
+
+extension StreamIO {
+    public var shortReadDrains: Bool { false }
 }
 
 /// A plain TCP stream with `read`/`send(MSG_NOSIGNAL)`.
@@ -78,6 +87,8 @@ public final class PlainStream: StreamIO {
     public func shutdownWrite() {
         _ = Glibc.shutdown(fd, Int32(SHUT_WR))
     }
+
+    public var shortReadDrains: Bool { true }
 }
 
 /// Makes the stream for each accepted connection of a listener.

@@ -67,10 +67,10 @@ public final class FaultLayer: RequestHandler {
         // Rendered only when the journal is read; the lock stamps the sequence, the key and the decision.
         var entry = JournalRecord(
             sequence: 0, request: request, context: context, route: route, subscribeKey: "", uuid: uuid, fired: nil)
-        let decision = state.withLock { state -> FaultDecision in
+        let (decision, evicted) = state.withLock { state -> (FaultDecision, JournalRecord?) in
             let key = Self.attribute(route?.subscribeKey, uuid: uuid, in: &state)
             var decision = FaultDecision.passThrough
-            if let route {
+            if let route, !state.planners.isEmpty {
                 let planKey = state.planners[key] != nil ? key : Self.wildcardKey
                 // Mutated in place through the dictionary, so the counters are not copied per request.
                 decision = state.planners[planKey]?.decide(route, method: request.method) ?? .passThrough
@@ -79,9 +79,11 @@ public final class FaultLayer: RequestHandler {
             entry.subscribeKey = key
             entry.fired = decision.firedRule
             state.nextSequence += 1
-            state.journals[key, default: JournalRing(capacity: journalCapacity)].append(entry)
-            return decision
+            let evicted = state.journals[key, default: JournalRing(capacity: journalCapacity)].append(entry)
+            return (decision, evicted)
         }
+        // The record a full ring dropped is freed here, outside the lock.
+        _ = consume evicted
         guard let fired = decision.firedRule else {
             if let service { // the common case: hand over the route instead of classifying again
                 service.handle(request, classified: classified, context: context, responder: responder)
@@ -127,7 +129,7 @@ public final class FaultLayer: RequestHandler {
     /// The journal key of a request: its own key, else the key last seen with its uuid.
     private static func attribute(_ key: String?, uuid: String?, in state: inout State) -> String {
         if let key {
-            if let uuid {
+            if let uuid, state.keyByUUID[uuid] != key {
                 if state.keyByUUID.count >= attributionLimit { state.keyByUUID.removeAll() }
                 state.keyByUUID[uuid] = key
             }

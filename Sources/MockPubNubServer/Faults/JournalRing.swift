@@ -33,14 +33,18 @@ struct JournalRing: Sendable {
 
     var count: Int { storage.count }
 
-    mutating func append(_ entry: JournalRecord) {
+    /// Appends `entry`; returns the oldest record when the ring was full, so that the caller can
+    /// free it after releasing its lock.
+    mutating func append(_ entry: JournalRecord) -> JournalRecord? {
         if storage.count < capacity {
             storage.append(entry)
-        } else {
-            storage[start] = entry
-            start = (start + 1) % capacity
-            dropped += 1
+            return nil
         }
+        let evicted = storage[start]
+        storage[start] = entry
+        start = (start + 1) % capacity
+        dropped += 1
+        return evicted
     }
 
     /// Entries with `sequence > since`, oldest first.

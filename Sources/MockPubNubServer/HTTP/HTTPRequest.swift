@@ -30,7 +30,7 @@ public struct HTTPRequest: Sendable, Hashable {
         self.version = version
         self.headers = headers
         self.body = body
-        if let mark = target.firstIndex(of: "?") {
+        if let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) {
             rawPath = String(target[..<mark])
             rawQuery = String(target[target.index(after: mark)...])
         } else {

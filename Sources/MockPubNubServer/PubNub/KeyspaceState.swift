@@ -27,6 +27,8 @@ struct Outbox {
 /// What state operations need besides the state itself.
 struct ServiceEnvironment: Sendable {
     var subscribeKey: String
+    /// The key's Access Manager keyset; `nil` for an open demo key.
+    var keyset: Keyset?
     var configuration: PubNubServiceConfiguration
     var timetokens: TimetokenClock
     var clock: ServiceClock
@@ -190,4 +192,10 @@ struct KeyspaceState {
 /// One subscribe key's state and its lock.
 final class Keyspace: Sendable {
     let state = Mutex(KeyspaceState())
+}
+
+/// A subscribe key in the service's registry: its state, and its keyset when Access Manager is on.
+struct KeyEntry: Sendable {
+    var keyspace: Keyspace
+    var keyset: Keyset?
 }

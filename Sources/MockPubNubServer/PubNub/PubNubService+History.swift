@@ -15,7 +15,7 @@ extension PubNubService {
         let stringTokens = Self.flag(route, "string_message_token")
         func token(_ value: UInt64) -> String { stringTokens ? "\"\(value)\"" : String(value) }
         return withState(route.subscribeKey ?? "") { state, _, env in
-            if let denied = denial(.read, channels: [channel], groups: [], route: route, state: state) { return denied }
+            if let denied = denial(.read, channels: [channel], groups: [], route: route, state: state, env: env) { return denied }
             let range = historyMessages(state, channel: channel, start: start, end: end, now: env.clock.unixSeconds)
             let selected = reverse ? Array(range.prefix(count)) : Array(range.suffix(count))
             // UNVERIFIED: the empty-channel body `[[],0,0]` (spec §7.1).
@@ -47,7 +47,7 @@ extension PubNubService {
         let withType = Self.flag(route, "include_message_type")
         let withCustomType = Self.flag(route, "include_custom_message_type")
         return withState(route.subscribeKey ?? "") { state, _, env in
-            if let denied = denial(.read, channels: route.channels, groups: [], route: route, state: state) { return denied }
+            if let denied = denial(.read, channels: route.channels, groups: [], route: route, state: state, env: env) { return denied }
             var entries: [String] = []
             for channel in route.channels {
                 let range = historyMessages(state, channel: channel, start: start, end: end, now: env.clock.unixSeconds)
@@ -79,8 +79,8 @@ extension PubNubService {
         // Only `start`: everything older; only `end`: everything from it on (history convention).
         var low = end, high = start
         if let start, let end { (low, high) = (min(start, end), max(start, end)) }
-        return withState(route.subscribeKey ?? "") { state, _, _ in
-            if let denied = denial(.delete, channels: route.channels, groups: [], route: route, state: state) { return denied }
+        return withState(route.subscribeKey ?? "") { state, _, env in
+            if let denied = denial(.delete, channels: route.channels, groups: [], route: route, state: state, env: env) { return denied }
             for channel in route.channels {
                 state.logs[channel]?.removeAll { message in
                     message.inHistory && message.timetoken >= (low ?? 0) && message.timetoken < (high ?? .max)
@@ -106,7 +106,7 @@ extension PubNubService {
             return PubNubErrors.invalidHistoryArguments()
         }
         return withState(route.subscribeKey ?? "") { state, _, env in
-            if let denied = denial(.read, channels: route.channels, groups: [], route: route, state: state) { return denied }
+            if let denied = denial(.read, channels: route.channels, groups: [], route: route, state: state, env: env) { return denied }
             let counts = route.channels.enumerated().map { index, channel in
                 let after = tokens.count == 1 ? tokens[0] : tokens[index]
                 let count = historyMessages(state, channel: channel, start: nil, end: nil, now: env.clock.unixSeconds)

@@ -7,7 +7,8 @@ extension PubNubService {
         let channel = route.channels.first ?? ""
         let isSignal = route.endpoint == .signal
         guard ChannelNames.isValid(channel) else { return PubNubErrors.reservedCharacter() }
-        if let keyset = keyset(for: subscribeKey), keyset.publishKey != route.publishKey {
+        let entry = entry(subscribeKey)
+        if let keyset = entry.keyset, keyset.publishKey != route.publishKey {
             return PubNubErrors.publishRefusal("Invalid Key", timetoken: timetokens.next())
         }
         let text = route.message ?? String(validating: body, as: UTF8.self) ?? ""
@@ -28,8 +29,8 @@ extension PubNubService {
         let fired = notStored && Self.flag(route, "norep")
         // Clamped so no client value can overflow the expiry arithmetic (ten years at most).
         let ttlHours = min(max(route.query["ttl"].flatMap { Int($0) } ?? 0, 0), 24 * 365 * 10)
-        return withState(subscribeKey) { state, outbox, env in
-            if let denied = denial(.write, channels: [channel], groups: [], route: route, state: state) { return denied }
+        return withState(entry, subscribeKey: subscribeKey) { state, outbox, env in
+            if let denied = denial(.write, channels: [channel], groups: [], route: route, state: state, env: env) { return denied }
             let timetoken = env.timetokens.next()
             let message = StoredMessage(
                 timetoken: timetoken, channel: channel, kind: isSignal ? .signal : .message, payload: text,
@@ -61,10 +62,11 @@ extension PubNubService {
         let cursor = requested ?? 0
         let timeout = presenceTimeout(route)
         enum Outcome { case answer(HTTPResponse), parked(Int) }
-        let keyspace = keyspace(subscribeKey)
-        let outcome: Outcome = withState(keyspace, subscribeKey: subscribeKey) { state, outbox, env in
+        let entry = entry(subscribeKey)
+        let keyspace = entry.keyspace
+        let outcome: Outcome = withState(entry, subscribeKey: subscribeKey) { state, outbox, env in
             if let denied = denial(.read, channels: subscription.channels, groups: subscription.groups,
-                                   route: route, state: state, trailingNewline: true) {
+                                   route: route, state: state, env: env, trailingNewline: true) {
                 return .answer(denied)
             }
             let handshake = cursor == 0 ? env.timetokens.next() : nil

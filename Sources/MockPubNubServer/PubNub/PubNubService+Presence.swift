@@ -8,7 +8,7 @@ extension PubNubService {
         }
         let timeout = presenceTimeout(route)
         return withState(route.subscribeKey ?? "") { state, outbox, env in
-            if let denied = denial(.read, channels: route.channels, groups: route.channelGroups, route: route, state: state) {
+            if let denied = denial(.read, channels: route.channels, groups: route.channelGroups, route: route, state: state, env: env) {
                 return denied
             }
             if let uuid = route.uuid {
@@ -23,7 +23,7 @@ extension PubNubService {
     /// Leave (spec §6.2): `leave` events on the channels and group members the uuid was on.
     func leave(_ route: PubNubRoute) -> HTTPResponse {
         withState(route.subscribeKey ?? "") { state, outbox, env in
-            if let denied = denial(.read, channels: route.channels, groups: route.channelGroups, route: route, state: state) {
+            if let denied = denial(.read, channels: route.channels, groups: route.channelGroups, route: route, state: state, env: env) {
                 return denied
             }
             if let uuid = route.uuid {
@@ -35,8 +35,8 @@ extension PubNubService {
 
     /// Here now for channels and groups (spec §6.3): flat for one channel, `payload` form otherwise.
     func hereNow(_ route: PubNubRoute) -> HTTPResponse {
-        withState(route.subscribeKey ?? "") { state, _, _ in
-            if let denied = denial(.read, channels: route.channels, groups: route.channelGroups, route: route, state: state) {
+        withState(route.subscribeKey ?? "") { state, _, env in
+            if let denied = denial(.read, channels: route.channels, groups: route.channelGroups, route: route, state: state, env: env) {
                 return denied
             }
             let withUUIDs = !Self.flag(route, "disable_uuids")
@@ -55,8 +55,8 @@ extension PubNubService {
 
     /// Global here now (spec §6.4): every occupied channel of the key, by name.
     func globalHereNow(_ route: PubNubRoute) -> HTTPResponse {
-        withState(route.subscribeKey ?? "") { state, _, _ in
-            if let denied = subkeyDenial(.read, route: route, state: state) { return denied }
+        withState(route.subscribeKey ?? "") { state, _, env in
+            if let denied = subkeyDenial(.read, route: route, state: state, env: env) { return denied }
             return .pubNub(200, hereNowMulti(
                 state.occupants.keys.sorted(), state: state,
                 withUUIDs: !Self.flag(route, "disable_uuids"), includeState: Self.flag(route, "state")))
@@ -66,8 +66,8 @@ extension PubNubService {
     /// Where now (spec §6.5). It names no channel, so on an Access Manager keyset it needs the
     /// subkey-level read grant (like global here now): every endpoint of such a keyset is checked.
     func whereNow(_ route: PubNubRoute) -> HTTPResponse {
-        withState(route.subscribeKey ?? "") { state, _, _ in
-            if let denied = subkeyDenial(.read, route: route, state: state) { return denied }
+        withState(route.subscribeKey ?? "") { state, _, env in
+            if let denied = subkeyDenial(.read, route: route, state: state, env: env) { return denied }
             let channels = state.members[route.targetUUID ?? ""]?.channels.keys.sorted() ?? []
             return .pubNub(200, PubNubBodies.whereNow(channels: channels))
         }
@@ -80,7 +80,7 @@ extension PubNubService {
         }
         guard PubNubJSON.objectMembers(text) != nil else { return PubNubErrors.presence("Invalid JSON specified.") }
         return withState(route.subscribeKey ?? "") { state, outbox, env in
-            if let denied = denial(.read, channels: route.channels, groups: route.channelGroups, route: route, state: state) {
+            if let denied = denial(.read, channels: route.channels, groups: route.channelGroups, route: route, state: state, env: env) {
                 return denied
             }
             var channels = route.channels.filter { !ChannelNames.isPresence($0) }
@@ -92,8 +92,8 @@ extension PubNubService {
 
     /// Get state (spec §6.7): single-channel form, or `payload.channels` for several / groups.
     func getState(_ route: PubNubRoute) -> HTTPResponse {
-        withState(route.subscribeKey ?? "") { state, _, _ in
-            if let denied = denial(.read, channels: route.channels, groups: route.channelGroups, route: route, state: state) {
+        withState(route.subscribeKey ?? "") { state, _, env in
+            if let denied = denial(.read, channels: route.channels, groups: route.channelGroups, route: route, state: state, env: env) {
                 return denied
             }
             let uuid = route.targetUUID ?? ""

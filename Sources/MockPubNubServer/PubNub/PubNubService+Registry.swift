@@ -7,16 +7,16 @@ extension PubNubService {
             return PubNubErrors.reservedCharacter()
         }
         let group = route.channelGroups.first ?? ""
-        return withState(route.subscribeKey ?? "") { state, _, _ in
+        return withState(route.subscribeKey ?? "") { state, _, env in
             switch route.endpoint {
             case .channelGroupListGroups:
-                if let denied = subkeyDenial(.manage, route: route, state: state) { return denied }
+                if let denied = subkeyDenial(.manage, route: route, state: state, env: env) { return denied }
                 return .pubNub(200, PubNubBodies.channelGroupListGroups(state.groups.keys.sorted()))
             case .channelGroupList:
-                if let denied = denial(.read, channels: [], groups: [group], route: route, state: state) { return denied }
+                if let denied = denial(.read, channels: [], groups: [group], route: route, state: state, env: env) { return denied }
                 return .pubNub(200, PubNubBodies.channelGroupList(group: group, channels: state.groups[group] ?? []))
             default:
-                if let denied = denial(.manage, channels: [], groups: [group], route: route, state: state) { return denied }
+                if let denied = denial(.manage, channels: [], groups: [group], route: route, state: state, env: env) { return denied }
             }
             switch route.endpoint {
             case .channelGroupAdd:

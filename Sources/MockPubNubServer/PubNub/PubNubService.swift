@@ -10,9 +10,9 @@ public final class PubNubService: RequestHandler {
     let scheduler: any Scheduler
     let clock: ServiceClock
     let timetokens: TimetokenClock
-    private let keyspaces = Mutex<[String: Keyspace]>([:])
-    /// Access Manager keysets by subscribe key: the configured ones plus those registered later.
-    private let keysets: Mutex<[String: Keyset]>
+    /// Every subscribe key in use: its state and, for Access Manager keys, its keyset. One lock
+    /// and one lookup per request find both.
+    private let registry: Mutex<[String: KeyEntry]>
 
     /// Creates the service; `scheduler` runs idle long-poll and presence timers, `clock` is the wall clock.
     public init(configuration: PubNubServiceConfiguration = PubNubServiceConfiguration(),
@@ -21,19 +21,19 @@ public final class PubNubService: RequestHandler {
         self.scheduler = scheduler
         self.clock = clock
         self.timetokens = TimetokenClock(clock: clock)
-        var table: [String: Keyset] = [:]
-        for keyset in configuration.keysets { table[keyset.subscribeKey] = keyset }
-        self.keysets = Mutex(table)
+        var table: [String: KeyEntry] = [:]
+        for keyset in configuration.keysets { table[keyset.subscribeKey] = KeyEntry(keyspace: Keyspace(), keyset: keyset) }
+        self.registry = Mutex(table)
     }
 
     /// Turns Access Manager on for `keyset` (replacing a keyset with the same subscribe key).
     public func register(_ keyset: Keyset) {
-        keysets.withLock { $0[keyset.subscribeKey] = keyset }
+        registry.withLock { $0[keyset.subscribeKey, default: KeyEntry(keyspace: Keyspace())].keyset = keyset }
     }
 
     /// The Access Manager keyset of `subscribeKey`, if one is registered.
     public func keyset(for subscribeKey: String) -> Keyset? {
-        keysets.withLock { $0[subscribeKey] }
+        registry.withLock { $0[subscribeKey]?.keyset }
     }
 
     /// Classifies `request` and answers it (400 for bad escapes, 404 for unknown paths); a subscribe
@@ -86,23 +86,28 @@ public final class PubNubService: RequestHandler {
         }
     }
 
-    /// Forgets every subscribe key's state; parked long-polls answer with an empty `m`.
+    /// Forgets every subscribe key's state (keysets stay registered); parked long-polls answer with an empty `m`.
     public func reset() {
-        let old = keyspaces.withLock { table in
-            defer { table.removeAll() }
-            return Array(table.values)
+        let old = registry.withLock { table in
+            defer { table = table.compactMapValues { $0.keyset.map { KeyEntry(keyspace: Keyspace(), keyset: $0) } } }
+            return table.values.map(\.keyspace)
         }
         for keyspace in old { drain(keyspace) }
     }
 
-    /// Forgets the state of one subscribe key; its parked long-polls answer with an empty `m`.
+    /// Forgets the state of one subscribe key (its keyset stays); its parked long-polls answer with an empty `m`.
     public func reset(subscribeKey: String) {
-        if let keyspace = keyspaces.withLock({ $0.removeValue(forKey: subscribeKey) }) { drain(keyspace) }
+        let old = registry.withLock { table -> Keyspace? in
+            guard let entry = table[subscribeKey] else { return nil }
+            table[subscribeKey] = entry.keyset.map { KeyEntry(keyspace: Keyspace(), keyset: $0) }
+            return entry.keyspace
+        }
+        if let old { drain(old) }
     }
 
     /// The number of parked long-polls of `subscribeKey` (for tests and diagnostics).
     public func parkedLongPolls(subscribeKey: String) -> Int {
-        guard let keyspace = keyspaces.withLock({ $0[subscribeKey] }) else { return 0 }
+        guard let keyspace = registry.withLock({ $0[subscribeKey]?.keyspace }) else { return 0 }
         return keyspace.state.withLock { $0.waiters.count }
     }
 
@@ -121,17 +126,19 @@ public final class PubNubService: RequestHandler {
         }
     }
 
-    func keyspace(_ subscribeKey: String) -> Keyspace {
-        keyspaces.withLock { table in
+    /// The state and keyset of `subscribeKey`, creating its state on first use.
+    func entry(_ subscribeKey: String) -> KeyEntry {
+        registry.withLock { table in
             if let existing = table[subscribeKey] { return existing }
-            let created = Keyspace()
+            let created = KeyEntry(keyspace: Keyspace())
             table[subscribeKey] = created
             return created
         }
     }
 
-    func environment(_ subscribeKey: String) -> ServiceEnvironment {
-        ServiceEnvironment(subscribeKey: subscribeKey, configuration: configuration, timetokens: timetokens, clock: clock)
+    func environment(_ subscribeKey: String, keyset: Keyset?) -> ServiceEnvironment {
+        ServiceEnvironment(
+            subscribeKey: subscribeKey, keyset: keyset, configuration: configuration, timetokens: timetokens, clock: clock)
     }
 
     /// Runs `body` under the keyspace lock, wakes waiters of touched channels, then (unlocked)
@@ -140,15 +147,16 @@ public final class PubNubService: RequestHandler {
         _ subscribeKey: String,
         _ body: (inout KeyspaceState, inout Outbox, ServiceEnvironment) -> R
     ) -> R {
-        withState(keyspace(subscribeKey), subscribeKey: subscribeKey, body)
+        withState(entry(subscribeKey), subscribeKey: subscribeKey, body)
     }
 
-    /// `withState` on a keyspace already looked up (so a caller keeps using the same one across a reset).
+    /// `withState` on an entry already looked up (so a caller keeps using the same keyspace across a reset).
     func withState<R>(
-        _ keyspace: Keyspace, subscribeKey: String,
+        _ entry: KeyEntry, subscribeKey: String,
         _ body: (inout KeyspaceState, inout Outbox, ServiceEnvironment) -> R
     ) -> R {
-        let env = environment(subscribeKey)
+        let env = environment(subscribeKey, keyset: entry.keyset)
+        let keyspace = entry.keyspace
         var outbox = Outbox()
         let result = keyspace.state.withLock { state in
             let result = body(&state, &outbox, env)
@@ -186,9 +194,9 @@ public final class PubNubService: RequestHandler {
     /// The 403 for a request on an Access Manager keyset lacking `permission`, else `nil`.
     func denial(
         _ permission: Permission, channels: [String], groups: [String], route: PubNubRoute,
-        state: KeyspaceState, trailingNewline: Bool = false
+        state: KeyspaceState, env: ServiceEnvironment, trailingNewline: Bool = false
     ) -> HTTPResponse? {
-        guard let subscribeKey = route.subscribeKey, keyset(for: subscribeKey) != nil else { return nil }
+        guard env.keyset != nil else { return nil }
         let denied = state.denied(
             permission, channels: channels, groups: groups, auth: route.query["auth"], now: clock.unixSeconds)
         guard !denied.channels.isEmpty || !denied.groups.isEmpty else { return nil }
@@ -196,8 +204,10 @@ public final class PubNubService: RequestHandler {
     }
 
     /// The 403 for a subkey-level operation without the subkey-level `permission`, else `nil`.
-    func subkeyDenial(_ permission: Permission, route: PubNubRoute, state: KeyspaceState) -> HTTPResponse? {
-        guard let subscribeKey = route.subscribeKey, keyset(for: subscribeKey) != nil else { return nil }
+    func subkeyDenial(
+        _ permission: Permission, route: PubNubRoute, state: KeyspaceState, env: ServiceEnvironment
+    ) -> HTTPResponse? {
+        guard env.keyset != nil else { return nil }
         if state.isAllowed(permission, on: .subkey, auth: route.query["auth"], now: clock.unixSeconds) { return nil }
         return PubNubErrors.forbidden(channels: [], groups: [])
     }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+internal import PubNubCrypto
 
 /// One message of a channel's log: a publish, a signal or a presence event, with its payload kept
 /// as the exact JSON text it arrived as.
@@ -34,20 +35,45 @@ struct StoredMessage: Sendable {
 
     /// Renders `envelopeHead` and `envelopeTail` (spec §5.3-§5.6 key order: a f e i s p o k c u d b cmt).
     mutating func renderEnvelope(subscribeKey: String, region: Int, shard: String) {
-        var head = "{\"a\":" + PubNubJSON.quote(shard) + ",\"f\":0"
-        if kind == .signal { head += ",\"e\":1" }
-        if kind != .presence, let publisher { head += ",\"i\":" + PubNubJSON.quote(publisher) }
-        if kind == .message {
-            head += ",\"s\":" + String(sequence ?? 1)
-        } else if kind == .signal, let sequence {
-            head += ",\"s\":" + String(sequence)
+        var head: [UInt8] = []
+        head.reserveCapacity(96 + shard.utf8.count + (publisher?.utf8.count ?? 0) + subscribeKey.utf8.count
+            + channel.utf8.count + (meta?.utf8.count ?? 0) + payload.utf8.count)
+        head.append(contentsOf: "{\"a\":".utf8)
+        JSONText.appendStringLiteral(shard, to: &head)
+        head.append(contentsOf: ",\"f\":0".utf8)
+        if kind == .signal { head.append(contentsOf: ",\"e\":1".utf8) }
+        if kind != .presence, let publisher {
+            head.append(contentsOf: ",\"i\":".utf8)
+            JSONText.appendStringLiteral(publisher, to: &head)
         }
-        head += ",\"p\":{\"t\":\"" + String(timetoken) + "\",\"r\":" + String(region) + "}"
-        if let originTimetoken { head += ",\"o\":{\"t\":" + PubNubJSON.quote(originTimetoken) + "}" }
-        head += ",\"k\":" + PubNubJSON.quote(subscribeKey) + ",\"c\":" + PubNubJSON.quote(channel)
-        if let meta { head += ",\"u\":" + meta }
-        head += ",\"d\":" + payload
-        envelopeHead = head
+        if kind == .message {
+            head.append(contentsOf: ",\"s\":".utf8)
+            head.append(contentsOf: String(sequence ?? 1).utf8)
+        } else if kind == .signal, let sequence {
+            head.append(contentsOf: ",\"s\":".utf8)
+            head.append(contentsOf: String(sequence).utf8)
+        }
+        head.append(contentsOf: ",\"p\":{\"t\":\"".utf8)
+        head.append(contentsOf: String(timetoken).utf8)
+        head.append(contentsOf: "\",\"r\":".utf8)
+        head.append(contentsOf: String(region).utf8)
+        head.append(UInt8(ascii: "}"))
+        if let originTimetoken {
+            head.append(contentsOf: ",\"o\":{\"t\":".utf8)
+            JSONText.appendStringLiteral(originTimetoken, to: &head)
+            head.append(UInt8(ascii: "}"))
+        }
+        head.append(contentsOf: ",\"k\":".utf8)
+        JSONText.appendStringLiteral(subscribeKey, to: &head)
+        head.append(contentsOf: ",\"c\":".utf8)
+        JSONText.appendStringLiteral(channel, to: &head)
+        if let meta {
+            head.append(contentsOf: ",\"u\":".utf8)
+            head.append(contentsOf: meta.utf8)
+        }
+        head.append(contentsOf: ",\"d\":".utf8)
+        head.append(contentsOf: payload.utf8)
+        envelopeHead = String(decoding: head, as: UTF8.self)
         envelopeTail = customMessageType.map { ",\"cmt\":" + PubNubJSON.quote($0) + "}" } ?? "}"
     }
 

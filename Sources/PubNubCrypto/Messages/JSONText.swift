@@ -13,24 +13,46 @@ public enum JSONText {
     /// `text` as a JSON string literal: `"` and `\` escaped, control characters as `\b \f \n \r \t` or `\u00XX`,
     /// everything else (including `/` and non-ASCII) as-is, like JavaScript's `JSON.stringify`.
     public static func stringLiteral(_ text: String) -> String {
-        var out = "\""
-        out.reserveCapacity(text.utf8.count + 2)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = ByteEncoding.hex([UInt8(scalar.value)])
-                out += "\\u00" + hex
-            default: out.unicodeScalars.append(scalar)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count + 2)
+        appendStringLiteral(text, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `text` as a JSON string literal (see `stringLiteral`) to `out`, byte by byte: every
+    /// escape is ASCII, and the bytes of multi-byte characters are copied unchanged.
+    public static func appendStringLiteral(_ text: String, to out: inout [UInt8]) {
+        let backslash = UInt8(ascii: "\\")
+        out.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            let short: UInt8? = switch byte {
+            case UInt8(ascii: "\""), backslash: byte
+            case 0x08: UInt8(ascii: "b")
+            case 0x0C: UInt8(ascii: "f")
+            case 0x0A: UInt8(ascii: "n")
+            case 0x0D: UInt8(ascii: "r")
+            case 0x09: UInt8(ascii: "t")
+            default: nil
+            }
+            if let short {
+                out.append(backslash)
+                out.append(short)
+            } else if byte < 0x20 {
+                out.append(backslash)
+                out.append(UInt8(ascii: "u"))
+                out.append(UInt8(ascii: "0"))
+                out.append(UInt8(ascii: "0"))
+                out.append(hexDigit(byte >> 4))
+                out.append(hexDigit(byte & 0x0F))
+            } else {
+                out.append(byte)
             }
         }
-        return out + "\""
+        out.append(UInt8(ascii: "\""))
+    }
+
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 }
 

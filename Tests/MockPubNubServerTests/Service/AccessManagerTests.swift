@@ -130,6 +130,27 @@ import Testing
         #expect(throws: PubNubServiceError.invalidJSON("{")) { try h.service.inject(subscribeKey: "late", channel: "ch", message: "{") }
         #expect(throws: PubNubServiceError.invalidChannel("a,b")) { try h.service.inject(subscribeKey: "late", channel: "a,b", message: "1") }
     }
+
+    @Test func resetsForgetStateAndGrantsButKeepKeysets() {
+        let h = ServiceHarness()
+        let denied = "{\"message\":\"Forbidden\",\"payload\":{\"channels\":[\"ch\"]},\"error\":true,\"service\":\"Access Manager\",\"status\":403}"
+        h.service.register(Keyset(subscribeKey: "kept", publishKey: "p", secretKey: "s"))
+        for resetAll in [false, true] {
+            h.service.grant(AccessGrant(channels: ["ch"], read: true, write: true), subscribeKey: "kept")
+            #expect(h.call("/publish/p/kept/0/ch/0/1").0 == 200)
+            #expect(h.call("/publish/p/open/0/ch/0/1").0 == 200)
+            if resetAll { h.service.reset() } else { h.service.reset(subscribeKey: "kept") }
+            // The keyset is still registered: a wrong publish key is refused and the grant is gone.
+            #expect(h.service.keyset(for: "kept")?.secretKey == "s")
+            #expect(h.call("/publish/wrong/kept/0/ch/0/1").1.contains("Invalid Key"))
+            #expect(h.call("/publish/p/kept/0/ch/0/1") == (403, denied))
+            h.service.grant(AccessGrant(channels: ["ch"], read: true), subscribeKey: "kept")
+            #expect(h.call("/v2/history/sub-key/kept/channel/ch") == (200, "[[],0,0]"))
+        }
+        // The open key lost its history only with the full reset.
+        #expect(h.call("/v2/history/sub-key/open/channel/ch").1.hasPrefix("[[],0,0]"))
+        #expect(h.service.keyset(for: "open") == nil)
+    }
 }
 
 @Suite struct HostileInputTests {
