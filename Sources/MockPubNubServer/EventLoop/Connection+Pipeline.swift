@@ -64,10 +64,15 @@ extension Connection {
         let bound = LoopBound(self)
         let loop = self.loop
         let responder = Responder { action in
-            if loop.inLoop {
+            if !loop.inLoop {
+                loop.execute { bound.value.deliver(action, token: token) }
+            } else if bound.value.dispatching {
+                // The handler answered while being called for this very request: write now.
                 bound.value.deliver(action, token: token)
             } else {
-                loop.execute { bound.value.deliver(action, token: token) }
+                // Answered on this loop on behalf of another request (a publish waking parked
+                // long-polls) or by a timer: write after the current work.
+                loop.executeLater { bound.value.deliver(action, token: token) }
             }
         }
         current = InFlight(
@@ -77,7 +82,9 @@ extension Connection {
             connectionID: connectionID, peer: peer, localPort: localPort, isTLS: isTLS,
             arrivalTime: arrival, sequenceOnConnection: sequence)
         sequence += 1
+        dispatching = true
         core.handler.handle(parsed.request, context: context, responder: responder)
+        dispatching = false
     }
 
     /// Receives the handler's answer (on the loop thread) for the request numbered `token`.

@@ -49,6 +49,8 @@ final class Connection: LoopHandler {
     var drip: (bytes: [UInt8], offset: Int, chunk: Int, intervalNanos: UInt64, then: CloseMode)?
     var timers: [TimerHandle] = []
     var pumping = false
+    /// True while the handler is being called for this connection's current request.
+    var dispatching = false
     var readWantsWrite = false
     var writeWantsRead = false
     var continueSent = false

@@ -25,6 +25,8 @@ final class EventLoop: @unchecked Sendable {
     private let pending = Mutex<(tasks: [@Sendable () -> Void], released: Bool)>(([], false))
     private let threadIdentity = Atomic<UInt>(0)
     private var timers = TimerHeap()
+    /// Work queued by the loop's own thread to run after the current event batch (no lock).
+    private var deferred: [() -> Void] = []
     private let cancelledTimers = CancelledTimerCounter()
     private var handlers: [UInt64: any LoopHandler] = [:]
     private var nextID: UInt64 = 1
@@ -88,6 +90,15 @@ final class EventLoop: @unchecked Sendable {
             // be released meanwhile); the loop takes the whole queue when it wakes.
             if state.tasks.count == 1 { wakeUnderLock() }
         }
+    }
+
+    /// Runs `task` on this loop after the events being handled now (loop thread only, no lock).
+    ///
+    /// A handler that answers many requests at once (one publish releasing thousands of parked
+    /// long-polls) queues the writes of this loop's connections here, so that it hands every
+    /// other loop its share first and all loops write in parallel.
+    func executeLater(_ task: @escaping () -> Void) {
+        deferred.append(task)
     }
 
     /// Makes a sleeping `epoll_wait` return (the eventfd counter is summed, so extra writes are harmless).
@@ -179,8 +190,10 @@ final class EventLoop: @unchecked Sendable {
                 }
             }
             runTimers()
+            runDeferred()
         }
         isStopped = true
+        deferred.removeAll()
         for handler in Array(handlers.values) { handler.closeForShutdown() }
         handlers.removeAll()
         timers.removeAll()
@@ -196,6 +209,7 @@ final class EventLoop: @unchecked Sendable {
         for handler in Array(handlers.values) { handler.closeForShutdown() }
         handlers.removeAll()
         timers.removeAll()
+        deferred.removeAll()
         releaseDescriptors()
     }
 
@@ -205,6 +219,7 @@ final class EventLoop: @unchecked Sendable {
     static let maximumSleepMillis: UInt64 = 1_000
 
     private func waitTimeout() -> Int32 {
+        if !deferred.isEmpty { return 0 }
         guard let deadline = timers.nextDeadline else { return Int32(Self.maximumSleepMillis) }
         let now = cposix_monotonic_nanos()
         guard deadline > now else { return 0 }
@@ -221,6 +236,14 @@ final class EventLoop: @unchecked Sendable {
             return state.tasks
         }
         for task in tasks { task() }
+    }
+
+    /// Runs the work queued by `executeLater` so far; what that work queues runs next round.
+    private func runDeferred() {
+        guard !deferred.isEmpty else { return }
+        let batch = deferred
+        deferred.removeAll(keepingCapacity: true)
+        for task in batch { task() }
     }
 
     private func runTimers() {

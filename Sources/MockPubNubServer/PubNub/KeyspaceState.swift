@@ -7,6 +7,12 @@ struct SubscriptionSet: Hashable, Sendable {
     var groups: [String]
 }
 
+/// What the waiter index is keyed by: a channel or a group that parked long-polls read.
+enum WaiterIndexKey: Hashable {
+    case channel(String)
+    case group(String)
+}
+
 /// A parked subscribe long-poll.
 struct Waiter {
     var responder: Responder
@@ -47,8 +53,8 @@ struct KeyspaceState {
     var states: [String: [String: String]] = [:]
     var grants: [GrantKey: GrantRecord] = [:]
     var waiters: [Int: Waiter] = [:]
-    /// `c:<channel>` / `g:<group>` → waiting ids.
-    var waiterIndex: [String: Set<Int>] = [:]
+    /// Channel or group → the ids of the waiters reading it.
+    var waiterIndex: [WaiterIndexKey: Set<Int>] = [:]
     var nextWaiterID = 0
     var presenceGeneration: UInt64 = 0
 
@@ -129,8 +135,8 @@ struct KeyspaceState {
         if groupsByChannel[channel]?.isEmpty == true { groupsByChannel.removeValue(forKey: channel) }
     }
 
-    private static func indexKeys(_ subscription: SubscriptionSet) -> [String] {
-        subscription.channels.map { "c:" + $0 } + subscription.groups.map { "g:" + $0 }
+    private static func indexKeys(_ subscription: SubscriptionSet) -> [WaiterIndexKey] {
+        subscription.channels.map(WaiterIndexKey.channel) + subscription.groups.map(WaiterIndexKey.group)
     }
 
     mutating func park(_ waiter: Waiter) -> Int {
@@ -144,10 +150,28 @@ struct KeyspaceState {
     mutating func unpark(_ id: Int) -> Waiter? {
         guard let waiter = waiters.removeValue(forKey: id) else { return nil }
         for key in Self.indexKeys(waiter.subscription) {
-            waiterIndex[key]?.remove(id)
-            if waiterIndex[key]?.isEmpty == true { waiterIndex.removeValue(forKey: key) }
+            guard let slot = waiterIndex.index(forKey: key) else { continue }
+            waiterIndex.values[slot].remove(id)
+            if waiterIndex.values[slot].isEmpty { waiterIndex.remove(at: slot) }
         }
         return waiter
+    }
+
+    /// The ids of waiters that read one of `channels` directly or through a group.
+    private func waiters(reading channels: Set<String>) -> Set<Int> {
+        var candidates = Set<Int>()
+        for channel in channels {
+            if let ids = waiterIndex[.channel(channel)] {
+                // The common case, one channel without groups, takes the set as it is.
+                if candidates.isEmpty { candidates = ids } else { candidates.formUnion(ids) }
+            }
+            let base = ChannelNames.base(channel)
+            let suffix = ChannelNames.isPresence(channel) ? ChannelNames.presenceSuffix : ""
+            for group in groupsByChannel[base] ?? [] {
+                if let ids = waiterIndex[.group(group + suffix)] { candidates.formUnion(ids) }
+            }
+        }
+        return candidates
     }
 
     /// Answers every waiter that can now see a message on `outbox.touched`, rendering each
@@ -157,31 +181,29 @@ struct KeyspaceState {
             outbox.touched.removeAll()
             return
         }
-        var candidates = Set<Int>()
-        for channel in Set(outbox.touched) {
-            candidates.formUnion(waiterIndex["c:" + channel] ?? [])
-            let base = ChannelNames.base(channel)
-            let suffix = ChannelNames.isPresence(channel) ? ChannelNames.presenceSuffix : ""
-            for group in groupsByChannel[base] ?? [] {
-                candidates.formUnion(waiterIndex["g:" + group + suffix] ?? [])
-            }
-        }
+        let candidates = waiters(reading: Set(outbox.touched))
         outbox.touched.removeAll()
         struct Key: Hashable { var cursor: UInt64; var subscription: SubscriptionSet }
-        // The response itself is shared (its body bytes are copied on write only), so a publish
-        // to N identical long-polls renders and encodes one body, not N.
+        // The response is shared (its body bytes are copied on write only), so a publish to N
+        // identical long-polls renders one body, not N. Waiters parked by the same kind of client
+        // usually share their key, so the last one is checked before the dictionary.
         var rendered: [Key: HTTPResponse?] = [:]
+        var last: (key: Key, response: HTTPResponse?)?
         outbox.sends.reserveCapacity(outbox.sends.count + candidates.count)
+        outbox.cancels.reserveCapacity(outbox.cancels.count + candidates.count)
         for id in candidates {
             guard let waiter = waiters[id] else { continue }
             let key = Key(cursor: waiter.cursor, subscription: waiter.subscription)
             let response: HTTPResponse?
-            if let cached = rendered[key] {
+            if let last, last.key == key {
+                response = last.response
+            } else if let cached = rendered[key] {
                 response = cached
             } else {
                 response = pendingBody(for: waiter.subscription, after: waiter.cursor, env: env).map { .pubNub(200, $0) }
                 rendered[key] = .some(response)
             }
+            last = (key, response)
             guard let response, let removed = unpark(id) else { continue }
             if let timer = removed.timer { outbox.cancels.append(timer) }
             outbox.sends.append((removed.responder, response))

@@ -76,6 +76,41 @@ extension CoreSocketTests {
             }
         }
 
+        @Test func answersGivenOnBehalfOfAnotherRequestAreWrittenAfterItsOwn() throws {
+            // One loop: the parked request and the releasing one share the thread. The release
+            // handler answers the parked request first, then peeks at the parked client's socket:
+            // nothing may have arrived yet, because writes made for other connections wait until
+            // the current request is handled (so one publish hands every loop its share first).
+            let parked = ParkedRequests()
+            let peeked = Mutex<Int?>(nil)
+            let waiting = Mutex<Int32>(-1)
+            let handler = ClosureHandler { request, _, responder in
+                if request.rawPath == "/park" {
+                    parked.park(request, responder)
+                    return
+                }
+                if let (_, other) = parked.next() {
+                    other.send(.respond(HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Array("released".utf8))))
+                    var byte: UInt8 = 0
+                    let fd = waiting.withLock { $0 }
+                    let count = recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+                    peeked.withLock { $0 = count }
+                }
+                responder.send(.respond(HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Array("done".utf8))))
+            }
+            try withServer(loops: 1, handler: handler) { _, port in
+                let sleeper = try BlockingTestClient(port: port)
+                waiting.withLock { $0 = sleeper.fd }
+                sleeper.send("GET /park HTTP/1.1\r\n\r\n")
+                #expect(eventually { parked.count == 1 })
+                let releaser = try BlockingTestClient(port: port)
+                releaser.send("GET /release HTTP/1.1\r\n\r\n")
+                #expect(releaser.readResponse() == okResponse("done"))
+                #expect(sleeper.readResponse() == okResponse("released"))
+                #expect(peeked.withLock { $0 } == -1)
+            }
+        }
+
         @Test func clientDisconnectWhileParkedCancelsTheResponder() throws {
             let parked = ParkedRequests()
             let handler = ClosureHandler { request, _, responder in parked.park(request, responder) }

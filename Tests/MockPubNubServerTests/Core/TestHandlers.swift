@@ -24,6 +24,9 @@ final class ParkedRequests: Sendable {
         arrivals.signal()
     }
 
+    /// How many parked requests have not been taken with `next()`.
+    var count: Int { parked.withLock { $0.count } }
+
     /// Waits for the next parked request; nil after 5 s.
     func next() -> (HTTPRequest, Responder)? {
         guard arrivals.wait(timeout: .now() + 5) == .success else { return nil }
