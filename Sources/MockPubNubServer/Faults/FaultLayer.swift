@@ -65,8 +65,7 @@ public final class FaultLayer: RequestHandler {
         }
         let uuid = route?.uuid ?? request.queryItems?["uuid"]
         // Rendered only when the journal is read; the lock stamps the sequence, the key and the decision.
-        var entry = JournalRecord(
-            sequence: 0, request: request, context: context, route: route, subscribeKey: "", uuid: uuid, fired: nil)
+        let subject = JournalSubject(request: request, context: context, route: route, uuid: uuid)
         let (decision, evicted) = state.withLock { state -> (FaultDecision, JournalRecord?) in
             let key = Self.attribute(route?.subscribeKey, uuid: uuid, in: &state)
             var decision = FaultDecision.passThrough
@@ -75,11 +74,10 @@ public final class FaultLayer: RequestHandler {
                 // Mutated in place through the dictionary, so the counters are not copied per request.
                 decision = state.planners[planKey]?.decide(route, method: request.method) ?? .passThrough
             }
-            entry.sequence = state.nextSequence
-            entry.subscribeKey = key
-            entry.fired = decision.firedRule
+            let record = JournalRecord(
+                sequence: state.nextSequence, subscribeKey: key, fired: decision.firedRule, subject: subject)
             state.nextSequence += 1
-            let evicted = state.journals[key, default: JournalRing(capacity: journalCapacity)].append(entry)
+            let evicted = state.journals[key, default: JournalRing(capacity: journalCapacity)].append(record)
             return (decision, evicted)
         }
         // The record a full ring dropped is freed here, outside the lock.

@@ -1,21 +1,33 @@
 // SPDX-License-Identifier: MIT
 
-/// One journal slot: the request as it arrived and what the fault layer decided. Rendering the
-/// `JournalEntry` (header and query copies, body text) waits until someone reads the journal,
-/// so recording costs a few reference-count increments per request.
+/// What the journal keeps of a request, made once outside the fault layer's lock. A class, so
+/// that storing, evicting and freeing a record touch one reference instead of every field.
+final class JournalSubject: Sendable {
+    let request: HTTPRequest
+    let context: RequestContext
+    let route: PubNubRoute?
+    let uuid: String?
+
+    init(request: HTTPRequest, context: RequestContext, route: PubNubRoute?, uuid: String?) {
+        self.request = request
+        self.context = context
+        self.route = route
+        self.uuid = uuid
+    }
+}
+
+/// One journal slot: the request and what the fault layer decided for it. Rendering the
+/// `JournalEntry` (header and query copies, body text) waits until someone reads the journal.
 struct JournalRecord: Sendable {
     var sequence: UInt64
-    var request: HTTPRequest
-    var context: RequestContext
-    var route: PubNubRoute?
     var subscribeKey: String
-    var uuid: String?
     var fired: FiredRule?
+    var subject: JournalSubject
 
     var entry: JournalEntry {
         JournalEntry(
-            sequence: sequence, request: request, context: context, route: route, subscribeKey: subscribeKey,
-            uuid: uuid, fired: fired)
+            sequence: sequence, request: subject.request, context: subject.context, route: subject.route,
+            subscribeKey: subscribeKey, uuid: subject.uuid, fired: fired)
     }
 }
 

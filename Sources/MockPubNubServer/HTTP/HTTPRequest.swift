@@ -43,16 +43,24 @@ public struct HTTPRequest: Sendable, Hashable {
     ///
     /// Returns `nil` when a segment holds invalid percent-encoding or is not UTF-8.
     public var pathSegments: [String]? {
-        let bytes = Array(rawPath.utf8)
-        var pieces = bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-        if pieces.first?.isEmpty == true { pieces.removeFirst() }
-        var decoded: [String] = []
-        decoded.reserveCapacity(pieces.count)
-        for piece in pieces {
-            guard let value = Self.decode(piece, plusAsSpace: false) else { return nil }
-            decoded.append(value)
+        var path = rawPath
+        return path.withUTF8 { bytes -> [String]? in
+            var decoded: [String] = []
+            var start = 0
+            // "" and "/x" both start with an empty piece, which is dropped.
+            var dropEmptyFirst = true
+            for index in 0...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: "/") {
+                defer { start = index + 1 }
+                if dropEmptyFirst {
+                    dropEmptyFirst = false
+                    if index == 0 { continue }
+                }
+                guard let value = Self.decode(UnsafeBufferPointer(rebasing: bytes[start..<index]), plusAsSpace: false)
+                else { return nil }
+                decoded.append(value)
+            }
+            return decoded
         }
-        return decoded
     }
 
     /// The query split on `&` and `=`, each name and value percent-decoded, in order.
@@ -60,20 +68,26 @@ public struct HTTPRequest: Sendable, Hashable {
     /// Returns `nil` when a name or value holds invalid percent-encoding or is not UTF-8.
     public var queryItems: [QueryItem]? {
         guard !rawQuery.isEmpty else { return [] }
-        let bytes = Array(rawQuery.utf8)
-        var items: [QueryItem] = []
-        for pair in bytes.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
-            let equals = pair.firstIndex(of: UInt8(ascii: "="))
-            guard let name = Self.decode(pair[..<(equals ?? pair.endIndex)], plusAsSpace: true) else { return nil }
-            let rawValue = equals.map { pair[pair.index(after: $0)...] } ?? pair[pair.endIndex...]
-            guard let value = Self.decode(rawValue, plusAsSpace: true) else { return nil }
-            items.append(QueryItem(name: name, value: value))
+        var query = rawQuery
+        return query.withUTF8 { bytes -> [QueryItem]? in
+            var items: [QueryItem] = []
+            var start = 0
+            for index in 0...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: "&") {
+                defer { start = index + 1 }
+                guard index > start else { continue }
+                let pair = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                let equals = pair.firstIndex(of: UInt8(ascii: "=")) ?? pair.count
+                guard let name = Self.decode(UnsafeBufferPointer(rebasing: pair[..<equals]), plusAsSpace: true),
+                    let value = Self.decode(UnsafeBufferPointer(rebasing: pair[min(equals + 1, pair.count)...]), plusAsSpace: true)
+                else { return nil }
+                items.append(QueryItem(name: name, value: value))
+            }
+            return items
         }
-        return items
     }
 
     /// Decodes one piece of the (valid UTF-8) target; pieces without `%` (or `+`) need no decoding.
-    private static func decode(_ piece: ArraySlice<UInt8>, plusAsSpace: Bool) -> String? {
+    private static func decode(_ piece: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool) -> String? {
         let needsDecoding = piece.contains { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }
         let text = String(decoding: piece, as: UTF8.self)
         return needsDecoding ? PercentDecoding.decode(text, plusAsSpace: plusAsSpace) : text

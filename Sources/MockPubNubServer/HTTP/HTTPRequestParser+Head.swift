@@ -46,23 +46,41 @@ extension HTTPRequestParser {
     }
 
     private func parseRequestLine(_ line: ArraySlice<UInt8>) throws(HTTPParseError) -> (String, String, String) {
-        let parts = line.split(separator: 0x20, maxSplits: 3, omittingEmptySubsequences: false)
-        guard parts.count == 3, !parts[0].isEmpty, parts[0].allSatisfy(Self.isTokenByte) else {
+        // method SP request-target SP HTTP-version, exactly two spaces (RFC 9112 §3).
+        guard let firstSpace = line.firstIndex(of: 0x20) else { throw .invalidRequestLine }
+        let rest = line[(firstSpace + 1)...]
+        guard let secondSpace = rest.firstIndex(of: 0x20) else { throw .invalidRequestLine }
+        let method = line[..<firstSpace]
+        let rawTarget = line[(firstSpace + 1)..<secondSpace]
+        let version = line[(secondSpace + 1)...]
+        guard !method.isEmpty, method.allSatisfy(Self.isTokenByte), !version.contains(0x20) else {
             throw .invalidRequestLine
         }
-        let rawTarget = parts[1]
         guard rawTarget.count <= limits.maxTargetBytes else { throw .targetTooLong(limit: limits.maxTargetBytes) }
         guard !rawTarget.isEmpty, rawTarget.allSatisfy({ $0 > 0x20 && $0 != 0x7F }),
             let target = String(validating: rawTarget, as: UTF8.self)
         else { throw .invalidRequestLine }
-        let version = parts[2]
-        let valid = version.count == 8 && version.starts(with: Array("HTTP/".utf8))
-            && Self.isDigit(version[version.startIndex + 5]) && version[version.startIndex + 6] == UInt8(ascii: ".")
-            && Self.isDigit(version[version.startIndex + 7])
+        let start = version.startIndex
+        let valid = version.count == 8 && version[start] == UInt8(ascii: "H") && version[start + 1] == UInt8(ascii: "T")
+            && version[start + 2] == UInt8(ascii: "T") && version[start + 3] == UInt8(ascii: "P")
+            && version[start + 4] == UInt8(ascii: "/") && Self.isDigit(version[start + 5])
+            && version[start + 6] == UInt8(ascii: ".") && Self.isDigit(version[start + 7])
         guard valid else { throw .invalidRequestLine }
-        let versionText = String(decoding: version, as: UTF8.self)
-        guard versionText == "HTTP/1.1" || versionText == "HTTP/1.0" else { throw .unsupportedVersion(versionText) }
-        return (String(decoding: parts[0], as: UTF8.self), target, versionText)
+        guard version[start + 5] == UInt8(ascii: "1"), version[start + 7] <= UInt8(ascii: "1") else {
+            throw .unsupportedVersion(String(decoding: version, as: UTF8.self))
+        }
+        let versionText = version[start + 7] == UInt8(ascii: "1") ? "HTTP/1.1" : "HTTP/1.0"
+        return (Self.methodName(method), target, versionText)
+    }
+
+    /// The method token as a string; the common methods reuse a literal.
+    private static func methodName(_ bytes: ArraySlice<UInt8>) -> String {
+        switch bytes.count {
+        case 3 where bytes.elementsEqual("GET".utf8): "GET"
+        case 4 where bytes.elementsEqual("POST".utf8): "POST"
+        case 4 where bytes.elementsEqual("HEAD".utf8): "HEAD"
+        default: String(decoding: bytes, as: UTF8.self)
+        }
     }
 
     private func parseHeaderLine(_ line: ArraySlice<UInt8>) throws(HTTPParseError) -> (String, String) {

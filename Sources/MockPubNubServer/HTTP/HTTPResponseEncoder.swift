@@ -8,8 +8,12 @@ public enum HTTPResponseEncoder {
     /// the body is omitted but `Content-Length` still gives its size (RFC 9110 §9.3.2).
     public static func encode(_ response: HTTPResponse, keepAlive: Bool, headRequest: Bool = false) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(128 + response.body.count)
-        out.append(contentsOf: "HTTP/1.1 \(response.status) \(response.reasonPhrase)\r\n".utf8)
+        out.reserveCapacity(160 + response.body.count)
+        out.append(contentsOf: "HTTP/1.1 ".utf8)
+        appendDecimal(response.status, to: &out)
+        out.append(0x20)
+        out.append(contentsOf: response.reasonPhrase.utf8)
+        out.append(contentsOf: "\r\n".utf8)
         for field in response.headers
         where !field.name.caseInsensitiveEquals("Content-Length") && !field.name.caseInsensitiveEquals("Connection") {
             out.append(contentsOf: field.name.utf8)
@@ -17,9 +21,15 @@ public enum HTTPResponseEncoder {
             out.append(contentsOf: field.value.utf8)
             out.append(contentsOf: "\r\n".utf8)
         }
-        out.append(contentsOf: "Content-Length: \(response.body.count)\r\n".utf8)
-        out.append(contentsOf: (keepAlive ? "Connection: keep-alive\r\n\r\n" : "Connection: close\r\n\r\n").utf8)
+        out.append(contentsOf: "Content-Length: ".utf8)
+        appendDecimal(response.body.count, to: &out)
+        out.append(contentsOf: (keepAlive ? "\r\nConnection: keep-alive\r\n\r\n" : "\r\nConnection: close\r\n\r\n").utf8)
         if !headRequest { out.append(contentsOf: response.body) }
         return out
+    }
+
+    /// Appends the decimal digits of `value` (small numbers: no allocation).
+    static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
+        out.append(contentsOf: String(value).utf8)
     }
 }
