@@ -1,24 +1,29 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Benchmarks the mock server against nginx on loopback.
-#   1. keep-alive requests/s with `wrk -t2 -c64 -d10s`: nginx returning a fixed publish body,
-#      then our server answering a publish GET (pubnub-harness serve if it exists, and the
-#      transport core alone through `harness-bench serve-core`).
-#   2. 10,000 parked subscribe long-polls: server RSS, then the time until all are answered
-#      after one publish (harness-bench longpoll).
-# Usage: scripts/bench-server.sh [--connections N] [--duration 10s]
+# Benchmarks the mock server against nginx on loopback, in one run:
+#   1. keep-alive requests/s with `wrk -t2 -c64`: nginx returning a fixed publish body, our server
+#      answering a publish GET (pubnub-harness serve), and the transport core alone
+#      (`harness-bench serve-core`). The three are measured in interleaved rounds (nginx, serve,
+#      core, nginx, ...) so that a noisy neighbour hits all of them alike; each round's ratio uses
+#      that round's nginx figure, and the median round is the result.
+#   2. 10,000 parked subscribe long-polls, once per round: server RSS, then the time until all are
+#      answered after one publish (harness-bench longpoll).
+# Usage: scripts/bench-server.sh [--rounds 3] [--duration 5s] [--connections 10000]
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 CONNECTIONS=10000
-DURATION=10s
+DURATION=5s
+ROUNDS=3
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --connections) CONNECTIONS="$2"; shift 2 ;;
         --duration) DURATION="$2"; shift 2 ;;
+        --rounds) ROUNDS="$2"; shift 2 ;;
         *) echo "unknown option $1" >&2; exit 2 ;;
     esac
 done
+[[ "$ROUNDS" =~ ^[1-9][0-9]?$ ]] || { echo "--rounds must be 1-99" >&2; exit 2; }
 
 need_install=()
 command -v wrk >/dev/null || need_install+=(wrk)
@@ -84,38 +89,45 @@ http {
 CONF
 "$NGINX" -c "$WORK/nginx.conf" -p "$WORK"
 wait_port "$NGINX_PORT"
-NGINX_RPS=$(wrk -t2 -c64 -d"$DURATION" "http://127.0.0.1:$NGINX_PORT$PUBLISH_PATH" | requests_per_second)
-kill "$(cat "$WORK/nginx.pid")"
-echo "nginx fixed 200:                 $NGINX_RPS requests/s"
 
-# (b) pubnub-harness serve (the PubNub service), when it exists.
-SERVE_RPS="server command unavailable"
-if [[ -x "$BIN/pubnub-harness" ]] && "$BIN/pubnub-harness" --help 2>/dev/null | grep -qw serve; then
-    SERVE_PORT=$(free_port)
-    # --quiet: request logging (one line per request) is a debugging aid, not part of the service.
-    "$BIN/pubnub-harness" serve --quiet --port "$SERVE_PORT" >"$WORK/serve.log" 2>&1 &
-    SERVE_PID=$!
-    PIDS+=("$SERVE_PID")
-    if wait_port "$SERVE_PORT"; then
-        SERVE_VALUE=$(wrk -t2 -c64 -d"$DURATION" "http://127.0.0.1:$SERVE_PORT$PUBLISH_PATH" | requests_per_second)
-        SERVE_RPS="$SERVE_VALUE requests/s ($(awk -v a="$SERVE_VALUE" -v b="$NGINX_RPS" 'BEGIN {printf "%.2f", a / b}') x nginx)"
-    fi
-fi
-echo "pubnub-harness serve publish:    $SERVE_RPS"
+SERVE_PORT=$(free_port)
+# --quiet: request logging (one line per request) is a debugging aid, not part of the service.
+"$BIN/pubnub-harness" serve --quiet --port "$SERVE_PORT" >"$WORK/serve.log" 2>&1 &
+SERVE_PID=$!
+PIDS+=("$SERVE_PID")
+wait_port "$SERVE_PORT"
 
-# (c) the transport core alone with the minimal bench handler.
 CORE_PORT=$(free_port)
 "$BIN/harness-bench" serve-core --port "$CORE_PORT" >"$WORK/core.log" 2>&1 &
 CORE_PID=$!
 PIDS+=("$CORE_PID")
 wait_port "$CORE_PORT"
-CORE_RPS=$(wrk -t2 -c64 -d"$DURATION" "http://127.0.0.1:$CORE_PORT$PUBLISH_PATH" | requests_per_second)
-echo "harness-bench serve-core publish: $CORE_RPS requests/s ($(awk -v a="$CORE_RPS" -v b="$NGINX_RPS" 'BEGIN {printf "%.2f", a / b}') x nginx)"
 
-# Long-polls: against pubnub-harness serve when it runs, and against the core bench handler.
-if [[ "$SERVE_RPS" != "server command unavailable" ]]; then
-    echo "--- $CONNECTIONS long-polls against pubnub-harness serve"
-    "$BIN/harness-bench" longpoll --connections "$CONNECTIONS" --url "http://127.0.0.1:$SERVE_PORT" --pid "$SERVE_PID"
-fi
-echo "--- $CONNECTIONS long-polls against harness-bench serve-core"
-"$BIN/harness-bench" longpoll --connections "$CONNECTIONS" --url "http://127.0.0.1:$CORE_PORT" --pid "$CORE_PID"
+rps() { wrk -t2 -c64 -d"$DURATION" "http://127.0.0.1:$1$PUBLISH_PATH" | requests_per_second; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
+median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+
+echo "--- keep-alive publish requests/s, wrk -t2 -c64 -d$DURATION, $ROUNDS interleaved rounds"
+SERVE_RATIOS=()
+CORE_RATIOS=()
+for round in $(seq 1 "$ROUNDS"); do
+    nginx_rps=$(rps "$NGINX_PORT")
+    serve_rps=$(rps "$SERVE_PORT")
+    core_rps=$(rps "$CORE_PORT")
+    SERVE_RATIOS+=("$(ratio "$serve_rps" "$nginx_rps")")
+    CORE_RATIOS+=("$(ratio "$core_rps" "$nginx_rps")")
+    printf 'round %d: nginx %.0f | serve %.0f (%s x nginx) | core %.0f (%s x nginx)\n' "$round" \
+        "$nginx_rps" "$serve_rps" "${SERVE_RATIOS[-1]}" "$core_rps" "${CORE_RATIOS[-1]}"
+done
+echo "median: pubnub-harness serve $(printf '%s\n' "${SERVE_RATIOS[@]}" | median) x nginx," \
+    "harness-bench serve-core $(printf '%s\n' "${CORE_RATIOS[@]}" | median) x nginx"
+
+# Long-polls: a fresh round of connections each time, against the service and the core.
+for target in "pubnub-harness serve:$SERVE_PORT:$SERVE_PID" "harness-bench serve-core:$CORE_PORT:$CORE_PID"; do
+    IFS=: read -r name port pid <<<"$target"
+    echo "--- $CONNECTIONS long-polls against $name, $ROUNDS rounds"
+    for round in $(seq 1 "$ROUNDS"); do
+        "$BIN/harness-bench" longpoll --connections "$CONNECTIONS" --url "http://127.0.0.1:$port" --pid "$pid" \
+            | grep -E 'RSS|fan-out' | sed "s/^/round $round: /"
+    done
+done

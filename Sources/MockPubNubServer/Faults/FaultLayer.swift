@@ -65,7 +65,7 @@ public final class FaultLayer: RequestHandler {
         }
         let uuid = route?.uuid ?? request.queryItems?["uuid"]
         // Rendered only when the journal is read; the lock stamps the sequence, the key and the decision.
-        let subject = JournalSubject(request: request, context: context, route: route, uuid: uuid)
+        let subject = JournalSubject(request: request, context: context)
         let (decision, evicted) = state.withLock { state -> (FaultDecision, JournalRecord?) in
             let key = Self.attribute(route?.subscribeKey, uuid: uuid, in: &state)
             var decision = FaultDecision.passThrough

@@ -1,23 +1,21 @@
 // SPDX-License-Identifier: MIT
 
-/// What the journal keeps of a request, made once outside the fault layer's lock. A class, so
-/// that storing, evicting and freeing a record touch one reference instead of every field.
+/// What the journal keeps of a request. A class, so that storing, evicting and freeing a record
+/// touch one reference; and only the request and its connection facts, because whatever else a
+/// record holds is freed when the ring drops it, long after it left the cache. The route and the
+/// uuid are derived again (classification is pure) when someone reads the journal.
 final class JournalSubject: Sendable {
     let request: HTTPRequest
     let context: RequestContext
-    let route: PubNubRoute?
-    let uuid: String?
 
-    init(request: HTTPRequest, context: RequestContext, route: PubNubRoute?, uuid: String?) {
+    init(request: HTTPRequest, context: RequestContext) {
         self.request = request
         self.context = context
-        self.route = route
-        self.uuid = uuid
     }
 }
 
 /// One journal slot: the request and what the fault layer decided for it. Rendering the
-/// `JournalEntry` (header and query copies, body text) waits until someone reads the journal.
+/// `JournalEntry` (route, header and query copies, body text) waits until someone reads the journal.
 struct JournalRecord: Sendable {
     var sequence: UInt64
     var subscribeKey: String
@@ -25,9 +23,11 @@ struct JournalRecord: Sendable {
     var subject: JournalSubject
 
     var entry: JournalEntry {
-        JournalEntry(
-            sequence: sequence, request: subject.request, context: subject.context, route: subject.route,
-            subscribeKey: subscribeKey, uuid: subject.uuid, fired: fired)
+        let request = subject.request
+        let route = try? PubNubRoute.classify(request).get()
+        return JournalEntry(
+            sequence: sequence, request: request, context: subject.context, route: route,
+            subscribeKey: subscribeKey, uuid: route?.uuid ?? request.queryItems?["uuid"], fired: fired)
     }
 }
 

@@ -26,8 +26,11 @@ public struct HTTPResponse: Sendable, Hashable {
 
     /// A response with PubNub's content type and `body` as its UTF-8 text.
     public static func pubNub(_ status: Int, _ body: String) -> HTTPResponse {
-        HTTPResponse(status: status, headers: ["Content-Type": pubNubContentType], body: Array(body.utf8))
+        HTTPResponse(status: status, headers: pubNubHeaders, body: Array(body.utf8))
     }
+
+    /// The header fields of every PubNub answer, built once and shared by every response.
+    private static let pubNubHeaders: HTTPHeaders = ["Content-Type": pubNubContentType]
 
     /// The reason phrase used on the status line.
     public var reasonPhrase: String { reason ?? Self.standardReason(status) }
