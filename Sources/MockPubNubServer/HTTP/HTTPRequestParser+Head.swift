@@ -12,15 +12,17 @@ extension HTTPRequestParser {
             lineStart = start
         }
         while scan < buffer.count {
-            if buffer[scan] != 0x0A {
-                scan += 1
-                if requestLine == nil {
-                    if scan - lineStart > limits.maxTargetBytes + 64 { throw .targetTooLong(limit: limits.maxTargetBytes) }
-                } else if scan - lineStart > limits.maxHeaderBytes - headerBytes {
-                    throw .headersTooLarge(limit: limits.maxHeaderBytes)
-                }
-                continue
+            // The next line feed, or the end of what arrived; the limits apply to the line so far.
+            let found = buffer.withUnsafeBufferPointer { bytes in
+                UnsafeBufferPointer(rebasing: bytes[scan...]).firstIndex(of: 0x0A).map { $0 + scan }
             }
+            scan = found ?? buffer.count
+            if requestLine == nil {
+                if scan - lineStart > limits.maxTargetBytes + 64 { throw .targetTooLong(limit: limits.maxTargetBytes) }
+            } else if scan - lineStart > limits.maxHeaderBytes - headerBytes {
+                throw .headersTooLarge(limit: limits.maxHeaderBytes)
+            }
+            guard found != nil else { break }
             var end = scan
             if end > lineStart && buffer[end - 1] == 0x0D { end -= 1 }
             let line = buffer[lineStart..<end]
