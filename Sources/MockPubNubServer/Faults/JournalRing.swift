@@ -52,8 +52,8 @@ struct JournalRing: Sendable {
             storage.append(entry)
             return nil
         }
-        let evicted = storage[start]
-        storage[start] = entry
+        var evicted = entry
+        swap(&evicted, &storage[start])
         start = (start + 1) % capacity
         dropped += 1
         return evicted
