@@ -48,6 +48,24 @@ import Testing
         #expect(client.sawEOF)
     }
 
+    @Test func pipelinedRequestsInSeparateRecordsAreAllAnswered() async throws {
+        // Three requests, each in its own TLS record, written back to back: every SSL_read hands
+        // over one record, and the pipeline must answer all three, in order, then close.
+        let one = "GET /a HTTP/1.1\r\nHost: localhost\r\n\r\n"
+        let two = "GET /b HTTP/1.1\r\nHost: localhost\r\n\r\n"
+        let three = "GET /c HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+        let requests = Array((one + two + three).utf8)
+        let reports = try await observe(port: .tlsTrusted) { material in
+            var options = Self.trusting(material, request: requests)
+            options.recordSize = one.utf8.count
+            return [options]
+        }
+        let client = try #require(reports.first)
+        #expect(String(decoding: client.response, as: UTF8.self)
+            == okResponse("GET /a ") + okResponse("GET /b ") + okResponse("GET /c ", close: true))
+        #expect(client.sawEOF)
+    }
+
     @Test func alpnOfferingH2GetsHTTP11() async throws {
         let reports = try await observe(port: .tlsTrusted) { material in
             var options = Self.trusting(material)

@@ -19,6 +19,8 @@ struct TLSClientOptions: Sendable {
     var securityLevel: Int32?
     /// Bytes sent after a successful handshake; the client then reads until EOF.
     var request: [UInt8]?
+    /// When set, `request` goes out as one TLS record per this many bytes, written back to back.
+    var recordSize: Int?
     /// SO_RCVTIMEO / SO_SNDTIMEO of the client socket.
     var timeoutMilliseconds = 5_000
 }
@@ -81,7 +83,7 @@ enum TLSTestClient {
         if let alpn, alpnLength > 0 {
             report.selectedALPN = String(decoding: UnsafeBufferPointer(start: alpn, count: Int(alpnLength)), as: UTF8.self)
         }
-        if let request = options.request { exchange(ssl, request, into: &report) }
+        if let request = options.request { exchange(ssl, request, recordSize: options.recordSize, into: &report) }
         return report
     }
 
@@ -110,12 +112,18 @@ enum TLSTestClient {
         return nil
     }
 
-    private static func exchange(_ ssl: OpaquePointer, _ request: [UInt8], into report: inout TLSClientReport) {
-        ERR_clear_error()
-        let written = request.withUnsafeBytes { SSL_write(ssl, $0.baseAddress, Int32($0.count)) }
-        guard written == Int32(request.count) else {
-            report.handshakeErrors = reasons()
-            return
+    private static func exchange(
+        _ ssl: OpaquePointer, _ request: [UInt8], recordSize: Int?, into report: inout TLSClientReport
+    ) {
+        let size = max(1, recordSize ?? request.count)
+        for start in stride(from: 0, to: request.count, by: size) {
+            let piece = Array(request[start..<min(start + size, request.count)])
+            ERR_clear_error()
+            let written = piece.withUnsafeBytes { SSL_write(ssl, $0.baseAddress, Int32($0.count)) }
+            guard written == Int32(piece.count) else {
+                report.handshakeErrors = reasons()
+                return
+            }
         }
         var buffer = [UInt8](repeating: 0, count: 16_384)
         for _ in 0..<10_000 {
