@@ -102,7 +102,7 @@ extension Connection {
         guard state == .open, let inFlight = current else { return }
         switch action {
         case .respond(let response):
-            enqueueOutput(HTTPResponseEncoder.encode(response, keepAlive: inFlight.keepAlive, headRequest: inFlight.isHead))
+            enqueueOutput(loop.encode(response, keepAlive: inFlight.keepAlive, headRequest: inFlight.isHead))
             afterFlush = inFlight.keepAlive ? .nextRequest : .close(.fin)
             flush()
         case .raw(let bytes, let then):
@@ -226,7 +226,9 @@ extension Connection {
             }
         }
         guard state != .closed else { return }
-        output.removeAll(keepingCapacity: output.capacity <= 4096)
+        // Dropped, not emptied in place: the bytes may be a buffer shared with other connections
+        // (see `EventLoop.encode`), and the next response replaces the array anyway.
+        output = []
         outputOffset = 0
         let next = afterFlush
         afterFlush = .nothing

@@ -27,6 +27,8 @@ final class EventLoop: @unchecked Sendable {
     private var timers = TimerHeap()
     /// Work queued by the loop's own thread to run after the current event batch (no lock).
     private var deferred: [() -> Void] = []
+    /// The response this loop encoded last, with its framing and its bytes (see `encode`).
+    private var lastEncoded: (response: HTTPResponse, keepAlive: Bool, headRequest: Bool, bytes: [UInt8])?
     private let cancelledTimers = CancelledTimerCounter()
     private var handlers: [UInt64: any LoopHandler] = [:]
     private var nextID: UInt64 = 1
@@ -99,6 +101,19 @@ final class EventLoop: @unchecked Sendable {
     /// other loop its share first and all loops write in parallel.
     func executeLater(_ task: @escaping () -> Void) {
         deferred.append(task)
+    }
+
+    /// The wire bytes of `response` (loop thread only). One publish answers thousands of parked
+    /// long-polls with the same response value; this loop's connections then share one encoded
+    /// buffer instead of each encoding and holding a copy.
+    func encode(_ response: HTTPResponse, keepAlive: Bool, headRequest: Bool) -> [UInt8] {
+        if let last = lastEncoded, last.keepAlive == keepAlive, last.headRequest == headRequest,
+            last.response.isSameValue(as: response) {
+            return last.bytes
+        }
+        let bytes = HTTPResponseEncoder.encode(response, keepAlive: keepAlive, headRequest: headRequest)
+        lastEncoded = (response, keepAlive, headRequest, bytes)
+        return bytes
     }
 
     /// Makes a sleeping `epoll_wait` return (the eventfd counter is summed, so extra writes are harmless).
@@ -194,6 +209,7 @@ final class EventLoop: @unchecked Sendable {
         }
         isStopped = true
         deferred.removeAll()
+        lastEncoded = nil
         for handler in Array(handlers.values) { handler.closeForShutdown() }
         handlers.removeAll()
         timers.removeAll()

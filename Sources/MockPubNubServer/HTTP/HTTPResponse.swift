@@ -32,6 +32,17 @@ public struct HTTPResponse: Sendable, Hashable {
     /// The header fields of every PubNub answer, built once and shared by every response.
     private static let pubNubHeaders: HTTPHeaders = ["Content-Type": pubNubContentType]
 
+    /// Whether `other` is a copy of this response: same status, reason and headers, and a body
+    /// that shares this body's storage. A cheap check that never says yes for different bytes (a
+    /// different body buffer counts as different, even with equal contents).
+    func isSameValue(as other: HTTPResponse) -> Bool {
+        guard status == other.status, reason == other.reason, body.count == other.body.count else { return false }
+        let sameBody = body.withUnsafeBufferPointer { mine in
+            other.body.withUnsafeBufferPointer { theirs in mine.baseAddress == theirs.baseAddress }
+        }
+        return sameBody && headers == other.headers
+    }
+
     /// The reason phrase used on the status line.
     public var reasonPhrase: String { reason ?? Self.standardReason(status) }
 
