@@ -46,20 +46,14 @@ public struct HTTPRequest: Sendable, Hashable {
         var path = rawPath
         return path.withUTF8 { bytes -> [String]? in
             var decoded: [String] = []
-            var start = 0
-            // "" and "/x" both start with an empty piece, which is dropped.
-            var dropEmptyFirst = true
-            for index in 0...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: "/") {
-                defer { start = index + 1 }
-                if dropEmptyFirst {
-                    dropEmptyFirst = false
-                    if index == 0 { continue }
-                }
-                guard let value = Self.decode(UnsafeBufferPointer(rebasing: bytes[start..<index]), plusAsSpace: false)
-                else { return nil }
+            let complete = Self.forEachPiece(of: bytes, separator: UInt8(ascii: "/")) { piece, isFirst in
+                // "" and "/x" both start with an empty piece, which is dropped.
+                if isFirst && piece.isEmpty { return true }
+                guard let value = Self.decode(piece, plusAsSpace: false) else { return false }
                 decoded.append(value)
+                return true
             }
-            return decoded
+            return complete ? decoded : nil
         }
     }
 
@@ -71,19 +65,31 @@ public struct HTTPRequest: Sendable, Hashable {
         var query = rawQuery
         return query.withUTF8 { bytes -> [QueryItem]? in
             var items: [QueryItem] = []
-            var start = 0
-            for index in 0...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: "&") {
-                defer { start = index + 1 }
-                guard index > start else { continue }
-                let pair = UnsafeBufferPointer(rebasing: bytes[start..<index])
+            let complete = Self.forEachPiece(of: bytes, separator: UInt8(ascii: "&")) { pair, _ in
+                if pair.isEmpty { return true }
                 let equals = pair.firstIndex(of: UInt8(ascii: "=")) ?? pair.count
                 guard let name = Self.decode(UnsafeBufferPointer(rebasing: pair[..<equals]), plusAsSpace: true),
                     let value = Self.decode(UnsafeBufferPointer(rebasing: pair[min(equals + 1, pair.count)...]), plusAsSpace: true)
-                else { return nil }
+                else { return false }
                 items.append(QueryItem(name: name, value: value))
+                return true
             }
-            return items
+            return complete ? items : nil
         }
+    }
+
+    /// Calls `body` with every piece of `bytes` between `separator`s (empty ones included), in
+    /// order, and whether it is the first; stops and returns false as soon as `body` does.
+    private static func forEachPiece(
+        of bytes: UnsafeBufferPointer<UInt8>, separator: UInt8,
+        _ body: (_ piece: UnsafeBufferPointer<UInt8>, _ isFirst: Bool) -> Bool
+    ) -> Bool {
+        var start = 0
+        for index in 0...bytes.count where index == bytes.count || bytes[index] == separator {
+            defer { start = index + 1 }
+            guard body(UnsafeBufferPointer(rebasing: bytes[start..<index]), start == 0) else { return false }
+        }
+        return true
     }
 
     /// Decodes one piece of the (valid UTF-8) target; pieces without `%` (or `+`) need no decoding.
