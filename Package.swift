@@ -45,7 +45,8 @@ let package = Package(
         // Fuzz entry points (docs/reliability.md): plain functions in a library, so `swift test`
         // runs them on seeded mutations and `harness-fuzz` serves both libFuzzer and corpus replay.
         .target(name: "HarnessFuzzing", dependencies: ["MockPubNubServer", "ConformanceKit"], swiftSettings: strict),
-        .executableTarget(name: "harness-fuzz", dependencies: ["HarnessFuzzing"], swiftSettings: strict),
+        .target(name: "CFuzzerEntry"),
+        .executableTarget(name: "harness-fuzz", dependencies: ["HarnessFuzzing", "CFuzzerEntry"], swiftSettings: strict),
         .testTarget(name: "PubNubCryptoTests", dependencies: ["PubNubCrypto"], swiftSettings: strict),
         .testTarget(name: "MockPubNubServerTests", dependencies: ["MockPubNubServer"], swiftSettings: strict),
         .testTarget(name: "HarnessFuzzingTests", dependencies: ["HarnessFuzzing"], swiftSettings: strict),

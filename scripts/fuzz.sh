@@ -20,7 +20,7 @@ done
 
 SCRATCH=.build-fuzz
 FLAGS=(-c release --scratch-path "$SCRATCH" -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
-       -Xswiftc -DHARNESS_LIBFUZZER)
+       -Xswiftc -DHARNESS_LIBFUZZER -Xcc -DHARNESS_LIBFUZZER)
 echo "fuzz: building harness-fuzz with libFuzzer + AddressSanitizer ($SCRATCH)"
 nice -n 10 swift build "${FLAGS[@]}" --product harness-fuzz >/dev/null
 BIN="$(swift build "${FLAGS[@]}" --show-bin-path)/harness-fuzz"
