@@ -57,8 +57,11 @@ enum JSONScannerFuzz {
     ///   such strings to the implementation; the scanner accepts them as the grammar does);
     /// - it refuses numbers outside the `Double` range (the grammar has no range);
     /// - it refuses nesting deeper than 512, like the scanner, but counts differently at the edge;
-    /// - it accepts a trailing comma in an array or object, which RFC 8259 does not allow.
+    /// - it accepts a trailing comma in an array or object, which RFC 8259 does not allow;
+    /// - it reads input with a NUL among its first four bytes as UTF-16 or UTF-32 (the encoding
+    ///   detection of RFC 4627 §3), where the scanner reads UTF-8 only (`\0"\0"` is `""` to it).
     static func platformDeparture(_ input: [UInt8], platformAccepts: Bool) -> String? {
+        if input.prefix(4).contains(0) { return "read as UTF-16 or UTF-32" }
         if platformAccepts {
             return hasTrailingComma(input) ? "trailing comma" : nil
         }
