@@ -3,7 +3,8 @@
 # Runs the whole test suite under AddressSanitizer (with LeakSanitizer) and under ThreadSanitizer.
 #   scripts/sanitize.sh [address|thread]...     default: both, one after the other
 # Each sanitizer builds in its own scratch path (.build-asan, .build-tsan), so the normal .build is
-# untouched. Logs go to .fuzz/sanitize/<sanitizer>.log. Exits non-zero if a test fails or a
+# untouched. Tests run one at a time (--no-parallel): the sanitizers slow every test several times,
+# and the suite's per-test time budgets are sized for an uninstrumented build. Logs go to .fuzz/sanitize/<sanitizer>.log. Exits non-zero if a test fails or a
 # sanitizer reports anything. Suppressions, if ever needed, live in scripts/sanitizers/ with a
 # one-line reason each.
 set -euo pipefail
@@ -30,7 +31,7 @@ for kind in "${KINDS[@]}"; do
     TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1$(
         [[ -f scripts/sanitizers/tsan.supp ]] && echo ":suppressions=$PWD/scripts/sanitizers/tsan.supp")" \
     LSAN_OPTIONS="$([[ -f scripts/sanitizers/lsan.supp ]] && echo "suppressions=$PWD/scripts/sanitizers/lsan.supp")" \
-        nice -n 10 swift test --skip-build --sanitize="$kind" --scratch-path "$scratch" >"$log" 2>&1
+        nice -n 10 swift test --skip-build --no-parallel --sanitize="$kind" --scratch-path "$scratch" >"$log" 2>&1
     rc=$?
     set -e
     reports=$(grep -c -E '^(WARNING: ThreadSanitizer|==[0-9]+==ERROR: (AddressSanitizer|LeakSanitizer))' "$log" || true)
