@@ -276,7 +276,50 @@ def run_soak(args):
     return 0 if not failures else 1
 
 
+class DeliveryLedger:
+    """What one subscriber received, per publisher: messages are numbered 1...K per publisher."""
+
+    def __init__(self, publishers, messages):
+        self.messages = messages
+        self.seen = [set() for _ in range(publishers)]
+        self.highest = [0] * publishers
+        self.duplicated = 0
+        self.reordered = 0
+        self.received = 0
+
+    def record(self, publisher, number):
+        if number in self.seen[publisher]:
+            self.duplicated += 1
+            return
+        if number < self.highest[publisher]:
+            self.reordered += 1
+        self.seen[publisher].add(number)
+        self.highest[publisher] = max(self.highest[publisher], number)
+        self.received += 1
+
+    def counts(self):
+        """(lost, duplicated, reordered); lost counts numbers 1...K never received."""
+        lost = sum(self.messages - len(seen) for seen in self.seen)
+        return lost, self.duplicated, self.reordered
+
+
+def self_test():
+    """The ledger's arithmetic on known sequences, so a broken counter cannot pass a run."""
+    cases = [([1, 2, 3], (0, 0, 0)), ([1, 3], (1, 0, 0)), ([1, 2, 2, 3], (0, 1, 0)),
+             ([1, 3, 2], (0, 0, 1)), ([3, 2, 1, 1], (0, 1, 2)), ([], (3, 0, 0))]
+    for sequence, expected in cases:
+        ledger = DeliveryLedger(1, 3)
+        for number in sequence:
+            ledger.record(0, number)
+        if ledger.counts() != expected:
+            print(f"integrity: self-test FAILED: {sequence} gave {ledger.counts()}, expected {expected}")
+            return False
+    return True
+
+
 def run_integrity(args):
+    if not self_test():
+        return 1
     run = f"{int(time.time())}-{os.getpid()}"
     channels = [f"integrity-{run}-p{i}" for i in range(args.publishers)]
     deadline = time.monotonic() + args.seconds
@@ -286,10 +329,7 @@ def run_integrity(args):
 
     def subscriber(index):
         client = Client(args.port, timeout=30)
-        last = [0] * args.publishers
-        seen = [set() for _ in range(args.publishers)]
-        duplicated = [0] * args.publishers
-        reordered = [0] * args.publishers
+        ledger = DeliveryLedger(args.publishers, args.messages)
         tt = "0"
         path = f"/v2/subscribe/{SUB}/{','.join(channels)}/0?uuid=integrity-sub-{index}"
         try:
@@ -299,8 +339,7 @@ def run_integrity(args):
             ready.wait()
         expected = args.publishers * args.messages
         for _ in range(expected + 10_000):
-            received = sum(len(s) for s in seen)
-            if received >= expected or time.monotonic() >= deadline:
+            if ledger.received >= expected or time.monotonic() >= deadline:
                 break
             try:
                 status, body = client.request("GET", path + f"&tt={tt}")
@@ -313,17 +352,9 @@ def run_integrity(args):
             envelope = json.loads(body)
             tt = envelope["t"]["t"]
             for item in envelope["m"]:
-                payload = item["d"]
-                p, n = payload["p"], payload["n"]
-                if n in seen[p]:
-                    duplicated[p] += 1
-                elif n < last[p]:
-                    reordered[p] += 1
-                seen[p].add(n)
-                last[p] = max(last[p], n)
+                ledger.record(item["d"]["p"], item["d"]["n"])
         client.close()
-        lost = [args.messages - len(seen[p]) for p in range(args.publishers)]
-        results[index] = (lost, duplicated, reordered)
+        results[index] = ledger.counts()
 
     def publisher(index):
         client = Client(args.port, timeout=15)
@@ -359,10 +390,10 @@ def run_integrity(args):
         if result is None:
             unfinished += 1
             continue
-        lost += sum(result[0])
-        duplicated += sum(result[1])
-        reordered += sum(result[2])
-    worst = max((sum(r[0]) + sum(r[1]) + sum(r[2]) for r in results if r), default=0)
+        lost += result[0]
+        duplicated += result[1]
+        reordered += result[2]
+    worst = max((sum(r) for r in results if r), default=0)
     total = args.publishers * args.messages
     print(f"integrity: {args.publishers} publishers x {args.messages} messages, {args.subscribers} subscribers; "
           f"{total * args.subscribers} deliveries expected in {elapsed:.1f}s")
