@@ -131,12 +131,14 @@ class Stats:
             return dict(self.counts)
 
 
-def soak_worker(port, deadline, stop, stats, seed):
+ALL_OPERATIONS = ["publish", "publish", "subscribe", "heartbeat", "history", "plan", "grant", "pam-publish",
+                  "fault-traffic"]
+
+
+def soak_worker(port, deadline, stop, stats, seed, operations=ALL_OPERATIONS):
     rng = random.Random(seed)
     client = Client(port, timeout=15)
     cursors = {}
-    operations = ["publish", "publish", "subscribe", "heartbeat", "history", "plan", "grant", "pam-publish",
-                  "fault-traffic"]
     for _ in range(10_000_000):
         if stop.is_set() or time.monotonic() >= deadline:
             break
@@ -207,8 +209,13 @@ def run_soak(args):
     stop = threading.Event()
     start = time.monotonic()
     deadline = start + args.seconds
-    threads = [threading.Thread(target=soak_worker, args=(args.port, deadline, stop, stats, i), daemon=True)
-               for i in range(args.workers)]
+    operations = args.ops.split(",") if args.ops else ALL_OPERATIONS
+    unknown = set(operations) - set(ALL_OPERATIONS)
+    if unknown:
+        print(f"soak: unknown operations {sorted(unknown)} (known: {sorted(set(ALL_OPERATIONS))})")
+        return 2
+    threads = [threading.Thread(target=soak_worker, args=(args.port, deadline, stop, stats, i, operations),
+                                daemon=True) for i in range(args.workers)]
     threads += [threading.Thread(target=long_poller, args=(args.port, deadline, stop, stats, i), daemon=True)
                 for i in range(args.pollers)]
     for thread in threads:
@@ -418,6 +425,7 @@ def main():
     soak.add_argument("--pollers", type=int, default=16)
     soak.add_argument("--sample", type=float, default=3.0)
     soak.add_argument("--samples-out", default=None)
+    soak.add_argument("--ops", default=None, help="comma-separated subset of the operations (default: all)")
     integrity = modes.add_parser("integrity")
     integrity.add_argument("--port", type=int, required=True)
     integrity.add_argument("--publishers", type=int, required=True)
