@@ -28,7 +28,7 @@ for kind in "${KINDS[@]}"; do
     echo "sanitize: running the tests with --sanitize=$kind (log: $log)"
     set +e
     ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:abort_on_error=0" \
-    TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1$(
+    TSAN_OPTIONS="halt_on_error=0:report_signal_unsafe=0:second_deadlock_stack=1$(
         [[ -f scripts/sanitizers/tsan.supp ]] && echo ":suppressions=$PWD/scripts/sanitizers/tsan.supp")" \
     LSAN_OPTIONS="$([[ -f scripts/sanitizers/lsan.supp ]] && echo "suppressions=$PWD/scripts/sanitizers/lsan.supp")" \
         nice -n 10 swift test --skip-build --no-parallel --sanitize="$kind" --scratch-path "$scratch" >"$log" 2>&1
