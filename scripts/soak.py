@@ -420,7 +420,7 @@ def main():
     soak.add_argument("--port", type=int, required=True)
     soak.add_argument("--pid", type=int, required=True)
     soak.add_argument("--seconds", type=int, default=300)
-    soak.add_argument("--warmup", type=int, default=None, help="default: a fifth of the run, at least 10 s")
+    soak.add_argument("--warmup", type=int, default=None, help="default: two fifths of the run, at least 10 s")
     soak.add_argument("--workers", type=int, default=8)
     soak.add_argument("--pollers", type=int, default=16)
     soak.add_argument("--sample", type=float, default=3.0)
@@ -435,7 +435,7 @@ def main():
     args = parser.parse_args()
     if args.mode == "soak":
         if args.warmup is None:
-            args.warmup = max(10, args.seconds // 5)
+            args.warmup = max(10, args.seconds * 2 // 5)
         sys.exit(run_soak(args))
     if not (1 <= args.publishers <= 64 and 1 <= args.subscribers <= 500 and 1 <= args.messages <= 1000):
         parser.error("publishers 1-64, subscribers 1-500, messages 1-1000 (the channel log keeps 1000)")
