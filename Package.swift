@@ -22,11 +22,14 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "CPosix"),
         .target(name: "PubNubCrypto", dependencies: ["COpenSSL"], swiftSettings: strict),
         .target(
             name: "MockPubNubServer",
-            dependencies: ["COpenSSL", "CPosix", "PubNubCrypto", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "COpenSSL", "CPosix", "CZlib", "PubNubCrypto", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         .target(name: "ClientUnderTest", dependencies: ["COpenSSL", "CPosix", "PubNubCrypto"], swiftSettings: strict),

@@ -37,20 +37,31 @@ public enum HTTPParseError: Error, Sendable, Hashable {
         }
     }
 
-    /// The error response: PubNub's load balancer shape, `{"message":…,"error":true,"service":"Balancer","status":N}`.
+    /// The error response: PubNub's load balancer shape, `text/javascript; charset=UTF-8` and a
+    /// trailing line feed as recorded.
     ///
-    /// The 414 body is byte-exact from the spec (§4.5); the other messages follow the same shape
-    /// (UNVERIFIED: the live balancer's texts for 400/413/431 are not recorded in the spec).
+    /// The 414 body is byte-exact as the live balancer answered it (recorded 2020); the other
+    /// messages follow `{"message":…,"error":true,"service":"Balancer","status":N}` (UNVERIFIED:
+    /// the live balancer's texts for 400/413/431 are not recorded).
     public var response: HTTPResponse {
-        let message: String
+        let body: String
         switch self {
-        case .targetTooLong: message = "Request URI Too Long"
-        case .headersTooLarge: message = "Request Header Fields Too Large"
-        case .bodyTooLarge: message = "Request Entity Too Large"
-        case .unsupportedVersion: message = "HTTP Version Not Supported"
-        case .unsupportedTransferEncoding: message = "Not Implemented"
-        default: message = "Bad Request"
+        case .targetTooLong:
+            body = "{\"status\":414,\"service\":\"Balancer\",\"error\":true,\"message\":\"Request URI Too Long\"}\n"
+        default:
+            let message: String
+            switch self {
+            case .headersTooLarge: message = "Request Header Fields Too Large"
+            case .bodyTooLarge: message = "Request Entity Too Large"
+            case .unsupportedVersion: message = "HTTP Version Not Supported"
+            case .unsupportedTransferEncoding: message = "Not Implemented"
+            default: message = "Bad Request"
+            }
+            body = "{\"message\":\"\(message)\",\"error\":true,\"service\":\"Balancer\",\"status\":\(status)}\n"
         }
-        return .pubNub(status, "{\"message\":\"\(message)\",\"error\":true,\"service\":\"Balancer\",\"status\":\(status)}")
+        return HTTPResponse(status: status, headers: Self.headers, body: Array(body.utf8))
     }
+
+    /// The balancer's Content-Type (unquoted charset, unlike the services behind it).
+    private static let headers: HTTPHeaders = ["Content-Type": "text/javascript; charset=UTF-8"]
 }

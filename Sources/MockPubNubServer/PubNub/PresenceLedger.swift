@@ -34,8 +34,9 @@ extension KeyspaceState {
             member.timers.removeAll()
         }
         members[uuid] = member
+        // A join carries no `data`, even when state was set before it (recorded 2020).
         for channel in joined {
-            emitPresence("join", channel: channel, uuid: uuid, data: states[uuid]?[channel], env: env, outbox: &outbox)
+            emitPresence("join", channel: channel, uuid: uuid, data: nil, env: env, outbox: &outbox)
         }
         outbox.presenceTimers.append((uuid, generation, timeout))
     }
@@ -111,12 +112,13 @@ extension KeyspaceState {
     private mutating func emitPresence(
         _ action: String, channel: String, uuid: String, data: String?, env: ServiceEnvironment, outbox: inout Outbox
     ) {
-        let body = PubNubBodies.presenceEvent(
-            action: action, timestamp: env.clock.unixSeconds, uuid: uuid,
-            occupancy: occupants[channel]?.count ?? 0, data: data)
-        let event = StoredMessage(
+        let nanoseconds = env.clock.unixNanoseconds()
+        let event = PubNubBodies.presenceEvent(
+            action: action, channel: channel, uuid: uuid, occupancy: occupants[channel]?.count ?? 0,
+            seconds: nanoseconds / 1_000_000_000, milliseconds: nanoseconds / 1_000_000, data: data)
+        let message = StoredMessage(
             timetoken: env.timetokens.next(), channel: channel + ChannelNames.presenceSuffix, kind: .presence,
-            payload: body, inHistory: false, live: true)
-        append(event, env: env, outbox: &outbox)
+            payload: event.payload, meta: event.meta, inHistory: false, live: true)
+        append(message, env: env, outbox: &outbox)
     }
 }

@@ -11,17 +11,28 @@ enum PubNubBodies {
         "{\"t\":{\"t\":\"" + String(cursor) + "\",\"r\":" + String(region) + "},\"m\":[" + envelopes.joined(separator: ",") + "]}"
     }
 
-    /// The `d` of a presence event, in the live service's spaced layout; `data` last when known.
-    static func presenceEvent(action: String, timestamp: Int64, uuid: String, occupancy: Int, data: String?) -> String {
-        var body = "{\"action\": " + PubNubJSON.quote(action) + ", \"timestamp\": " + String(timestamp)
-        body += ", \"uuid\": " + PubNubJSON.quote(uuid) + ", \"occupancy\": " + String(occupancy)
-        if let data { body += ", \"data\": " + data }
-        return body + "}"
+    /// A presence event's payload `d` and its envelope metadata `u`, in the live service's compact
+    /// layout. join / leave / timeout carry `precise_timestamp` (milliseconds; recorded 2025);
+    /// state-change is recorded (2020) without it and with `data` before `occupancy`.
+    static func presenceEvent(
+        action: String, channel: String, uuid: String, occupancy: Int, seconds: Int64, milliseconds: Int64, data: String?
+    ) -> (payload: String, meta: String) {
+        let precise = action != "state-change"
+        var meta = "{\"pn_action\":" + PubNubJSON.quote(action) + ",\"pn_channel\":" + PubNubJSON.quote(channel)
+            + ",\"pn_ispresence\":1,\"pn_occupancy\":" + String(occupancy)
+        if precise { meta += ",\"pn_precise_timestamp\":" + String(milliseconds) }
+        meta += ",\"pn_timestamp\":" + String(seconds) + ",\"pn_uuid\":" + PubNubJSON.quote(uuid) + "}"
+        var payload = "{\"action\":" + PubNubJSON.quote(action) + ",\"uuid\":" + PubNubJSON.quote(uuid)
+            + ",\"timestamp\":" + String(seconds)
+        if precise { payload += ",\"precise_timestamp\":" + String(milliseconds) }
+        if let data { payload += ",\"data\":" + data }
+        return (payload + ",\"occupancy\":" + String(occupancy) + "}", meta)
     }
 
     static let heartbeat = "{\"status\": 200, \"message\": \"OK\", \"service\": \"Presence\"}"
     static let leave = "{\"status\": 200, \"action\": \"leave\", \"message\": \"OK\", \"service\": \"Presence\"}"
-    static let channelRegistryOK = "{\"status\": 200, \"message\": \"OK\", \"service\": \"channel-registry\", \"error\": false}"
+    /// Channel-group add / remove / delete, compact with sorted keys (recorded 2024-2025, `application/json`).
+    static let channelRegistryOK = "{\"error\":false,\"message\":\"OK\",\"service\":\"channel-registry\",\"status\":200}"
     static let deleteOK = "{\"status\": 200, \"error\": false, \"error_message\": \"\"}"
 
     /// One occupant in a here-now list: a name, or `{"uuid": …[, "state": …]}` with `state=1`.
@@ -83,8 +94,15 @@ enum PubNubBodies {
             + "}, \"service\": \"channel-registry\", \"error\": false}"
     }
 
-    static func messageCounts(_ counts: [(channel: String, count: Int)]) -> String {
+    /// Message counts with the per-channel `more` object the service adds (recorded 2019-11 on).
+    static func messageCounts(_ counts: [(channel: String, count: Int, newest: UInt64)], subscribeKey: String) -> String {
         let entries = counts.map { PubNubJSON.quote($0.channel) + ":" + String($0.count) }.joined(separator: ",")
-        return "{\"status\": 200, \"error\": false, \"error_message\": \"\", \"channels\": {" + entries + "}}"
+        let more = counts.map { entry in
+            let url = "/v3/history/sub-key/" + PercentDecoding.encode(subscribeKey) + "/message-counts/"
+                + PercentDecoding.encode(entry.channel) + "?timetoken=" + String(entry.newest)
+            return PubNubJSON.quote(entry.channel) + ": {\"url\": " + PubNubJSON.quote(url) + ", \"is_more\": false}"
+        }.joined(separator: ", ")
+        return "{\"status\": 200, \"error\": false, \"error_message\": \"\", \"channels\": {" + entries
+            + "}, \"more\": {" + more + "}}"
     }
 }
