@@ -37,31 +37,26 @@ public enum HTTPParseError: Error, Sendable, Hashable {
         }
     }
 
-    /// The error response: PubNub's load balancer shape, `text/javascript; charset=UTF-8` and a
-    /// trailing line feed as recorded.
+    /// The error response: PubNub's load balancer shape.
     ///
-    /// The 414 body is byte-exact as the live balancer answered it (recorded 2020); the other
-    /// messages follow `{"message":…,"error":true,"service":"Balancer","status":N}` (UNVERIFIED:
-    /// the live balancer's texts for 400/413/431 are not recorded).
+    /// The 414 is byte-exact as the live balancer answered it (recorded 2020: unquoted charset,
+    /// trailing line feed); the others follow `{"message":…,"error":true,"service":"Balancer","status":N}`
+    /// (UNVERIFIED: the live balancer's texts for 400/413/431 are not recorded).
     public var response: HTTPResponse {
-        let body: String
+        let message: String
         switch self {
         case .targetTooLong:
-            body = "{\"status\":414,\"service\":\"Balancer\",\"error\":true,\"message\":\"Request URI Too Long\"}\n"
-        default:
-            let message: String
-            switch self {
-            case .headersTooLarge: message = "Request Header Fields Too Large"
-            case .bodyTooLarge: message = "Request Entity Too Large"
-            case .unsupportedVersion: message = "HTTP Version Not Supported"
-            case .unsupportedTransferEncoding: message = "Not Implemented"
-            default: message = "Bad Request"
-            }
-            body = "{\"message\":\"\(message)\",\"error\":true,\"service\":\"Balancer\",\"status\":\(status)}\n"
+            return HTTPResponse(status: status, headers: Self.uriTooLongHeaders, body: Array(
+                "{\"status\":414,\"service\":\"Balancer\",\"error\":true,\"message\":\"Request URI Too Long\"}\n".utf8))
+        case .headersTooLarge: message = "Request Header Fields Too Large"
+        case .bodyTooLarge: message = "Request Entity Too Large"
+        case .unsupportedVersion: message = "HTTP Version Not Supported"
+        case .unsupportedTransferEncoding: message = "Not Implemented"
+        default: message = "Bad Request"
         }
-        return HTTPResponse(status: status, headers: Self.headers, body: Array(body.utf8))
+        return .pubNub(status, "{\"message\":\"\(message)\",\"error\":true,\"service\":\"Balancer\",\"status\":\(status)}")
     }
 
-    /// The balancer's Content-Type (unquoted charset, unlike the services behind it).
-    private static let headers: HTTPHeaders = ["Content-Type": "text/javascript; charset=UTF-8"]
+    /// The recorded balancer 414's Content-Type (unquoted charset, unlike the services behind it).
+    private static let uriTooLongHeaders: HTTPHeaders = ["Content-Type": "text/javascript; charset=UTF-8"]
 }

@@ -14,7 +14,8 @@ extension KeyspaceState {
     /// Refreshes `uuid` on `channels` (subscribe or heartbeat): joins where new, then asks for a
     /// timer of `timeout` seconds.
     mutating func heartbeat(
-        uuid: String, channels: [String], timeout: Int, env: ServiceEnvironment, outbox: inout Outbox
+        uuid: String, channels: [String], timeout: Int, stateGiven: Set<String> = [], env: ServiceEnvironment,
+        outbox: inout Outbox
     ) {
         guard !channels.isEmpty else { return }
         presenceGeneration += 1
@@ -34,9 +35,11 @@ extension KeyspaceState {
             member.timers.removeAll()
         }
         members[uuid] = member
-        // A join carries no `data`, even when state was set before it (recorded 2020).
+        // A join carries no `data` for state set before it (recorded 2020); state given with the
+        // joining request itself (`state` on subscribe / heartbeat) rides on the join (UNVERIFIED).
         for channel in joined {
-            emitPresence("join", channel: channel, uuid: uuid, data: nil, env: env, outbox: &outbox)
+            let data = stateGiven.contains(channel) ? states[uuid]?[channel] : nil
+            emitPresence("join", channel: channel, uuid: uuid, data: data, env: env, outbox: &outbox)
         }
         outbox.presenceTimers.append((uuid, generation, timeout))
     }

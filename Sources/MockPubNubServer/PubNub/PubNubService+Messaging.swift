@@ -87,8 +87,8 @@ extension PubNubService {
             let handshake = cursor == 0 ? env.timetokens.next() : nil
             if let uuid = route.uuid {
                 let channels = presenceChannels(route, state: state)
-                applyStateParameter(route, uuid: uuid, channels: channels, state: &state, env: env, outbox: &outbox)
-                state.heartbeat(uuid: uuid, channels: channels, timeout: timeout, env: env, outbox: &outbox)
+                let given = applyStateParameter(route, uuid: uuid, channels: channels, state: &state, env: env, outbox: &outbox)
+                state.heartbeat(uuid: uuid, channels: channels, timeout: timeout, stateGiven: given, env: env, outbox: &outbox)
             }
             if let handshake {
                 return .answer(.pubNub(200, PubNubBodies.subscribe(cursor: handshake, region: env.configuration.region, envelopes: [])))
@@ -136,15 +136,20 @@ extension PubNubService {
         return result
     }
 
-    /// Applies a subscribe / heartbeat `state` parameter (`{"<channel or group>": {…}}`).
+    /// Applies a subscribe / heartbeat `state` parameter (`{"<channel or group>": {…}}`); returns
+    /// the channels it set state on.
+    @discardableResult
     func applyStateParameter(
         _ route: PubNubRoute, uuid: String, channels: [String], state: inout KeyspaceState,
         env: ServiceEnvironment, outbox: inout Outbox
-    ) {
-        guard let text = route.query["state"], let members = PubNubJSON.objectMembers(text) else { return }
+    ) -> Set<String> {
+        guard let text = route.query["state"], let members = PubNubJSON.objectMembers(text) else { return [] }
+        var given = Set<String>()
         for (name, value) in members where PubNubJSON.objectMembers(value) != nil {
             let targets = state.groups[name].map { $0.filter(channels.contains) } ?? (channels.contains(name) ? [name] : [])
             state.setState(uuid: uuid, channels: targets, state: value, env: env, outbox: &outbox)
+            given.formUnion(targets)
         }
+        return given
     }
 }

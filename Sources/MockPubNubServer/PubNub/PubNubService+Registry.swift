@@ -56,7 +56,8 @@ extension PubNubService {
             return PubNubErrors.accessManager(403, "Signature Does Not Match")
         }
         guard case .success(let request) = GrantRequest.parse(route) else {
-            return PubNubErrors.couldNotParse()
+            // UNVERIFIED wording for a ttl outside 0…525600.
+            return PubNubErrors.accessManager(400, "Invalid ttl")
         }
         if request.isAuthOnly { return PubNubErrors.accessManager(400, "Auth-only grants are reserved for future use") }
         let expiresAt: Int64? = request.ttl == 0 ? nil : now + Int64(request.ttl) * 60
