@@ -29,48 +29,46 @@ enum PubNubBodies {
         return (payload + ",\"occupancy\":" + String(occupancy) + "}", meta)
     }
 
-    static let heartbeat = "{\"status\": 200, \"message\": \"OK\", \"service\": \"Presence\"}"
-    static let leave = "{\"status\": 200, \"action\": \"leave\", \"message\": \"OK\", \"service\": \"Presence\"}"
+    // The Presence service answers compact with keys in sorted order (recorded 2025: heartbeat,
+    // leave, here now, where now, set state); get state is recorded only in its older spaced layout.
+    static let heartbeat = "{\"message\":\"OK\",\"service\":\"Presence\",\"status\":200}"
+    static let leave = "{\"action\":\"leave\",\"message\":\"OK\",\"service\":\"Presence\",\"status\":200}"
     /// Channel-group add / remove / delete, compact with sorted keys (recorded 2024-2025, `application/json`).
     static let channelRegistryOK = "{\"error\":false,\"message\":\"OK\",\"service\":\"channel-registry\",\"status\":200}"
     static let deleteOK = "{\"status\": 200, \"error\": false, \"error_message\": \"\"}"
 
-    /// One occupant in a here-now list: a name, or `{"uuid": …[, "state": …]}` with `state=1`.
+    /// One occupant in a here-now list: a name, or `{["state":…,]"uuid":…}` with `state=1`.
     static func occupant(_ uuid: String, state: String?, withState: Bool) -> String {
         guard withState else { return PubNubJSON.quote(uuid) }
-        var item = "{\"uuid\": " + PubNubJSON.quote(uuid)
-        if let state { item += ", \"state\": " + state }
-        return item + "}"
+        return "{" + (state.map { "\"state\":" + $0 + "," } ?? "") + "\"uuid\":" + PubNubJSON.quote(uuid) + "}"
     }
 
-    /// Single-channel here now (flat form; the empty form has its own recorded key order).
+    /// Single-channel here now (flat form); `occupants` `nil` with `disable_uuids=1`.
     static func hereNowSingle(occupants: [String]?, occupancy: Int) -> String {
-        let uuids = occupants.map { ", \"uuids\": [" + $0.joined(separator: ", ") + "]" } ?? ""
-        if occupancy == 0 {
-            return "{\"status\": 200, \"message\": \"OK\", \"occupancy\": 0" + uuids + ", \"service\": \"Presence\"}"
-        }
-        return "{\"status\": 200, \"message\": \"OK\", \"service\": \"Presence\"" + uuids + ", \"occupancy\": " + String(occupancy) + "}"
+        "{\"message\":\"OK\",\"occupancy\":" + String(occupancy) + ",\"service\":\"Presence\",\"status\":200"
+            + (occupants.map { ",\"uuids\":[" + $0.joined(separator: ",") + "]" } ?? "") + "}"
     }
 
     /// Multi-channel / group / global here now (`payload` form).
     static func hereNowMulti(channels: [(name: String, occupants: [String]?, occupancy: Int)]) -> String {
         let entries = channels.map { entry in
-            let uuids = entry.occupants.map { "\"uuids\": [" + $0.joined(separator: ", ") + "], " } ?? ""
-            return PubNubJSON.quote(entry.name) + ": {" + uuids + "\"occupancy\": " + String(entry.occupancy) + "}"
+            PubNubJSON.quote(entry.name) + ":{\"occupancy\":" + String(entry.occupancy)
+                + (entry.occupants.map { ",\"uuids\":[" + $0.joined(separator: ",") + "]" } ?? "") + "}"
         }
         let total = channels.reduce(0) { $0 + $1.occupancy }
-        return "{\"status\": 200, \"message\": \"OK\", \"payload\": {\"channels\": {" + entries.joined(separator: ", ")
-            + "}, \"total_channels\": " + String(channels.count) + ", \"total_occupancy\": " + String(total)
-            + "}, \"service\": \"Presence\"}"
+        return "{\"message\":\"OK\",\"payload\":{\"channels\":{" + entries.joined(separator: ",")
+            + "},\"total_channels\":" + String(channels.count) + ",\"total_occupancy\":" + String(total)
+            + "},\"service\":\"Presence\",\"status\":200}"
     }
 
     static func whereNow(channels: [String]) -> String {
-        "{\"status\": 200, \"message\": \"OK\", \"payload\": {\"channels\": " + PubNubJSON.stringArray(channels)
-            + "}, \"service\": \"Presence\"}"
+        "{\"message\":\"OK\",\"payload\":{\"channels\":" + PubNubJSON.stringArray(channels, separator: ",")
+            + "},\"service\":\"Presence\",\"status\":200}"
     }
 
+    /// The set state answer; the state is echoed as the client sent it.
     static func setState(_ state: String) -> String {
-        "{\"status\": 200, \"message\": \"OK\", \"payload\": " + state + ", \"service\": \"Presence\"}"
+        "{\"message\":\"OK\",\"payload\":" + state + ",\"service\":\"Presence\",\"status\":200}"
     }
 
     static func getStateSingle(uuid: String, channel: String, state: String) -> String {
