@@ -50,6 +50,7 @@ extension PubNubService {
         return withState(route.subscribeKey ?? "") { state, _, env in
             if let denied = denial(.read, channels: route.channels, groups: [], route: route, state: state, env: env) { return denied }
             var entries: [String] = []
+            var more: String?
             for channel in route.channels {
                 let range = historyMessages(state, channel: channel, start: start, end: end, now: env.clock.unixSeconds)
                 guard !range.isEmpty else { continue }
@@ -69,15 +70,28 @@ extension PubNubService {
                     return item + "}"
                 }
                 entries.append(PubNubJSON.quote(channel) + ":[" + items.joined(separator: ", ") + "]")
+                if withActions, range.count > max, let oldest = range.suffix(max).first {
+                    more = historyWithActionsMore(route, channel: channel, oldest: oldest.timetoken, max: max)
+                }
             }
             let channels = "\"channels\": {" + entries.joined(separator: ", ") + "}"
             // The recorded key orders: fetch first `status, error, error_message, channels`;
             // with actions `status, channels, error_message, error` (2022-2024).
             if withActions {
-                return .pubNub(200, "{\"status\": 200, " + channels + ", \"error_message\": \"\", \"error\": false}")
+                return .pubNub(200, "{\"status\": 200, " + channels + (more.map { ", " + $0 } ?? "")
+                    + ", \"error_message\": \"\", \"error\": false}")
             }
             return .pubNub(200, "{\"status\": 200, \"error\": false, \"error_message\": \"\", " + channels + "}")
         }
+    }
+
+    /// The `more` object of a truncated history-with-actions page: the next (older) page starts at
+    /// the oldest message returned (layout from an SDK test fixture, spec §7.2; UNVERIFIED live).
+    private func historyWithActionsMore(_ route: PubNubRoute, channel: String, oldest: UInt64, max: Int) -> String {
+        var url = "/v3/history-with-actions/sub-key/" + PercentDecoding.encode(route.subscribeKey ?? "") + "/channel/"
+            + PercentDecoding.encode(channel) + "?start=" + String(oldest) + "&max=" + String(max)
+        if let end = route.query["end"], !end.isEmpty { url += "&end=" + end }
+        return "\"more\": {\"url\": " + PubNubJSON.quote(url) + ", \"start\": \"" + String(oldest) + "\", \"max\": " + String(max) + "}"
     }
 
     /// Delete messages (spec §7.3): removes stored messages within `HistoryBounds` (`start`

@@ -34,6 +34,7 @@ import Testing
         let (actionsStatus, actions) = try server.call("/v3/history-with-actions/sub-key/demo/channel/f1?max=1")
         #expect(actionsStatus == 200)
         #expect(actions == "{\"status\": 200, \"channels\": {\"f1\":[{\"message\": 100, \"timetoken\": \"\(one[100])\"}]}, "
+            + "\"more\": {\"url\": \"/v3/history-with-actions/sub-key/demo/channel/f1?start=\(one[100])&max=1\", \"start\": \"\(one[100])\", \"max\": 1}, "
             + "\"error_message\": \"\", \"error\": false}")
         // Message counts, both forms.
         let counts = try server.call("/v3/history/sub-key/demo/message-counts/f1,f2?timetoken=\(one[98])")

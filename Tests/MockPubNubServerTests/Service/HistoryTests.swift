@@ -42,9 +42,14 @@ import Testing
             == (200, "{\"status\": 200, \"error\": false, \"error_message\": \"\", \"channels\": {\"ch\":["
                 + "{\"message\": \"m2\", \"timetoken\": \"\(tt(2))\", \"meta\": {\"time\":1}, \"uuid\": \"pub\", \"message_type\": null}]}}"))
         // With actions: messages without actions have no `actions` key; the recorded key order differs.
-        #expect(h.call("/v3/history-with-actions/sub-key/demo/channel/ch?max=1")
-            == (200, "{\"status\": 200, \"channels\": {\"ch\":[{\"message\": \"m4\", \"timetoken\": \"\(tt(4))\"}]}, "
-                + "\"error_message\": \"\", \"error\": false}"))
+        #expect(h.call("/v3/history-with-actions/sub-key/demo/channel/ch?max=5")
+            == (200, "{\"status\": 200, \"channels\": {\"ch\":[" + (0..<5).map { "{\"message\": \"m\($0)\", \"timetoken\": \"\(tt(UInt64($0)))\"}" }
+                .joined(separator: ", ") + "]}, \"error_message\": \"\", \"error\": false}"))
+        // A truncated page names the next (older) one.
+        #expect(h.call("/v3/history-with-actions/sub-key/demo/channel/ch?max=1&end=\(tt(1))") == (200, "{\"status\": 200, \"channels\": "
+            + "{\"ch\":[{\"message\": \"m4\", \"timetoken\": \"\(tt(4))\"}]}, \"more\": {\"url\": "
+            + "\"/v3/history-with-actions/sub-key/demo/channel/ch?start=\(tt(4))&max=1&end=\(tt(1))\", \"start\": \"\(tt(4))\", \"max\": 1}, "
+            + "\"error_message\": \"\", \"error\": false}"))
         #expect(h.call("/v3/history/sub-key/demo/channel/none") == (200, "{\"status\": 200, \"error\": false, \"error_message\": \"\", \"channels\": {}}"))
         #expect(h.call("/v3/history/sub-key/demo/channel/ch?start=x")
             == (400, "{\"status\": 400, \"error\": true, \"error_message\": \"Invalid Arguments\", \"channels\": {}}"))
