@@ -45,8 +45,14 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(name: "harness-bench", dependencies: ["CPosix", "MockPubNubServer"], swiftSettings: strict),
+        // Fuzz entry points (docs/reliability.md): plain functions in a library, so `swift test`
+        // runs them on seeded mutations and `harness-fuzz` serves both libFuzzer and corpus replay.
+        .target(name: "HarnessFuzzing", dependencies: ["MockPubNubServer", "ConformanceKit"], swiftSettings: strict),
+        .target(name: "CFuzzerEntry"),
+        .executableTarget(name: "harness-fuzz", dependencies: ["HarnessFuzzing", "CFuzzerEntry"], swiftSettings: strict),
         .testTarget(name: "PubNubCryptoTests", dependencies: ["PubNubCrypto"], swiftSettings: strict),
         .testTarget(name: "MockPubNubServerTests", dependencies: ["MockPubNubServer"], swiftSettings: strict),
+        .testTarget(name: "HarnessFuzzingTests", dependencies: ["HarnessFuzzing"], swiftSettings: strict),
         .testTarget(
             name: "ClientUnderTestTests",
             dependencies: ["ClientUnderTest", "MockPubNubServer", "PubNubCrypto"],
