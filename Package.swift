@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "ClientUnderTest", targets: ["ClientUnderTest"]),
         .library(name: "ConformanceKit", targets: ["ConformanceKit"]),
         .library(name: "PubNubCrypto", targets: ["PubNubCrypto"]),
+        .library(name: "HarnessHTTPClient", targets: ["HarnessHTTPClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -29,8 +30,9 @@ let package = Package(
             dependencies: ["COpenSSL", "CPosix", "PubNubCrypto", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
-        .target(name: "ClientUnderTest", dependencies: ["COpenSSL", "CPosix", "PubNubCrypto"], swiftSettings: strict),
-        .target(name: "ConformanceKit", dependencies: ["MockPubNubServer", "PubNubCrypto"], swiftSettings: strict),
+        .target(name: "HarnessHTTPClient", dependencies: ["COpenSSL", "CPosix"], swiftSettings: strict),
+        .target(name: "ClientUnderTest", dependencies: ["COpenSSL", "HarnessHTTPClient", "PubNubCrypto"], swiftSettings: strict),
+        .target(name: "ConformanceKit", dependencies: ["MockPubNubServer", "PubNubCrypto", "HarnessHTTPClient"], swiftSettings: strict),
         .target(name: "BuiltInAdapter", dependencies: ["ConformanceKit", "ClientUnderTest"], swiftSettings: strict),
         .executableTarget(
             name: "pubnub-harness",
@@ -42,11 +44,12 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(name: "harness-bench", dependencies: ["CPosix", "MockPubNubServer"], swiftSettings: strict),
+        .testTarget(name: "HarnessHTTPClientTests", dependencies: ["HarnessHTTPClient", "MockPubNubServer"], swiftSettings: strict),
         .testTarget(name: "PubNubCryptoTests", dependencies: ["PubNubCrypto"], swiftSettings: strict),
         .testTarget(name: "MockPubNubServerTests", dependencies: ["MockPubNubServer"], swiftSettings: strict),
         .testTarget(
             name: "ClientUnderTestTests",
-            dependencies: ["ClientUnderTest", "MockPubNubServer", "PubNubCrypto"],
+            dependencies: ["ClientUnderTest", "HarnessHTTPClient", "MockPubNubServer", "PubNubCrypto"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HarnessHTTPClient
 
 /// A mock server in another process, controlled through its `/__admin/` routes.
 ///
@@ -13,7 +11,10 @@ import FoundationNetworking
 public struct AdminHTTPServer: HarnessServer {
     public let address: String
     public let tlsAddress: String?
-    private let session: URLSession
+    /// Keep-alive connections to the server's plain listener; nil when `address` is not `HOST:PORT`.
+    private let client: HTTPClient?
+    /// Seconds each control request may take.
+    static let requestTimeout = 5.0
 
     /// - Parameters:
     ///   - address: `host:port` of the server's plain listener.
@@ -21,9 +22,18 @@ public struct AdminHTTPServer: HarnessServer {
     public init(address: String, tlsAddress: String? = nil) {
         self.address = address
         self.tlsAddress = tlsAddress
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 5
-        self.session = URLSession(configuration: configuration)
+        self.client = Self.hostAndPort(address).flatMap { host, port in
+            try? HTTPClient(host: host, port: port, trust: nil, userAgent: "pubnub-harness-admin", keepAlive: true)
+        }
+    }
+
+    /// Splits `host:port` (`[v6]:port` too); nil when there is no valid port.
+    static func hostAndPort(_ address: String) -> (String, Int)? {
+        guard let colon = address.lastIndex(of: ":"), let port = Int(address[address.index(after: colon)...]),
+              (1...65_535).contains(port), colon != address.startIndex else { return nil }
+        var host = String(address[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return (host, port)
     }
 
     public func caPEM() async throws -> String? {
@@ -84,9 +94,7 @@ public struct AdminHTTPServer: HarnessServer {
     }
 
     public func request(method: String, path: String, query: [(String, String)], body: [UInt8]?) async throws -> (status: Int, body: [UInt8]) {
-        var components = URLComponents()
-        components.queryItems = query.isEmpty ? nil : query.map { URLQueryItem(name: $0.0, value: $0.1) }
-        let suffix = components.percentEncodedQuery.map { "?" + $0 } ?? ""
+        let suffix = query.isEmpty ? "" : "?" + query.map { "\(Self.segment($0.0))=\(Self.segment($0.1))" }.joined(separator: "&")
         let answer = try await send(method, path + suffix, body: body.map { Data($0) }, operation: "\(method) \(path)")
         return (answer.status, [UInt8](answer.body))
     }
@@ -106,19 +114,14 @@ public struct AdminHTTPServer: HarnessServer {
     }
 
     private func send(_ method: String, _ pathAndQuery: String, body: Data? = nil, operation: String) async throws -> (status: Int, body: Data) {
-        guard let url = URL(string: "http://\(address)\(pathAndQuery)") else {
-            throw HarnessServerError.requestFailed(operation: operation, detail: "invalid URL for \(pathAndQuery)")
+        guard let client else {
+            throw HarnessServerError.requestFailed(operation: operation, detail: "\(address) is not HOST:PORT")
         }
-        var request = URLRequest(url: url)
-        request.httpMethod = method
-        if let body {
-            request.httpBody = body
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        }
-        do {
-            let (data, response) = try await session.data(for: request)
-            return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
-        } catch {
+        let request = HTTPClientRequest(method: method, target: pathAndQuery, body: body.map { [UInt8]($0) })
+        switch await client.perform(request, timeout: Self.requestTimeout) {
+        case .success(let response):
+            return (response.statusCode, Data(response.body))
+        case .failure(let error):
             throw HarnessServerError.requestFailed(operation: operation, detail: "\(error)")
         }
     }
