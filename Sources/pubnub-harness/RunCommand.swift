@@ -47,6 +47,9 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        for path in [json, junit, html].compactMap({ $0 }) {
+            do { try ReportFiles.prepare(path) } catch { Self.fail("error: \(error)") }
+        }
         let vectorDirectory = vectors.map { URL(fileURLWithPath: $0) } ?? ConformanceCatalog.defaultCryptoVectorDirectory()
         let cases: [ConformanceCase]
         let expectationFile: ExpectationFile?
@@ -91,11 +94,11 @@ struct RunCommand: AsyncParsableCommand {
         await stop?()
         console.summary(report)
         do {
-            if let json { try JSONReport.encode(report).write(to: URL(fileURLWithPath: json)) }
-            if let junit { try Data(JUnitReport.encode(report).utf8).write(to: URL(fileURLWithPath: junit)) }
-            if let html { try Data(HTMLReport.encode(report).utf8).write(to: URL(fileURLWithPath: html)) }
+            if let json { try ReportFiles.write(JSONReport.encode(report), to: json) }
+            if let junit { try ReportFiles.write(Data(JUnitReport.encode(report).utf8), to: junit) }
+            if let html { try ReportFiles.write(Data(HTMLReport.encode(report).utf8), to: html) }
         } catch {
-            Self.fail("pubnub-harness run: cannot write a report: \(error.localizedDescription)")
+            Self.fail("pubnub-harness run: \(error)")
         }
         if report.exitCode != 0 { throw ExitCode(report.exitCode) }
     }
