@@ -37,7 +37,7 @@ let package = Package(
         .executableTarget(
             name: "pubnub-harness",
             dependencies: [
-                "MockPubNubServer", "ConformanceKit", "BuiltInAdapter", "PubNubCrypto",
+                "MockPubNubServer", "ConformanceKit", "BuiltInAdapter", "PubNubCrypto", "HarnessHTTPClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -54,7 +54,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ConformanceKitTests",
-            dependencies: ["ConformanceKit", "BuiltInAdapter", "MockPubNubServer"],
+            dependencies: ["ConformanceKit", "BuiltInAdapter", "MockPubNubServer", "HarnessHTTPClient", "PubNubCrypto"],
             swiftSettings: strict
         ),
     ]

@@ -19,15 +19,28 @@ public enum ReportFiles {
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw Unwritable(path: path, reason: "is a directory")
         }
-        let parent = url.deletingLastPathComponent()
-        do {
-            try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
-        } catch {
-            throw Unwritable(path: path, reason: "cannot create folder \(parent.path): \(Self.reason(error))")
+        let parent = url.deletingLastPathComponent().path
+        if let failure = makeDirectories(parent) {
+            throw Unwritable(path: path, reason: "cannot create folder \(failure.folder): \(failure.reason)")
         }
         let fd = open(url.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw Unwritable(path: path, reason: String(cString: strerror(errno))) }
         close(fd)
+    }
+
+    /// Creates `path` and its missing parents (`mkdir -p`); the folder that failed and why, or nil.
+    static func makeDirectories(_ path: String) -> (folder: String, reason: String)? {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
+                return (prefix, String(cString: strerror(errno)))
+            }
+        }
+        var info = stat()
+        guard stat(path, &info) == 0 else { return (path, String(cString: strerror(errno))) }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else { return (path, String(cString: strerror(ENOTDIR))) }
+        return nil
     }
 
     /// Writes a report's bytes.

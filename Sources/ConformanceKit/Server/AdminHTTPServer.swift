@@ -2,12 +2,13 @@
 import Foundation
 import HarnessHTTPClient
 
-/// A mock server in another process, controlled through its `/__admin/` routes.
+/// A mock server in another process, controlled through its `/__admin/` routes over kept-alive
+/// connections (``HarnessHTTPClient``).
 ///
-/// Access Manager keysets cannot be created over `/__admin/` (they are given to
-/// `pubnub-harness serve --keyset`), so ``registerKeyset(subscribeKey:publishKey:secretKey:)``
-/// and ``grant(_:subscribeKey:)`` throw ``HarnessServerError/unsupported(_:)`` and the cases
-/// needing them are skipped.
+/// Keysets, grants and server-side publishes go through `/__admin/keysets`, `/__admin/grants/{key}`
+/// and `/__admin/messages/{key}`, which act on the service exactly as the in-process server does
+/// (a publish is injected, bypassing keys, Access Manager and the publish size limit), so a run
+/// against `serve` in another process gives the same results as a run in process.
 public struct AdminHTTPServer: HarnessServer {
     public let address: String
     public let tlsAddress: String?
@@ -86,11 +87,19 @@ public struct AdminHTTPServer: HarnessServer {
     }
 
     public func registerKeyset(subscribeKey: String, publishKey: String, secretKey: String) async throws {
-        throw HarnessServerError.unsupported("creating Access Manager keysets over /__admin/ (use serve --keyset)")
+        let body: JSONValue = ["subscribeKey": .string(subscribeKey), "publishKey": .string(publishKey), "secretKey": .string(secretKey)]
+        try await expectOK(send("POST", "/__admin/keysets", body: Data(body.jsonText.utf8), operation: "register keyset"), "register keyset")
     }
 
     public func grant(_ grant: Grant, subscribeKey: String) async throws {
-        throw HarnessServerError.unsupported("grants over /__admin/")
+        let body: JSONValue = [
+            "channels": .array(grant.channels.map { .string($0) }), "groups": .array(grant.groups.map { .string($0) }),
+            "authKeys": .array(grant.authKey.map { [.string($0)] } ?? []),
+            "read": .bool(grant.read), "write": .bool(grant.write), "manage": .bool(grant.manage),
+            "ttl": .number(Double(grant.ttlMinutes)),
+        ]
+        let path = "/__admin/grants/\(Self.segment(subscribeKey))"
+        try await expectOK(send("POST", path, body: Data(body.jsonText.utf8), operation: "grant"), "grant")
     }
 
     public func request(method: String, path: String, query: [(String, String)], body: [UInt8]?) async throws -> (status: Int, body: [UInt8]) {
@@ -100,12 +109,9 @@ public struct AdminHTTPServer: HarnessServer {
     }
 
     public func publish(subscribeKey: String, publishKey: String, channel: String, message: String) async throws {
-        let base = "/publish/\(Self.segment(publishKey))/\(Self.segment(subscribeKey))/0/\(Self.segment(channel))/0"
-        // Long messages go in a POST body (spec §4.2): a GET path would exceed the URI limit.
-        let answer = message.utf8.count > 1_000
-            ? try await send("POST", base + "?uuid=harness-publisher", body: Data(message.utf8), operation: "publish")
-            : try await send("GET", base + "/\(Self.segment(message))?uuid=harness-publisher", operation: "publish")
-        try expectOK(answer, "publish")
+        let body: JSONValue = ["channel": .string(channel), "messageJSON": .string(message), "publisher": "harness-publisher"]
+        let path = "/__admin/messages/\(Self.segment(subscribeKey))"
+        try await expectOK(send("POST", path, body: Data(body.jsonText.utf8), operation: "publish"), "publish")
     }
 
     /// Resets every plan, journal and listener of the server (`POST /__admin/reset`).
