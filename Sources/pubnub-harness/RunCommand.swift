@@ -89,7 +89,7 @@ struct RunCommand: AsyncParsableCommand {
         var generator = SystemRandomNumberGenerator()
         let seed = self.seed ?? (generator.next() >> 11)
         let console = ConsoleReporter()
-        say("pubnub-harness \(HarnessVersion.current); crypto vectors: \(catalog.vectorSource)")
+        say("pubnub-harness \(HarnessVersion.current); server: \(server.map { "\($0) (--server)" } ?? "in process"); crypto vectors: \(catalog.vectorSource)")
         console.start(total: cases.count, seed: seed, client: client.name)
         let runner = ConformanceRunner(server: harness, client: client,
                                        options: RunOptions(seed: seed, concurrency: concurrency, expectations: expectationFile))

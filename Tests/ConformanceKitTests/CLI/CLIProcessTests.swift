@@ -126,11 +126,20 @@ struct CLIProcessTests {
         #expect(stopped() == 0)
     }
 
-    /// `--log-level` is a threshold: at warning, requests are not logged but an unparsable request is, with its peer.
+    /// `--log-level` is a threshold: at warning, requests are not logged but an unparsable request
+    /// and a failed TLS handshake are, with the peer.
     @Test func logLevelIsAThreshold() async throws {
-        let server = try HarnessProcess.Server(["--port", "0", "--log-level", "warning"])
-        guard let portText = server.line(after: "listening on http://127.0.0.1:"), let port = Int(portText) else {
+        let server = try HarnessProcess.Server(["--port", "0", "--tls-port", "0", "--log-level", "warning"])
+        guard let portText = server.line(after: "listening on http://127.0.0.1:"), let port = Int(portText),
+              let tlsText = server.line(after: "listening on https://127.0.0.1:"), let tlsPort = Int(tlsText.prefix { $0.isNumber }) else {
             Issue.record("no address in: \(server.text)")
+            _ = server.stop()
+            return
+        }
+        // Plain HTTP on the TLS port: the server's handshake fails.
+        let plainOnTLS = try HTTPClient(host: "127.0.0.1", port: tlsPort, trust: nil, userAgent: "test", keepAlive: false)
+        guard case .failure = await plainOnTLS.perform(HTTPClientRequest(target: "/time/0"), timeout: 5) else {
+            Issue.record("plain HTTP on the TLS port was answered")
             _ = server.stop()
             return
         }
@@ -141,6 +150,8 @@ struct CLIProcessTests {
         // The warning is written when the connection sees the bad line; wait for it (bounded: 5 s).
         for _ in 0..<50 where !server.text.contains("unparsable request from 127.0.0.1:") { server.readSome(waitMs: 100) }
         let logged = server.text.contains("unparsable request from 127.0.0.1:")
+        for _ in 0..<50 where !server.text.contains("TLS handshake with 127.0.0.1:") { server.readSome(waitMs: 100) }
+        #expect(server.text.contains("TLS handshake with 127.0.0.1:"))
         #expect(server.stop() == 0)
         #expect(logged, "\(server.text)")
         #expect(server.text.contains(" warning "))
