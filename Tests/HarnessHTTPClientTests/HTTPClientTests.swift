@@ -19,7 +19,7 @@ struct HTTPClientTests {
         defer { server.stop() }
         let client = try HTTPClient(host: "127.0.0.1", port: server.port, trust: nil, userAgent: "t")
         for n in 0..<3 {
-            let response = try await client.perform(HTTPClientRequest(target: "/r\(n)"), timeout: 5).get()
+            let response = try await client.perform(HTTPClientRequest(target: "/r\(n)"), timeout: 20).get()
             #expect(response.statusCode == 200)
             #expect(String(decoding: response.body, as: UTF8.self) == "[\(n),\"/r\(n)\"]")
         }
@@ -32,7 +32,7 @@ struct HTTPClientTests {
         defer { server.stop() }
         let client = try HTTPClient(host: "127.0.0.1", port: server.port, trust: nil, userAgent: "t", keepAlive: false)
         for _ in 0..<2 {
-            #expect(try await client.perform(HTTPClientRequest(target: "/"), timeout: 5).get().body == Array("0".utf8))
+            #expect(try await client.perform(HTTPClientRequest(target: "/"), timeout: 20).get().body == Array("0".utf8))
         }
         #expect(server.accepted == 2)
         #expect(client.idleConnectionCount == 0)
@@ -42,7 +42,7 @@ struct HTTPClientTests {
         let server = try KeepAliveTestServer { _, _ in KeepAliveTestServer.response("{}", extraHeaders: "Connection: close\r\n") }
         defer { server.stop() }
         let client = try HTTPClient(host: "127.0.0.1", port: server.port, trust: nil, userAgent: "t")
-        _ = try await client.perform(HTTPClientRequest(target: "/"), timeout: 5).get()
+        _ = try await client.perform(HTTPClientRequest(target: "/"), timeout: 20).get()
         #expect(client.idleConnectionCount == 0)
     }
 
@@ -53,7 +53,7 @@ struct HTTPClientTests {
         defer { server.stop() }
         let client = try HTTPClient(host: "127.0.0.1", port: server.port, trust: nil, userAgent: "t")
         for _ in 0..<3 {
-            let response = try await client.perform(HTTPClientRequest(target: "/"), timeout: 5).get()
+            let response = try await client.perform(HTTPClientRequest(target: "/"), timeout: 20).get()
             #expect(response.body == Array("\"first\"".utf8))
         }
         #expect(server.accepted == 3)
@@ -65,7 +65,7 @@ struct HTTPClientTests {
         defer { server.stop() }
         let client = try HTTPClient(host: "127.0.0.1", port: server.port, trust: nil, userAgent: "t")
         for _ in 0..<2 {
-            #expect(try await client.perform(HTTPClientRequest(target: "/"), timeout: 5).get().body == Array("abcde".utf8))
+            #expect(try await client.perform(HTTPClientRequest(target: "/"), timeout: 20).get().body == Array("abcde".utf8))
         }
         #expect(server.accepted == 1)
     }
@@ -87,7 +87,7 @@ struct HTTPClientTests {
         let refused = try server.refusedPort().port
         await server.shutdown()
         let client = try HTTPClient(host: "127.0.0.1", port: refused, trust: nil, userAgent: "t")
-        guard case .connectFailed(let code, _)? = await client.perform(HTTPClientRequest(target: "/"), timeout: 5).failureValue else {
+        guard case .connectFailed(let code, _)? = await client.perform(HTTPClientRequest(target: "/"), timeout: 20).failureValue else {
             Issue.record("expected connectFailed")
             return
         }
@@ -101,7 +101,7 @@ struct HTTPClientTests {
         let port = try #require(server.tlsAddress?.port)
         let client = try HTTPClient(host: "127.0.0.1", port: port, trust: .pem(pem), userAgent: "t")
         for _ in 0..<2 {
-            let response = try await client.perform(HTTPClientRequest(target: "/time/0"), timeout: 5).get()
+            let response = try await client.perform(HTTPClientRequest(target: "/time/0"), timeout: 20).get()
             #expect(response.statusCode == 200)
             #expect(response.body.first == UInt8(ascii: "["))
         }
@@ -115,7 +115,7 @@ struct HTTPClientTests {
         try server.start()
         let port = try #require(server.tlsAddress?.port)
         let client = try HTTPClient(host: "127.0.0.1", port: port, trust: .system, userAgent: "t")
-        let outcome = await client.perform(HTTPClientRequest(target: "/time/0"), timeout: 5)
+        let outcome = await client.perform(HTTPClientRequest(target: "/time/0"), timeout: 20)
         guard case .tlsUntrustedCertificate? = outcome.failureValue else {
             Issue.record("expected an untrusted certificate, got \(outcome)")
             await server.shutdown()
