@@ -32,8 +32,16 @@ enum Preflight {
     }
 
     /// The program `command` starts (its first word after `NAME=value` assignments) must exist:
-    /// asked of `/bin/sh` itself, so quoting and PATH work as they will for the run.
-    static func checkCommand(_ command: String) throws(UsageError) {
+    /// asked of `/bin/sh` itself, so quoting and PATH work as they will for the run. The wait for
+    /// the shell runs on its own thread, off the Swift concurrency pool.
+    static func checkCommand(_ command: String) async throws(UsageError) {
+        let outcome: Result<Void, UsageError> = await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: Result { () throws(UsageError) in try blockingCheckCommand(command) }) }
+        }
+        try outcome.get()
+    }
+
+    private static func blockingCheckCommand(_ command: String) throws(UsageError) {
         let script = #"eval "set -- $HARNESS_CLIENT_COMMAND" || exit 3; "#
             + #"while [ $# -gt 0 ]; do case "$1" in *=*) shift ;; *) break ;; esac; done; "#
             + #"[ $# -gt 0 ] || exit 4; command -v -- "$1" >/dev/null 2>&1 || { printf '%s' "$1"; exit 5; }"#

@@ -63,7 +63,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         let client: any ConformanceClient
         if let clientCommand {
-            try Preflight.checkCommand(clientCommand)
+            try await Preflight.checkCommand(clientCommand)
             client = ExternalProcessClient(command: clientCommand, name: clientName ?? "external")
         } else {
             client = HarnessWiring.builtInClient()

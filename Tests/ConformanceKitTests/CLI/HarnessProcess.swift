@@ -46,8 +46,11 @@ enum HarnessProcess {
                        stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
     }
 
-    /// A running `serve`; its output is read through a pipe.
-    final class Server {
+    /// A running `serve`; its output is read through a pipe. Every blocking wait runs on a
+    /// dedicated thread, never on the Swift concurrency pool (other tests run there meanwhile).
+    // @unchecked Sendable: one test drives it, awaiting each call before the next, so `text` and
+    // the pipe are never used by two threads at once.
+    final class Server: @unchecked Sendable {
         let pid: pid_t
         private let output: Int32
         private(set) var text = ""
@@ -75,7 +78,30 @@ enum HarnessProcess {
         }
 
         /// The rest of the first output line starting with `prefix` (bounded: 10 s).
-        func line(after prefix: String) -> String? {
+        func line(after prefix: String) async -> String? {
+            await offPool { self.blockingLine(after: prefix) }
+        }
+
+        /// Waits (bounded: 5 s) until the output contains `text`.
+        func waitFor(_ text: String) async -> Bool {
+            await offPool {
+                for _ in 0..<50 where !self.text.contains(text) { self.readSome(waitMs: 100) }
+                return self.text.contains(text)
+            }
+        }
+
+        /// Sends SIGINT, reads the remaining output, and returns the exit status (nil if it had to be killed).
+        func stop() async -> Int32? {
+            await offPool { self.blockingStop() }
+        }
+
+        private func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+            await withCheckedContinuation { continuation in
+                Thread.detachNewThread { continuation.resume(returning: work()) }
+            }
+        }
+
+        private func blockingLine(after prefix: String) -> String? {
             for _ in 0..<100 {
                 if let line = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().first(where: { $0.hasPrefix(prefix) }) {
                     return String(line.dropFirst(prefix.count))
@@ -98,8 +124,7 @@ enum HarnessProcess {
             return true
         }
 
-        /// Sends SIGINT, reads the remaining output, and returns the exit status (nil if it had to be killed).
-        func stop() -> Int32? {
+        private func blockingStop() -> Int32? {
             kill(pid, SIGINT)
             for _ in 0..<100 where readSome(waitMs: 100) {}
             close(output)
