@@ -14,7 +14,6 @@ the SDK has no equivalent for are ignored (and listed in the `hello` profile); o
 lacks are answered `unsupported`.
 """
 import argparse
-import asyncio
 import json
 import math
 import os
@@ -59,16 +58,20 @@ try:
 except ImportError:
     PNReconnectionPolicy = None
 
-try:
-    from importlib.metadata import version as _dist_version
-    SDK_VERSION = _dist_version("pubnub")
-except Exception:
-    SDK_VERSION = getattr(_pubnub_package, "__version__", "unknown") if IMPORT_ERROR is None else "missing"
+def sdk_version():
+    """The installed distribution's version (the SDK's own constant lags behind in 10.x)."""
+    if IMPORT_ERROR is not None:
+        return "missing"
+    try:
+        from importlib.metadata import version
+        return version("pubnub")
+    except Exception:
+        return getattr(_pubnub_package, "__version__", "unknown")
 
 
 def sdk_major():
     try:
-        return int(SDK_VERSION.split(".")[0])
+        return int(sdk_version().split(".")[0])
     except ValueError:
         return 0
 
@@ -121,7 +124,9 @@ def profile(flavour):
         "unsubscribeAllStatus": "PNAcknowledgmentCategory",
         "listChangeStatus": "none",
         "subscribeTimeout": "silent-restart",
-        "subscribeFaultStatus": "PNUnknownCategory",
+        # Threads announce the failed long-poll's own status; the event engine retries the
+        # request first and stays silent while its retries last.
+        "subscribeFaultStatus": "none" if event_engine else "PNUnknownCategory",
         "malformedResponse": "exception",
         "handshake": "tt=0",
         "heartbeat": "subscribe-query",
@@ -593,7 +598,10 @@ def handle(driver, step):
 
 def hello_reply(ident, flavour):
     return {"id": ident, "type": "result",
-            "data": {"client": "pubnub-python", "version": SDK_VERSION, "flavour": flavour,
+            "data": {"client": "pubnub-python", "version": sdk_version(), "flavour": flavour,
+                     # Starting Python and importing the SDK takes a few hundred ms of CPU per
+                     # case: on a busy machine `configure` may need more than the default 5 s.
+                     "controlTimeoutMs": 15000,
                      "capabilities": capabilities(), "profile": profile(flavour),
                      "operations": sorted(OPERATIONS)}}
 
@@ -631,9 +639,11 @@ class AsyncioDriver:
             return exception_reply(error)
         if envelope.is_error():
             status = envelope.status
+            value = getattr(envelope, "value", None)
+            value = value() if callable(value) else value
             if status is None or getattr(status, "category", None) is None:
-                return exception_reply(getattr(envelope, "value", None) or Exception("error without status"))
-            reply = status_reply(status, {"detail": str(getattr(envelope, "value", ""))[:300]})
+                return exception_reply(value or Exception("error without status"))
+            reply = status_reply(status, {"detail": str(value)[:300]})
             reply["error"] = True
             return reply
         return convert(envelope.result, envelope.status)
@@ -664,6 +674,7 @@ class AsyncioDriver:
                   "data": {"exception": "%s: %s" % (type(error).__name__, str(error)[:300])}})
 
     async def run(self, lines):
+        import asyncio
         tasks = set()
         while True:
             raw = await lines.get()
@@ -687,6 +698,7 @@ class AsyncioDriver:
 
 
 def run_asyncio():
+    import asyncio
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
     lines = asyncio.Queue()

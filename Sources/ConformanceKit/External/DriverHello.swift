@@ -7,11 +7,15 @@ public struct DriverHello: Sendable, Hashable {
     /// Declared capabilities; `nil` when the driver did not list them (then: all).
     public var capabilities: Set<Capability>?
     public var profile: ClientProfile
+    /// How long `configure` and `close` may take, when the driver asks for more than the default
+    /// (a runtime that starts slowly); capped at 30 s.
+    public var controlTimeout: Duration?
 
-    public init(description: String, capabilities: Set<Capability>?, profile: ClientProfile) {
+    public init(description: String, capabilities: Set<Capability>?, profile: ClientProfile, controlTimeout: Duration? = nil) {
         self.description = description
         self.capabilities = capabilities
         self.profile = profile
+        self.controlTimeout = controlTimeout
     }
 
     /// Reads the `data` of a `hello` result (pure).
@@ -22,6 +26,7 @@ public struct DriverHello: Sendable, Hashable {
             Set(list.compactMap { $0.stringValue.flatMap(Capability.init(rawValue:)) })
         }
         profile = ClientProfile(json: data?["profile"])
+        controlTimeout = data?["controlTimeoutMs"]?.intValue.map { .milliseconds(min(max($0, 1), 30_000)) }
     }
 
     /// Starts the driver once, asks `hello`, and ends it. `nil` when the driver predates `hello`
@@ -43,6 +48,7 @@ extension ExternalProcessClient {
         var copy = self
         copy.capabilities = hello.capabilities ?? capabilities
         copy.profile = hello.profile
+        if let timeout = hello.controlTimeout, timeout > controlTimeout { copy.controlTimeout = timeout }
         copy.hello = hello
         return copy
     }

@@ -12,7 +12,7 @@ public struct ExternalProcessClient: ConformanceClient {
     /// The driver's `hello`, once ``prepared()`` has asked (nil for drivers without one).
     public internal(set) var hello: DriverHello?
     /// How long `configure` and `close` may take.
-    public let controlTimeout: Duration
+    public internal(set) var controlTimeout: Duration
 
     /// - Parameters:
     ///   - command: a shell command line (run with `/bin/sh -c "exec COMMAND"`).

@@ -64,8 +64,10 @@ public enum ProfileRules {
              aspect: .subscribeTimeout, values: ["silent-restart"]) { _ in
             .accept(Alternative([], reason: "a subscribe timeout silently reissues the request, nothing is announced (§11.3, §12.1)"))
         },
-        Rule(cases: ["faults.subscribe.*"], aspect: .subscribeFaultStatus, values: []) { value in
-            .accept(Alternative(categories(value), reason: "the loop announces the failed request's own status (\(value)) before reconnecting (§12.1)"))
+        Rule(cases: ["faults.subscribe.*", "tls.subscribe.*", "transport.subscribe.*"], aspect: .subscribeFaultStatus, values: []) { value in
+            value == "none"
+                ? .accept(Alternative([], reason: "the loop retries a failed request under its retry policy without announcing it (§12.1 event engine)"))
+                : .accept(Alternative(categories(value), reason: "the loop announces the failed request's own status (\(value)) before reconnecting (§12.1)"))
         },
         Rule(cases: ["subscribe.presence.heartbeat-value"], aspect: .heartbeat, values: ["separate-request"]) { _ in
             .skip("checks heartbeat= on the subscribe request; this client sends presence heartbeats as separate /heartbeat calls (§6.1)")

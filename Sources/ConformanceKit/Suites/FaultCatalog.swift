@@ -40,7 +40,9 @@ enum FaultCatalog {
 
     static func transport(_ name: String, _ what: String, _ fault: JSONValue) -> RequestFault {
         RequestFault(name: name, what: what, fault: fault, request: .networkIssues,
-                     requestAlternatives: [lostAsDisconnect, lostAsMalformed], subscribe: .unexpectedDisconnect,
+                     requestAlternatives: [lostAsDisconnect, lostAsMalformed,
+                                           Alternative([.unknown], reason: "Python asyncio reports transport exceptions as PNUnknownCategory (§11.3)")],
+                     subscribe: .unexpectedDisconnect,
                      subscribeAlternatives: [Alternative([.networkIssues], reason: "JavaScript emits PNNetworkIssuesCategory for the loop (§11.3)")])
     }
 
