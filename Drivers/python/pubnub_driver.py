@@ -122,7 +122,7 @@ def profile(flavour):
         # 2 s by default); the asyncio event engine retries the subscribe itself.
         "reconnection": "retry-policy" if event_engine else "time-ping-jittered",
         "unsubscribeAllStatus": "PNAcknowledgmentCategory",
-        "listChangeStatus": "none",
+        "listChangeStatus": "PNSubscriptionChangedCategory" if event_engine else "none",
         "subscribeTimeout": "silent-restart",
         # Threads announce the failed long-poll's own status; the event engine retries the
         # request first and stays silent while its retries last.

@@ -14,6 +14,8 @@ public enum ProfileRules {
         /// The case keeps its checks with every wait window and its budget multiplied (timing
         /// that the protocol leaves to the client, e.g. a randomised retry delay).
         case stretch(Int, String)
+        /// Nothing changes for this value.
+        case keep
     }
 
     /// A rule: case ids (a trailing `*` matches a prefix), the aspect, the values it is for
@@ -56,8 +58,11 @@ public enum ProfileRules {
         Rule(cases: ["subscribe.unsubscribe.all-disconnected"], aspect: .unsubscribeAllStatus, values: []) { value in
             .accept(Alternative(categories(value), reason: "unsubscribing from everything is announced as \(value) in this SDK family (§11.3)"))
         },
-        Rule(cases: ["subscribe.channels.add"], aspect: .listChangeStatus, values: ["none"]) { _ in
-            .skip("checks the 4.x new handshake and second PNConnectedCategory on a list change; this client restarts the long-poll in place (§11.3)")
+        Rule(cases: ["subscribe.channels.add"], aspect: .listChangeStatus, values: []) { value in
+            .skip("checks the 4.x new handshake and second PNConnectedCategory on a list change; this client announces \(value) and keeps its cursor (§11.3)")
+        },
+        Rule(cases: ["subscribe.channels.remove", "subscribe.list-change.*"], aspect: .listChangeStatus, values: []) { value in
+            value == "none" ? .keep : .accept(Alternative(categories(value), reason: "a channel-list change is announced as \(value) (§11.3 event engine)"))
         },
         Rule(cases: ["faults.subscribe.delay-long", "faults.subscribe.hang",
                      "tls.subscribe.tls-stall-handshake", "transport.subscribe.stall-on-accept"],
@@ -79,6 +84,9 @@ public enum ProfileRules {
         if let setting = ignoredSetting(testCase, profile) {
             return .skipped("sets \(setting.rawValue), which this client does not have (profile)")
         }
+        if profile.ignoredSettings.contains(.reconnectPingIntervalMs), timingCases.contains(testCase.id) {
+            return .skipped("times reconnection pings at the configured interval, which this client cannot be given (profile: reconnectPingIntervalMs ignored)")
+        }
         var adapted = testCase
         // Cases that wait for subscribe timeouts to happen, with a timeout below the client's
         // resolution: the same checks over proportionally longer windows.
@@ -97,6 +105,8 @@ public enum ProfileRules {
                 adapted.alternatives.append(alternative)
             case .stretch(let factor, _):
                 adapted = stretched(adapted, by: factor)
+            case .keep:
+                break
             }
         }
         return .applies(adapted)
