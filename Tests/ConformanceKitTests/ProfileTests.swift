@@ -60,6 +60,11 @@ import Testing
         // keepTimeTokenOnListChange on is the harness default: the case still applies.
         #expect(Self.adapted("subscribe.list-change.keep-timetoken", profile) != nil)
         #expect(Self.adapted("publish.get.string", profile) != nil)
+        // A fixed ping interval only matters to the cases that time the pings.
+        let fixedPings = ClientProfile(ignoredSettings: [.reconnectPingIntervalMs])
+        #expect(Self.adapted("tls.request.tls-trusted", fixedPings) != nil)
+        #expect(Self.adapted("reconnect.ping.interval", fixedPings) == nil)
+        #expect(Self.adapted("reconnect.restore.off", fixedPings) != nil)
     }
 
     @Test func jitteredReconnectionStretchesWindowsButNotWaits() throws {
