@@ -23,15 +23,20 @@ let package = Package(
     targets: [
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .target(name: "CPosix"),
-        .target(name: "PubNubCrypto", dependencies: ["COpenSSL"], swiftSettings: strict),
+        .target(name: "HarnessJSON", swiftSettings: strict),
+        .target(name: "PubNubCrypto", dependencies: ["COpenSSL", "HarnessJSON"], swiftSettings: strict),
         .target(
             name: "MockPubNubServer",
-            dependencies: ["COpenSSL", "CPosix", "PubNubCrypto", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "COpenSSL", "CPosix", "HarnessJSON", "PubNubCrypto", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
-        .target(name: "ClientUnderTest", dependencies: ["COpenSSL", "CPosix", "PubNubCrypto"], swiftSettings: strict),
-        .target(name: "ConformanceKit", dependencies: ["MockPubNubServer", "PubNubCrypto"], swiftSettings: strict),
-        .target(name: "BuiltInAdapter", dependencies: ["ConformanceKit", "ClientUnderTest"], swiftSettings: strict),
+        .target(
+            name: "ClientUnderTest", dependencies: ["COpenSSL", "CPosix", "HarnessJSON", "PubNubCrypto"], swiftSettings: strict
+        ),
+        .target(name: "ConformanceKit", dependencies: ["HarnessJSON", "MockPubNubServer", "PubNubCrypto"], swiftSettings: strict),
+        .target(name: "BuiltInAdapter", dependencies: ["ConformanceKit", "ClientUnderTest", "HarnessJSON"], swiftSettings: strict),
         .executableTarget(
             name: "pubnub-harness",
             dependencies: [
@@ -42,16 +47,17 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(name: "harness-bench", dependencies: ["CPosix", "MockPubNubServer"], swiftSettings: strict),
+        .testTarget(name: "HarnessJSONTests", dependencies: ["HarnessJSON", "PubNubCrypto"], swiftSettings: strict),
         .testTarget(name: "PubNubCryptoTests", dependencies: ["PubNubCrypto"], swiftSettings: strict),
-        .testTarget(name: "MockPubNubServerTests", dependencies: ["MockPubNubServer"], swiftSettings: strict),
+        .testTarget(name: "MockPubNubServerTests", dependencies: ["HarnessJSON", "MockPubNubServer"], swiftSettings: strict),
         .testTarget(
             name: "ClientUnderTestTests",
-            dependencies: ["ClientUnderTest", "MockPubNubServer", "PubNubCrypto"],
+            dependencies: ["ClientUnderTest", "HarnessJSON", "MockPubNubServer", "PubNubCrypto"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "ConformanceKitTests",
-            dependencies: ["ConformanceKit", "BuiltInAdapter", "MockPubNubServer"],
+            dependencies: ["ConformanceKit", "BuiltInAdapter", "HarnessJSON", "MockPubNubServer"],
             swiftSettings: strict
         ),
     ]

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 import Foundation
 import Testing
 @testable import ConformanceKit
@@ -94,9 +95,9 @@ import Testing
         try await server.reset()
 
         let seen = try await server.request(method: "GET", path: "/__stub/seen", query: [], body: nil)
-        let calls = try JSONValue.parse(Data(seen.body))
+        let calls = try JSONValue.parse(seen.body)
         #expect(calls == [
-            ["PUT", "/__admin/plans/sub-1", #"{"rules":[],"version":1}"#],
+            ["PUT", "/__admin/plans/sub-1", #"{"version":1,"rules":[]}"#],
             ["DELETE", "/__admin/plans/sub-1", ""],
             ["POST", "/__admin/listeners", #"{"fault":"tls-expired"}"#],
             ["DELETE", "/__admin/listeners/4242", ""],

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
@@ -25,7 +26,7 @@ import Testing
     }()
 
     @Test func jsonHasExactlyTheDocumentedKeys() throws {
-        let value = try JSONValue.parse(JSONReport.encode(Self.report))
+        let value = try JSONValue.parse(Array(JSONReport.encode(Self.report)))
         #expect(Set(value.objectValue?.keys.map { $0 } ?? []) == ["summary", "cases"])
         #expect(value["summary"] == ["total": 4, "passed": 1, "nonStrict": 1, "failed": 1, "skipped": 1,
                                      "durationSeconds": 1.235, "seed": "42", "client": "test-client"])
@@ -44,10 +45,10 @@ import Testing
     @Test func jsonSchemaNamesTheSameFields() throws {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("docs/report-schema.json")
-        let schema = try JSONValue.parse(Data(contentsOf: url))
+        let schema = try JSONValue.parse(Array(Data(contentsOf: url)))
         let summary = try #require(schema["properties"]?["summary"]?["properties"]?.objectValue)
         let caseFields = try #require(schema["properties"]?["cases"]?["items"]?["properties"]?.objectValue)
-        let value = try JSONValue.parse(JSONReport.encode(Self.report))
+        let value = try JSONValue.parse(Array(JSONReport.encode(Self.report)))
         #expect(Set(summary.keys) == Set(value["summary"]?.objectValue?.keys.map { $0 } ?? []))
         #expect(Set(caseFields.keys) == Set((value["cases"]?.arrayValue?[1].objectValue?.keys).map(Array.init) ?? []))
         #expect(caseFields["outcome"]?["enum"] == ["pass", "non-strict", "fail", "skipped"])

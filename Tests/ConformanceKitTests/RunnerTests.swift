@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 import Foundation
 import Testing
 @testable import ConformanceKit
@@ -120,7 +121,7 @@ import Testing
         #expect(report.results.first?.outcome == .pass)
         let keys = CaseKeys(caseID: "a.b.cleanup")
         let calls = server.calls.withLock { ($0.installed, $0.cleared, $0.opened, $0.closed) }
-        #expect(calls.0[keys.subscribeKey] == ["version": 1, "rules": [], "seed": .number(Double(CaseKeys.planSeed(runSeed: 99, caseID: "a.b.cleanup")))])
+        #expect(calls.0[keys.subscribeKey] == ["version": 1, "rules": [], "seed": .int(CaseKeys.planSeed(runSeed: 99, caseID: "a.b.cleanup"))])
         #expect(calls.1 == [keys.subscribeKey])
         #expect(calls.2 == ["tls-expired"])
         #expect(calls.3 == [40_001])

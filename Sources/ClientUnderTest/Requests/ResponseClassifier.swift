@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 
 /// Turns a transport outcome into a JSON body or a status (ObjC 4.x rules):
 /// HTTP 400 → BadRequest, 403 → AccessDenied (affected channels from `payload`), 404 → ResourceNotFound,
@@ -19,7 +20,7 @@ enum ResponseClassifier {
                                      request: summary))
         case .success(let r): response = r
         }
-        let parsed = try? JSONValue.parse(bytes: response.body)
+        let parsed = try? JSONValue.parse(response.body)
         if !(200..<300).contains(response.statusCode) {
             return .failure(errorStatus(response: response, body: parsed, request: request, summary: summary))
         }

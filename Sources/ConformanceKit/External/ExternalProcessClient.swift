@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 import Foundation
 
 /// A client in any language, run as a process speaking the JSON-lines driver protocol
@@ -25,7 +26,7 @@ public struct ExternalProcessClient: ConformanceClient {
         let connection = try DriverConnection(command: command)
         let session = ExternalSession(connection: connection, controlTimeout: controlTimeout)
         do {
-            let reply = try await connection.request(.object(configuration.driverFields), timeout: controlTimeout)
+            let reply = try await connection.request(.object(JSONObject(configuration.driverFields)), timeout: controlTimeout)
             if case .unsupported(let what) = reply { throw ClientAdapterError.unsupported(what) }
         } catch {
             await session.close()
@@ -43,7 +44,7 @@ struct ExternalSession: ClientSession {
     var events: AsyncStream<ClientEvent> { connection.events }
 
     func perform(_ operation: ClientOperation) async throws -> OperationResult {
-        switch try await connection.request(.object(operation.driverFields), timeout: nil) {
+        switch try await connection.request(.object(JSONObject(operation.driverFields)), timeout: nil) {
         case .result(let result): return result
         case .unsupported(let what): throw ClientAdapterError.unsupported("\(operation.name) (\(what))")
         case .error(let detail): throw ClientAdapterError.protocolViolation("\(operation.name): \(detail)")

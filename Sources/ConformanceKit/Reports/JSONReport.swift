@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 import Foundation
 
 /// The `--json` report (schema: docs/report-schema.json).
@@ -6,12 +7,12 @@ public enum JSONReport {
     /// The report as a JSON value: `{"summary": {...}, "cases": [...]}`.
     public static func value(_ report: RunReport) -> JSONValue {
         let summary: JSONValue = [
-            "total": .number(Double(report.summary.total)),
-            "passed": .number(Double(report.summary.passed)),
-            "nonStrict": .number(Double(report.summary.nonStrict)),
-            "failed": .number(Double(report.summary.failed)),
-            "skipped": .number(Double(report.summary.skipped)),
-            "durationSeconds": .number(rounded(report.summary.durationSeconds)),
+            "total": .int(report.summary.total),
+            "passed": .int(report.summary.passed),
+            "nonStrict": .int(report.summary.nonStrict),
+            "failed": .int(report.summary.failed),
+            "skipped": .int(report.summary.skipped),
+            "durationSeconds": .double(rounded(report.summary.durationSeconds)),
             // A string: a 64-bit seed does not fit a JSON number exactly in every reader.
             "seed": .string(String(report.summary.seed)),
             "client": .string(report.client),
@@ -25,12 +26,12 @@ public enum JSONReport {
                 "outcome": .string(result.outcome.rawValue),
                 "expected": .array(result.expected.map { .string($0.rawValue) }),
                 "observed": .array(result.observed.map { .string($0.rawValue) }),
-                "durationSeconds": .number(rounded(result.durationSeconds)),
+                "durationSeconds": .double(rounded(result.durationSeconds)),
                 "detail": .string(result.detail),
                 "wireLog": .array(result.wireLog.map { .string($0) }),
             ]
             if let deviation = result.deviation { members["deviation"] = .string(deviation.rawValue) }
-            return .object(members)
+            return .object(JSONObject(members))
         }
         return ["summary": summary, "cases": .array(cases)]
     }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -30,7 +31,7 @@ public struct AdminHTTPServer: HarnessServer {
         let (status, body) = try await send("GET", "/__admin/tls/ca", operation: "fetch CA")
         guard status == 200 else { return nil }
         // `{"caPEM": "-----BEGIN CERTIFICATE-----…"}`; a bare PEM body is accepted too.
-        if let value = try? JSONValue.parse(body), let pem = value["caPEM"]?.stringValue { return pem }
+        if let value = try? JSONValue.parse(Array(body)), let pem = value["caPEM"]?.stringValue { return pem }
         return String(decoding: body, as: UTF8.self)
     }
 
@@ -131,7 +132,7 @@ public struct AdminHTTPServer: HarnessServer {
     }
 
     private func port(_ body: Data, _ operation: String) throws -> Int {
-        guard let value = try? JSONValue.parse(body), let port = value["port"]?.intValue else {
+        guard let value = try? JSONValue.parse(Array(body)), let port = value["port"]?.intValue else {
             throw HarnessServerError.invalidAnswer(operation: operation, detail: String(decoding: body.prefix(200), as: UTF8.self))
         }
         return port

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 import Foundation
 import MockPubNubServer
 
@@ -59,7 +60,7 @@ public final class InProcessHarnessServer: HarnessServer {
 
     public func journal(subscribeKey: String) async throws -> [JournalEntry] {
         let entries = server.journal(subscribeKey: subscribeKey)
-        let bytes = FaultJSON.array(entries.map(\.json)).bytes
+        let bytes = JSONValue.array(entries.map(\.json)).jsonBytes
         do {
             return try JSONDecoder().decode([JournalEntry].self, from: Data(bytes))
         } catch {

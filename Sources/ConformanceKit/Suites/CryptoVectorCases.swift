@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 import Foundation
 
 /// One case per (vector file, key, scheme) of `Fixtures/crypto`: the runner publishes each
@@ -26,7 +27,7 @@ public enum CryptoVectorCases {
 
     static func cases(file: URL) -> [ConformanceCase] {
         let stem = slug(file.deletingPathExtension().lastPathComponent)
-        guard let data = try? Data(contentsOf: file), let value = try? JSONValue.parse(data) else {
+        guard let data = try? Data(contentsOf: file), let value = try? JSONValue.parse(Array(data)) else {
             return [unreadable(stem, file, "not JSON")]
         }
         let items = value.arrayValue ?? value["vectors"]?.arrayValue ?? []

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 
 /// The HTTP control API under `/__admin/` (docs/faults.md): plans, journals, reset and listener faults.
 ///
@@ -65,7 +66,7 @@ public struct AdminAPI: RequestHandler {
             return plan(key: rest[1], request: request)
         case ("journal", 1):
             switch method {
-            case "GET": return Self.ok(.object([("keys", .array(faults.journalKeys().map(FaultJSON.string)))]))
+            case "GET": return Self.ok(.object([("keys", .array(faults.journalKeys().map(JSONValue.string)))]))
             case "DELETE":
                 faults.clearAllJournals()
                 return Self.ok(.object([("cleared", .bool(true))]))
@@ -138,8 +139,8 @@ public struct AdminAPI: RequestHandler {
     // MARK: - Responses
 
     /// A 200 JSON answer.
-    static func ok(_ json: FaultJSON) -> HTTPResponse {
-        HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: json.bytes)
+    static func ok(_ json: JSONValue) -> HTTPResponse {
+        HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: json.jsonBytes)
     }
 
     /// An error answer in the admin shape.
@@ -155,8 +156,8 @@ public struct AdminAPI: RequestHandler {
 
     /// `{"error":true,"message":"...","status":N,"service":"Admin"}`.
     static func errorBody(status: Int, message: String) -> [UInt8] {
-        FaultJSON.object([
+        JSONValue.object([
             ("error", .bool(true)), ("message", .string(message)), ("status", .int(status)), ("service", .string("Admin")),
-        ]).bytes
+        ]).jsonBytes
     }
 }

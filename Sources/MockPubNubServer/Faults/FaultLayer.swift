@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 import Synchronization
 
 /// The request handler between the transport and the PubNub service that applies fault plans.
@@ -155,7 +156,7 @@ public struct InstalledPlan: Sendable, Hashable {
     public var counters: [RuleCounter]
 
     /// The admin API's JSON form.
-    public var json: FaultJSON {
+    public var json: JSONValue {
         .object([
             ("subscribeKey", .string(subscribeKey)), ("seed", .int(seed)), ("plan", plan.json),
             ("counters", .array(zip(plan.rules, counters).map { rule, counter in

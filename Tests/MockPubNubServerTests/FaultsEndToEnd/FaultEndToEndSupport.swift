@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #if canImport(Glibc)
+import HarnessJSON
 import Glibc
 #endif
 import Foundation
@@ -117,17 +118,17 @@ enum SubscribeBody {
     }
 
     static func cursor(_ body: [UInt8]) throws -> String {
-        guard case .string(let cursor)? = try FaultJSON.parse(body)["t"]?["t"] else { throw shape(body) }
+        guard case .string(let cursor)? = try JSONValue.parse(body)["t"]?["t"] else { throw shape(body) }
         return cursor
     }
 
     static func region(_ body: [UInt8]) throws -> String {
-        guard case .number(let region)? = try FaultJSON.parse(body)["t"]?["r"] else { throw shape(body) }
+        guard case .number(let region)? = try JSONValue.parse(body)["t"]?["r"] else { throw shape(body) }
         return region
     }
 
-    static func messages(_ body: [UInt8]) throws -> [FaultJSON] {
-        guard case .array(let messages)? = try FaultJSON.parse(body)["m"] else { throw shape(body) }
+    static func messages(_ body: [UInt8]) throws -> [JSONValue] {
+        guard case .array(let messages)? = try JSONValue.parse(body)["m"] else { throw shape(body) }
         return messages
     }
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 import Foundation
 import Testing
 @testable import MockPubNubServer
@@ -14,7 +15,7 @@ import Testing
         var installedUnder: [String]
         var handshakeStatus: String
         var firstTwo: [BlockingTestClient.End]
-        var thirdMessages: [FaultJSON]
+        var thirdMessages: [JSONValue]
         var rules: [String?]
         var matchNumbers: [Int?]
     }

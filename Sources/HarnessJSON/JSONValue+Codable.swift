@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+
+/// Through `Codable` (typed shapes decoded with `JSONDecoder`), integers stay exact; object members
+/// come in the decoder's key order, which need not be the document's (``JSONValue/parse(_:maxDepth:)``
+/// keeps it).
+extension JSONValue: Codable {
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        if let keyed = try? decoder.container(keyedBy: Key.self) {
+            var members: [(String, JSONValue)] = []
+            for key in keyed.allKeys { members.append((key.stringValue, try keyed.decode(JSONValue.self, forKey: key))) }
+            self = .object(JSONObject(members))
+        } else if var unkeyed = try? decoder.unkeyedContainer() {
+            var items: [JSONValue] = []
+            while !unkeyed.isAtEnd { items.append(try unkeyed.decode(JSONValue.self)) }
+            self = .array(items)
+        } else {
+            let single = try decoder.singleValueContainer()
+            if single.decodeNil() {
+                self = .null
+            } else if let flag = try? single.decode(Bool.self) {
+                self = .bool(flag)
+            } else if let number = try? single.decode(Int64.self) {
+                self = .int(number)
+            } else if let number = try? single.decode(UInt64.self) {
+                self = .int(number)
+            } else if let number = try? single.decode(Double.self) {
+                self = .number(String(number))
+            } else {
+                self = .string(try single.decode(String.self))
+            }
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .null:
+            var single = encoder.singleValueContainer()
+            try single.encodeNil()
+        case .bool(let flag):
+            var single = encoder.singleValueContainer()
+            try single.encode(flag)
+        case .number(let text):
+            var single = encoder.singleValueContainer()
+            if let number = Int64(text) {
+                try single.encode(number)
+            } else if let number = UInt64(text) {
+                try single.encode(number)
+            } else {
+                try single.encode(Double(text) ?? 0)
+            }
+        case .string(let text):
+            var single = encoder.singleValueContainer()
+            try single.encode(text)
+        case .array(let items):
+            var unkeyed = encoder.unkeyedContainer()
+            for item in items { try unkeyed.encode(item) }
+        case .object(let members):
+            var keyed = encoder.container(keyedBy: Key.self)
+            for member in members { try keyed.encode(member.value, forKey: Key(stringValue: member.key)) }
+        }
+    }
+}
