@@ -36,7 +36,7 @@ extension Connection {
                 current = InFlight(
                     token: 0, responder: Responder { _ in }, keepAlive: false, isHead: false,
                     pendingAction: nil, executing: true)
-                enqueueOutput(HTTPResponseEncoder.encode(error.response, keepAlive: false))
+                enqueueOutput(HTTPResponseEncoder.encode(core.parseErrorResponse(error), keepAlive: false))
                 afterFlush = .close(.fin)
                 flush()
                 break

@@ -4,14 +4,20 @@ import Synchronization
 /// What every connection of one server shares: the handler, the limits and the counters.
 final class ServerCore: Sendable {
     let handler: any RequestHandler
+    /// The answer to a request that cannot be framed (the application's, e.g. PubNub's balancer body).
+    let parseErrorResponse: HTTPParseErrorResponder
     let limits: HTTPRequestParser.Limits
     let maxQueuedRequests: Int
     let finDrainNanos: UInt64
     let openConnections = Atomic<Int>(0)
     private let connectionIDs = Atomic<UInt64>(0)
 
-    init(handler: any RequestHandler, limits: HTTPRequestParser.Limits, maxQueuedRequests: Int, finDrainNanos: UInt64) {
+    init(
+        handler: any RequestHandler, parseErrorResponse: @escaping HTTPParseErrorResponder,
+        limits: HTTPRequestParser.Limits, maxQueuedRequests: Int, finDrainNanos: UInt64
+    ) {
         self.handler = handler
+        self.parseErrorResponse = parseErrorResponse
         self.limits = limits
         self.maxQueuedRequests = maxQueuedRequests
         self.finDrainNanos = finDrainNanos

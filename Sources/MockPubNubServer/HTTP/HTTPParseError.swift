@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 
-/// Why a request could not be framed; the connection answers with `status` and closes.
+/// Why a request could not be framed; the connection answers (see ``HTTPParseErrorResponder``) and closes.
 public enum HTTPParseError: Error, Sendable, Hashable {
     /// The request line is not `method SP request-target SP HTTP-version` (RFC 9112 §3).
     case invalidRequestLine
@@ -37,20 +37,15 @@ public enum HTTPParseError: Error, Sendable, Hashable {
         }
     }
 
-    /// The error response: PubNub's load balancer shape, `{"message":…,"error":true,"service":"Balancer","status":N}`.
-    ///
-    /// The 414 body is byte-exact from the spec (§4.5); the other messages follow the same shape
-    /// (UNVERIFIED: the live balancer's texts for 400/413/431 are not recorded in the spec).
-    public var response: HTTPResponse {
-        let message: String
-        switch self {
-        case .targetTooLong: message = "Request URI Too Long"
-        case .headersTooLarge: message = "Request Header Fields Too Large"
-        case .bodyTooLarge: message = "Request Entity Too Large"
-        case .unsupportedVersion: message = "HTTP Version Not Supported"
-        case .unsupportedTransferEncoding: message = "Not Implemented"
-        default: message = "Bad Request"
-        }
-        return .pubNub(status, "{\"message\":\"\(message)\",\"error\":true,\"service\":\"Balancer\",\"status\":\(status)}")
+    /// A minimal protocol-neutral answer: the status, `text/plain`, the reason phrase as body. The
+    /// server uses it unless the application injects its own responder (``HTTPParseErrorResponder``).
+    public var plainResponse: HTTPResponse {
+        HTTPResponse(
+            status: status, headers: ["Content-Type": "text/plain; charset=utf-8"],
+            body: Array((HTTPResponse.standardReason(status) + "\n").utf8))
     }
 }
+
+/// Turns a framing error into the response the connection writes before it closes; injected into
+/// ``HTTPServer`` by the application (the mock answers like PubNub's load balancer).
+public typealias HTTPParseErrorResponder = @Sendable (HTTPParseError) -> HTTPResponse

@@ -30,14 +30,22 @@ public final class HTTPServer: Sendable {
     }()
 
     /// Creates a stopped server; nothing is bound until `start()`.
-    public convenience init(configuration: HTTPServerConfiguration = HTTPServerConfiguration(), handler: any RequestHandler) {
-        self.init(configuration: configuration) { _ in handler }
+    ///
+    /// - Parameter parseErrorResponse: the answer to a request that cannot be framed, written
+    ///   before the connection closes; by default the status with its reason phrase as plain text.
+    public convenience init(
+        configuration: HTTPServerConfiguration = HTTPServerConfiguration(),
+        parseErrorResponse: @escaping HTTPParseErrorResponder = { $0.plainResponse },
+        handler: any RequestHandler
+    ) {
+        self.init(configuration: configuration, parseErrorResponse: parseErrorResponse) { _ in handler }
     }
 
     /// Creates a stopped server whose handler needs the server's scheduler (e.g. the PubNub
     /// service's long-poll timers): `makeHandler` is called once, here, with `scheduler`.
     public init(
         configuration: HTTPServerConfiguration = HTTPServerConfiguration(),
+        parseErrorResponse: @escaping HTTPParseErrorResponder = { $0.plainResponse },
         makeHandler: (_ scheduler: any Scheduler) -> any RequestHandler
     ) {
         self.configuration = configuration
@@ -54,7 +62,7 @@ public final class HTTPServer: Sendable {
             case .failure: ImmediateFailureScheduler()
             }
         core = ServerCore(
-            handler: makeHandler(scheduler), limits: configuration.limits,
+            handler: makeHandler(scheduler), parseErrorResponse: parseErrorResponse, limits: configuration.limits,
             maxQueuedRequests: max(1, configuration.maxPipelinedRequests),
             finDrainNanos: configuration.finDrainTimeout.clampedNanoseconds)
     }

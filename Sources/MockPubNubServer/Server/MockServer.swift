@@ -58,7 +58,7 @@ public final class MockServer: Sendable {
 
         let control = ListenerControlBox()
         var made: (PubNubService, FaultLayer)?
-        http = HTTPServer(configuration: httpConfiguration) { scheduler in
+        http = HTTPServer(configuration: httpConfiguration, parseErrorResponse: BalancerErrors.response) { scheduler in
             let service = PubNubService(configuration: serviceConfiguration, scheduler: scheduler)
             let faults = FaultLayer(upstream: service, scheduler: scheduler)
             let admin = AdminAPI(

@@ -151,9 +151,10 @@ import Testing
         #expect(HTTPParseError.bodyTooLarge(limit: 1).status == 413)
         #expect(HTTPParseError.invalidHeader.status == 400)
         #expect(
-            HTTPParseError.targetTooLong(limit: 1).response.body
+            BalancerErrors.response(for: .targetTooLong(limit: 1)).body
                 == Array(#"{"message":"Request URI Too Long","error":true,"service":"Balancer","status":414}"#.utf8))
-        #expect(HTTPParseError.invalidHeader.response.headers["Content-Type"] == #"text/javascript; charset="UTF-8""#)
+        #expect(BalancerErrors.response(for: .invalidHeader).headers["Content-Type"] == #"text/javascript; charset="UTF-8""#)
+        #expect(HTTPParseError.bodyTooLarge(limit: 1).plainResponse.body == Array("Content Too Large\n".utf8))
     }
 
     @Test func expectContinueIsFlaggedUntilTheBodyArrives() throws {
