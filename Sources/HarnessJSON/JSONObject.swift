@@ -5,6 +5,7 @@
 /// Objects are small (a handful of members), so lookups scan; a name given twice reads as its
 /// first occurrence.
 public struct JSONObject: Sendable, RandomAccessCollection {
+    /// A member: its name and value.
     public typealias Element = (key: String, value: JSONValue)
     /// The members in order.
     public private(set) var members: [Element]

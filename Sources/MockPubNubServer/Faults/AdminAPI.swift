@@ -5,7 +5,7 @@ import HarnessJSON
 ///
 /// Answers loopback peers only unless `allowRemote`; every answer is JSON. Errors have the shape
 /// `{"error":true,"message":"...","status":400,"service":"Admin"}`.
-public struct AdminAPI: RequestHandler {
+package struct AdminAPI: RequestHandler {
     private let faults: FaultLayer
     let listenerControl: (any ListenerFaultControl)?
     private let allowRemote: Bool
@@ -18,7 +18,7 @@ public struct AdminAPI: RequestHandler {
     ///   - allowRemote: answer peers that are not loopback (otherwise they get 403).
     ///   - resetService: resets the PubNub service's state on `POST /__admin/reset`.
     ///   - certificateAuthorityPEM: the test CA served by `GET /__admin/tls/ca` (404 without one).
-    public init(
+    package init(
         faults: FaultLayer, listeners: (any ListenerFaultControl)? = nil, allowRemote: Bool = false,
         resetService: @escaping @Sendable () -> Void = {}, certificateAuthorityPEM: String? = nil
     ) {
@@ -29,12 +29,12 @@ public struct AdminAPI: RequestHandler {
         self.resetService = resetService
     }
 
-    public func handle(_ request: HTTPRequest, context: RequestContext, responder: Responder) {
+    package func handle(_ request: HTTPRequest, context: RequestContext, responder: Responder) {
         responder.send(.respond(response(for: request, context: context)))
     }
 
     /// The answer to one admin request.
-    public func response(for request: HTTPRequest, context: RequestContext) -> HTTPResponse {
+    package func response(for request: HTTPRequest, context: RequestContext) -> HTTPResponse {
         guard allowRemote || context.peerIsLoopback else {
             return Self.error(403, "the admin API answers loopback peers only (enable remote admin access to allow \(context.peer))")
         }

@@ -45,7 +45,7 @@ extension FaultLayer {
     @discardableResult
     ///
     /// Every plan is checked before the first is installed, so an invalid file installs nothing.
-    public func installPlans(fromFile bytes: [UInt8]) throws(FaultPlanError) -> [(subscribeKey: String, seed: UInt64)] {
+    package func installPlans(fromFile bytes: [UInt8]) throws(FaultPlanError) -> [(subscribeKey: String, seed: UInt64)] {
         let plans = try FaultPlanFile.decode(json: bytes)
         var installed: [(subscribeKey: String, seed: UInt64)] = []
         for (key, plan) in plans {

@@ -5,7 +5,7 @@
 /// The server composition implements it over the transport (`HTTPServer.addListener`,
 /// `removeListener`, `queueConnectionFaults`, `reserveRefusedPort`); the admin API only calls it.
 /// Errors thrown are reported to the admin client as 400 with their description.
-public protocol ListenerFaultControl: Sendable {
+package protocol ListenerFaultControl: Sendable {
     /// Opens a listener on a new loopback port that applies `fault` to every connection; returns the port.
     func openListener(fault: ListenerFault) throws -> Int
     /// Closes a listener opened with `openListener`.

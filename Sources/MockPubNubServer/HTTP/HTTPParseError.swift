@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 
 /// Why a request could not be framed; the connection answers (see ``HTTPParseErrorResponder``) and closes.
-public enum HTTPParseError: Error, Sendable, Hashable {
+package enum HTTPParseError: Error, Sendable, Hashable {
     /// The request line is not `method SP request-target SP HTTP-version` (RFC 9112 §3).
     case invalidRequestLine
     /// The version is well-formed but not HTTP/1.0 or HTTP/1.1 (RFC 9110 §15.6.6).
@@ -24,7 +24,7 @@ public enum HTTPParseError: Error, Sendable, Hashable {
     case invalidChunkedBody
 
     /// The HTTP status the server answers this error with.
-    public var status: Int {
+    package var status: Int {
         switch self {
         case .invalidRequestLine, .invalidHeader, .invalidContentLength,
             .conflictingContentLengthAndTransferEncoding, .invalidChunkedBody:
@@ -39,7 +39,7 @@ public enum HTTPParseError: Error, Sendable, Hashable {
 
     /// A minimal protocol-neutral answer: the status, `text/plain`, the reason phrase as body. The
     /// server uses it unless the application injects its own responder (``HTTPParseErrorResponder``).
-    public var plainResponse: HTTPResponse {
+    package var plainResponse: HTTPResponse {
         HTTPResponse(
             status: status, headers: ["Content-Type": "text/plain; charset=utf-8"],
             body: Array((HTTPResponse.standardReason(status) + "\n").utf8))
@@ -48,4 +48,4 @@ public enum HTTPParseError: Error, Sendable, Hashable {
 
 /// Turns a framing error into the response the connection writes before it closes; injected into
 /// ``HTTPServer`` by the application (the mock answers like PubNub's load balancer).
-public typealias HTTPParseErrorResponder = @Sendable (HTTPParseError) -> HTTPResponse
+package typealias HTTPParseErrorResponder = @Sendable (HTTPParseError) -> HTTPResponse

@@ -2,10 +2,10 @@
 
 extension HTTPResponse {
     /// The content type every PubNub service answers with (spec §2.5).
-    public static let pubNubContentType = "text/javascript; charset=\"UTF-8\""
+    package static let pubNubContentType = "text/javascript; charset=\"UTF-8\""
 
     /// A response with PubNub's content type and `body` as its UTF-8 text.
-    public static func pubNub(_ status: Int, _ body: String) -> HTTPResponse {
+    package static func pubNub(_ status: Int, _ body: String) -> HTTPResponse {
         HTTPResponse(status: status, headers: pubNubHeaders, body: Array(body.utf8))
     }
 

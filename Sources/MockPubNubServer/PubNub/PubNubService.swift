@@ -15,7 +15,7 @@ public final class PubNubService: RequestHandler {
     private let registry: Mutex<[String: KeyEntry]>
 
     /// Creates the service; `scheduler` runs idle long-poll and presence timers, `clock` is the wall clock.
-    public init(configuration: PubNubServiceConfiguration = PubNubServiceConfiguration(),
+    package init(configuration: PubNubServiceConfiguration = PubNubServiceConfiguration(),
                 scheduler: any Scheduler, clock: ServiceClock = .system) {
         self.configuration = configuration
         self.scheduler = scheduler

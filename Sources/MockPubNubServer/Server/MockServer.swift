@@ -18,7 +18,7 @@ public final class MockServer: Sendable {
     /// The PubNub service (state: messages, presence, groups, grants).
     public let service: PubNubService
     /// The fault layer (plans and journals per subscribe key).
-    public let faults: FaultLayer
+    package let faults: FaultLayer
     /// The certificates minted for this server (test CA and the leaves of the TLS catalog).
     public let tlsMaterial: TLSMaterial
 
