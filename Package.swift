@@ -47,17 +47,21 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(name: "harness-bench", dependencies: ["CPosix", "MockPubNubServer"], swiftSettings: strict),
-        .testTarget(name: "HarnessJSONTests", dependencies: ["HarnessJSON", "PubNubCrypto"], swiftSettings: strict),
-        .testTarget(name: "PubNubCryptoTests", dependencies: ["PubNubCrypto"], swiftSettings: strict),
-        .testTarget(name: "MockPubNubServerTests", dependencies: ["HarnessJSON", "MockPubNubServer"], swiftSettings: strict),
+        // Test support shared by every test target: blocking client, scripted server, response reader.
+        .target(name: "HarnessTesting", dependencies: ["CPosix", "MockPubNubServer"], path: "Tests/HarnessTesting", swiftSettings: strict),
+        .testTarget(name: "HarnessJSONTests", dependencies: ["HarnessJSON", "HarnessTesting", "PubNubCrypto"], swiftSettings: strict),
+        .testTarget(name: "PubNubCryptoTests", dependencies: ["HarnessTesting", "PubNubCrypto"], swiftSettings: strict),
+        .testTarget(
+            name: "MockPubNubServerTests", dependencies: ["HarnessJSON", "HarnessTesting", "MockPubNubServer"], swiftSettings: strict
+        ),
         .testTarget(
             name: "ClientUnderTestTests",
-            dependencies: ["ClientUnderTest", "HarnessJSON", "MockPubNubServer", "PubNubCrypto"],
+            dependencies: ["ClientUnderTest", "HarnessJSON", "HarnessTesting", "MockPubNubServer", "PubNubCrypto"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "ConformanceKitTests",
-            dependencies: ["ConformanceKit", "BuiltInAdapter", "HarnessJSON", "MockPubNubServer"],
+            dependencies: ["ConformanceKit", "BuiltInAdapter", "HarnessJSON", "HarnessTesting", "MockPubNubServer"],
             swiftSettings: strict
         ),
     ]

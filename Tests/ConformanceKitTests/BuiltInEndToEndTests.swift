@@ -38,14 +38,15 @@ import Testing
     }
 
     @Test func sessionSettingsReachTheClientAndUnknownSchemesAreUnsupported() async throws {
+        let refusing = RefusingPort()
         var overrides = ClientOverrides(cipherKey: "k", cipherScheme: "rot13")
-        let unknown = ClientSessionConfiguration(origin: "127.0.0.1:1", caPEM: nil, subscribeKey: "s", publishKey: "p", uuid: "u",
+        let unknown = ClientSessionConfiguration(origin: "127.0.0.1:\(refusing.port)", caPEM: nil, subscribeKey: "s", publishKey: "p", uuid: "u",
                                                  overrides: overrides)
         await #expect(throws: ClientAdapterError.unsupported("cipher scheme rot13")) {
             _ = try await BuiltInClient().makeSession(configuration: unknown)
         }
         overrides = ClientOverrides(presenceHeartbeatValue: 3)
-        let short = ClientSessionConfiguration(origin: "127.0.0.1:1", caPEM: nil, subscribeKey: "s", publishKey: "p", uuid: "u",
+        let short = ClientSessionConfiguration(origin: "127.0.0.1:\(refusing.port)", caPEM: nil, subscribeKey: "s", publishKey: "p", uuid: "u",
                                                overrides: overrides)
         let session = try await BuiltInClient().makeSession(configuration: short)
         await session.close()

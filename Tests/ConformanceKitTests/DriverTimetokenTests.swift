@@ -12,20 +12,21 @@ import Testing
     /// it echoes the requested timetoken back as a number in a status line.
     static let numericDriver = #"""
     import json, sys
-    def out(o):
-        sys.stdout.write(json.dumps(o) + "\n"); sys.stdout.flush()
-    for line in sys.stdin:
-        step = json.loads(line)
-        i, t = step["id"], step["type"]
-        if t == "publish":
-            out({"type": "message", "channel": step["channel"], "message": step["message"], "timetoken": 17113796871100315})
-            out({"id": i, "type": "result", "category": "PNAcknowledgmentCategory", "error": False, "statusCode": 200,
-                 "data": {"timetoken": 17113796871100315}})
-        elif t == "subscribe":
-            out({"type": "status", "category": "PNConnectedCategory", "timetoken": int(step["timetoken"])})
-            out({"id": i, "type": "result"})
+    emit = lambda line: print(json.dumps(line), flush=True)
+    while True:
+        request = sys.stdin.readline()
+        if not request:
+            break
+        step = json.loads(request)
+        if step["type"] == "publish":
+            emit({"type": "message", "channel": step["channel"], "message": step["message"], "timetoken": 17113796871100315})
+            emit({"id": step["id"], "type": "result", "category": "PNAcknowledgmentCategory", "error": False,
+                  "statusCode": 200, "data": {"timetoken": 17113796871100315}})
+        elif step["type"] == "subscribe":
+            emit({"type": "status", "category": "PNConnectedCategory", "timetoken": int(step["timetoken"])})
+            emit({"id": step["id"], "type": "result"})
         else:
-            out({"id": i, "type": "result"})
+            emit({"id": step["id"], "type": "result"})
     """#
 
     @Test func numericTimetokensFromADriverRoundTripExactly() async throws {

@@ -16,7 +16,7 @@ struct Base64Tests {
     }
 
     @Test func matchesFoundationOnSeededRandomData() throws {
-        var generator = SeededGenerator(seed: 0xB64)
+        var generator = TestRandom(seed: 0xB64)
         for length in 0..<200 {
             let bytes = generator.bytes(length)
             let expected = Data(bytes).base64EncodedString()

@@ -10,13 +10,13 @@ import Testing
 /// and two keys with different plans used in parallel.
 @Suite struct AdminEndToEndTests {
     /// One admin request on a fresh connection; returns the complete response.
-    private static func admin(_ port: Int, _ method: String, _ path: String, body: String = "") throws -> ParsedResponse {
+    private static func admin(_ port: Int, _ method: String, _ path: String, body: String = "") throws -> HTTPResponseText {
         let client = try BlockingTestClient(port: port)
         client.send("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
         guard let text = client.readResponse(timeoutMs: 3000) else {
             throw BlockingTestClient.ClientError(description: "no answer to \(method) \(path)")
         }
-        return ParsedResponse(Array(text.utf8))
+        return HTTPResponseText(Array(text.utf8))
     }
 
     @Test func planInstalledOverHTTPFaultsTheNextRequest() async throws {
