@@ -26,7 +26,7 @@ import Testing
             if self.path == "/__admin/refused-port": return self.answer(200, '{"port": 4343}')
             if self.path == "/__admin/tls/ca": return self.answer(200, "-----BEGIN CERTIFICATE-----\nX\n-----END CERTIFICATE-----\n", "application/x-pem-file")
             if self.path.startswith("/__admin/journal/"):
-                return self.answer(200, '[{"method":"GET","path":"/time/0","query":{"uuid":"u"},"headers":{},"body":null,"arrivalTime":2.5,"endpoint":"time","subscribeKey":"sub-1","uuid":"u","rule":null}]')
+                return self.answer(200, '{"subscribeKey":"sub-1","lastSequence":1,"entries":[{"sequence":1,"arrivalTime":2.5,"connectionID":1,"requestOnConnection":0,"localPort":0,"isTLS":false,"method":"GET","path":"/time/0","query":[{"name":"uuid","value":"u"}],"rawQuery":"uuid=u","headers":[],"endpoint":"time","subscribeKey":"sub-1","uuid":"u"}]}')
             if self.path.startswith("/__admin/plans/bad"): return self.answer(400, '{"error":"rules[0].fault.kind: unknown kind \\"nope\\""}')
             if self.path.startswith("/publish/"): return self.answer(200, '[1,"Sent","17000000000000000"]', "text/javascript")
             self.answer(204, "")

@@ -28,7 +28,7 @@ import Testing
         let journal = try await server.journal(subscribeKey: "sub-j")
         #expect(journal.map(\.path) == ["/publish/pub-j/sub-j/0/ch/0/%22hi%22"])
         #expect(journal.first?.query["uuid"] == "u-1")
-        #expect(journal.first?.endpoint == "publish")
+        #expect(journal.first?.endpoint == .publish)
         let port = try await server.openListener(fault: "close-on-accept")
         #expect(port > 0 && port != Int(server.address.split(separator: ":").last ?? "") )
         try await server.closeListener(port: port)

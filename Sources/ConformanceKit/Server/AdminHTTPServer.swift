@@ -49,11 +49,10 @@ public struct AdminHTTPServer: HarnessServer {
     public func journal(subscribeKey: String) async throws -> [JournalEntry] {
         let answer = try await send("GET", "/__admin/journal/\(Self.segment(subscribeKey))", operation: "journal")
         try expectOK(answer, "journal")
-        // The admin API answers `{"subscribeKey", "lastSequence", "entries": [...]}`; a bare array is accepted too.
+        // The admin API answers `{"subscribeKey", "lastSequence", "entries": [...]}`.
         struct Page: Decodable { var entries: [JournalEntry] }
         do {
-            if let page = try? JSONDecoder().decode(Page.self, from: answer.body) { return page.entries }
-            return try JSONDecoder().decode([JournalEntry].self, from: answer.body)
+            return try JSONDecoder().decode(Page.self, from: answer.body).entries
         } catch {
             throw HarnessServerError.invalidAnswer(operation: "journal", detail: "\(error)")
         }

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-import HarnessJSON
 import Foundation
 import MockPubNubServer
 
@@ -48,7 +47,7 @@ public final class InProcessHarnessServer: HarnessServer {
 
     public func installPlan(json: JSONValue, subscribeKey: String) async throws {
         do {
-            try server.installPlan(json: Array(json.jsonText.utf8), subscribeKey: subscribeKey)
+            try server.installPlan(FaultPlan(json: json), subscribeKey: subscribeKey)
         } catch {
             throw HarnessServerError.requestFailed(operation: "install plan", detail: "\(error)")
         }
@@ -59,13 +58,7 @@ public final class InProcessHarnessServer: HarnessServer {
     }
 
     public func journal(subscribeKey: String) async throws -> [JournalEntry] {
-        let entries = server.journal(subscribeKey: subscribeKey)
-        let bytes = JSONValue.array(entries.map(\.json)).jsonBytes
-        do {
-            return try JSONDecoder().decode([JournalEntry].self, from: Data(bytes))
-        } catch {
-            throw HarnessServerError.invalidAnswer(operation: "journal", detail: "\(error)")
-        }
+        server.journal(subscribeKey: subscribeKey)
     }
 
     public func openListener(fault: String) async throws -> Int {

@@ -61,6 +61,31 @@ public struct JournalEntry: Sendable, Hashable, Codable {
 }
 
 extension JournalEntry {
+    /// An entry from its parts (for fakes and tests); connection details default to a first
+    /// request on a plain connection.
+    public init(
+        sequence: UInt64 = 1, method: String, path: String, query: [QueryItem] = [], headers: [HeaderField] = [],
+        body: String? = nil, arrivalTime: Double, endpoint: PubNubEndpoint?, subscribeKey: String = "",
+        uuid: String? = nil, rule: String? = nil, connectionID: UInt64 = 1, localPort: Int = 0, isTLS: Bool = false
+    ) {
+        self.sequence = sequence
+        self.arrivalTime = arrivalTime
+        self.connectionID = connectionID
+        requestOnConnection = 0
+        self.localPort = localPort
+        self.isTLS = isTLS
+        self.method = method
+        self.path = path
+        self.query = query
+        rawQuery = query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+        self.headers = headers
+        self.body = body
+        self.endpoint = endpoint
+        self.subscribeKey = subscribeKey
+        self.uuid = uuid
+        self.rule = rule
+    }
+
     /// Records `request` with what the fault layer decided.
     init(
         sequence: UInt64, request: HTTPRequest, context: RequestContext, route: PubNubRoute?,
