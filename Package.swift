@@ -22,13 +22,14 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "CPosix"),
         .target(name: "HarnessJSON", swiftSettings: strict),
         .target(name: "PubNubCrypto", dependencies: ["COpenSSL", "HarnessJSON"], swiftSettings: strict),
         .target(
             name: "MockPubNubServer",
             dependencies: [
-                "COpenSSL", "CPosix", "HarnessJSON", "PubNubCrypto", .product(name: "Logging", package: "swift-log"),
+                "COpenSSL", "CPosix", "CZlib", "HarnessJSON", "PubNubCrypto", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -54,6 +55,12 @@ let package = Package(
         .testTarget(
             name: "MockPubNubServerTests", dependencies: ["HarnessJSON", "HarnessTesting", "MockPubNubServer"], swiftSettings: strict
         ),
+        // Fuzz entry points (docs/reliability.md): plain functions in a library, so `swift test`
+        // runs them on seeded mutations and `harness-fuzz` serves both libFuzzer and corpus replay.
+        .target(name: "HarnessFuzzing", dependencies: ["MockPubNubServer", "ConformanceKit"], swiftSettings: strict),
+        .target(name: "CFuzzerEntry"),
+        .executableTarget(name: "harness-fuzz", dependencies: ["HarnessFuzzing", "CFuzzerEntry"], swiftSettings: strict),
+        .testTarget(name: "HarnessFuzzingTests", dependencies: ["HarnessFuzzing", "HarnessTesting"], swiftSettings: strict),
         .testTarget(
             name: "ClientUnderTestTests",
             dependencies: ["ClientUnderTest", "HarnessJSON", "HarnessTesting", "MockPubNubServer", "PubNubCrypto"],

@@ -20,6 +20,11 @@ enum PubNubJSON {
         JSONText.isValid(text)
     }
 
+    /// The decoded string of a raw JSON string literal (quotes included); `nil` for other values.
+    static func stringValue(_ raw: String) -> String? {
+        (try? JSONValue.parse(raw))?.stringValue
+    }
+
     /// The members of a JSON object as (decoded key, raw value text), in order; `nil` if `text`
     /// is not a JSON object.
     static func objectMembers(_ text: String) -> [(key: String, value: String)]? {

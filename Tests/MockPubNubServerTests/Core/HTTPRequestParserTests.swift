@@ -152,7 +152,8 @@ import Testing
         #expect(HTTPParseError.invalidHeader.status == 400)
         #expect(
             BalancerErrors.response(for: .targetTooLong(limit: 1)).body
-                == Array(#"{"message":"Request URI Too Long","error":true,"service":"Balancer","status":414}"#.utf8))
+                == Array("{\"status\":414,\"service\":\"Balancer\",\"error\":true,\"message\":\"Request URI Too Long\"}\n".utf8))
+        #expect(BalancerErrors.response(for: .targetTooLong(limit: 1)).headers["Content-Type"] == "text/javascript; charset=UTF-8")
         #expect(BalancerErrors.response(for: .invalidHeader).headers["Content-Type"] == #"text/javascript; charset="UTF-8""#)
         #expect(HTTPParseError.bodyTooLarge(limit: 1).plainResponse.body == Array("Content Too Large\n".utf8))
     }
