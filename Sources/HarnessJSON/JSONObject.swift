@@ -57,7 +57,11 @@ public struct JSONObject: Sendable, RandomAccessCollection {
 /// Equality ignores member order, as JSON's does.
 extension JSONObject: Hashable {
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
-        lhs.count == rhs.count && lhs.members.allSatisfy { rhs[$0.key] == $0.value }
+        guard lhs.count == rhs.count else { return false }
+        func same(_ a: [Element], _ b: [Element]) -> Bool { zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value } }
+        // Same order first; otherwise by name (a stable sort keeps repeated names in their order).
+        return same(lhs.members, rhs.members)
+            || same(lhs.members.sorted { $0.key < $1.key }, rhs.members.sorted { $0.key < $1.key })
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -31,7 +31,7 @@ package struct JSONScanner {
             guard scanner.peek == UInt8(ascii: "{") else { throw scanner.error("an object") }
             var members: [(key: String, value: Range<Int>)] = []
             try scanner.container(close: UInt8(ascii: "}")) { (scanner: inout Self, key) throws(JSONSyntaxError) in
-                members.append((key!, try scanner.skipValue()))
+                members.append((try scanner.decode(key!), try scanner.skipValue()))
             }
             return members
         }
@@ -55,7 +55,7 @@ package struct JSONScanner {
         case UInt8(ascii: "["):
             try container(close: UInt8(ascii: "]")) { (scanner: inout Self, _) throws(JSONSyntaxError) in _ = try scanner.skipValue() }
         case UInt8(ascii: "\""): _ = try scanString()
-        default: _ = try scanScalar()
+        default: try skipScalar()
         }
         return start..<index
     }
@@ -65,7 +65,7 @@ package struct JSONScanner {
         case UInt8(ascii: "{"):
             var members: [(String, JSONValue)] = []
             try container(close: UInt8(ascii: "}")) { (scanner: inout Self, key) throws(JSONSyntaxError) in
-                members.append((key!, try scanner.readValue()))
+                members.append((try scanner.decode(key!), try scanner.readValue()))
             }
             return .object(JSONObject(members))
         case UInt8(ascii: "["):
@@ -75,16 +75,16 @@ package struct JSONScanner {
             }
             return .array(items)
         case UInt8(ascii: "\""):
-            return .string(try scanString())
+            return .string(try decode(try scanString()))
         default:
             return try scanScalar()
         }
     }
 
-    /// Walks an object (`close` = `}`; `element` gets each decoded member name) or an array
+    /// Walks an object (`close` = `}`; `element` gets each member name's span) or an array
     /// (`close` = `]`; no name), calling `element` with the scanner at each value.
     private mutating func container(
-        close: UInt8, _ element: (inout Self, String?) throws(JSONSyntaxError) -> Void
+        close: UInt8, _ element: (inout Self, StringSpan?) throws(JSONSyntaxError) -> Void
     ) throws(JSONSyntaxError) {
         let isObject = close == UInt8(ascii: "}")
         depth += 1
@@ -95,7 +95,7 @@ package struct JSONScanner {
         if consume(close) { return }
         while true {
             skipWhitespace()
-            var key: String?
+            var key: StringSpan?
             if isObject {
                 guard peek == UInt8(ascii: "\"") else { throw error("a member name") }
                 key = try scanString()
@@ -111,6 +111,17 @@ package struct JSONScanner {
         }
     }
 
+    /// Validates `true`, `false`, `null` or a number without building it.
+    private mutating func skipScalar() throws(JSONSyntaxError) {
+        switch peek ?? 0 {
+        case UInt8(ascii: "t"): try skipLiteral("true")
+        case UInt8(ascii: "f"): try skipLiteral("false")
+        case UInt8(ascii: "n"): try skipLiteral("null")
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): _ = try skipNumber()
+        default: throw error("a value")
+        }
+    }
+
     /// `true`, `false`, `null` or a number.
     private mutating func scanScalar() throws(JSONSyntaxError) -> JSONValue {
         switch peek ?? 0 {
@@ -123,14 +134,22 @@ package struct JSONScanner {
     }
 
     private mutating func literal(_ word: StaticString, _ value: JSONValue) throws(JSONSyntaxError) -> JSONValue {
+        try skipLiteral(word)
+        return value
+    }
+
+    private mutating func skipLiteral(_ word: StaticString) throws(JSONSyntaxError) {
         let count = word.utf8CodeUnitCount
         guard index + count <= bytes.count else { throw error("`\(word)`") }
         for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] { throw error("`\(word)`") }
         index += count
-        return value
     }
 
     private mutating func scanNumber() throws(JSONSyntaxError) -> JSONValue {
+        .number(String(decoding: bytes[try skipNumber()], as: UTF8.self))
+    }
+
+    private mutating func skipNumber() throws(JSONSyntaxError) -> Range<Int> {
         let start = index
         _ = consume(UInt8(ascii: "-"))
         guard let first = peek, Self.isDigit(first) else { throw error("a digit") }
@@ -146,13 +165,16 @@ package struct JSONScanner {
             guard let digit = peek, Self.isDigit(digit) else { throw error("an exponent digit") }
             skipDigits()
         }
-        return .number(String(decoding: bytes[start..<index], as: UTF8.self))
+        return start..<index
     }
 
     // MARK: - Strings
 
-    /// Scans a string literal and returns its decoded content.
-    private mutating func scanString() throws(JSONSyntaxError) -> String {
+    /// The content of a scanned string literal: its bytes without the quotes, and whether it has escapes.
+    private typealias StringSpan = (content: Range<Int>, escaped: Bool)
+
+    /// Validates a string literal without decoding it.
+    private mutating func scanString() throws(JSONSyntaxError) -> StringSpan {
         index += 1
         let start = index
         var escaped = false
@@ -161,8 +183,7 @@ package struct JSONScanner {
             switch byte {
             case UInt8(ascii: "\""):
                 index += 1
-                guard escaped else { return try utf8(start..<(index - 1)) }
-                return try decodeEscapes(start..<(index - 1))
+                return (start..<(index - 1), escaped)
             case UInt8(ascii: "\\"):
                 escaped = true
                 index += 1
@@ -186,6 +207,11 @@ package struct JSONScanner {
     }
 
     private static let shortEscapes: [UInt8] = Array("\"\\/bfnrt".utf8)
+
+    /// The decoded text of a scanned string literal.
+    private func decode(_ span: StringSpan) throws(JSONSyntaxError) -> String {
+        span.escaped ? try decodeEscapes(span.content) : try utf8(span.content)
+    }
 
     private func utf8(_ range: Range<Int>) throws(JSONSyntaxError) -> String {
         guard let text = String(validating: bytes[range], as: UTF8.self) else {

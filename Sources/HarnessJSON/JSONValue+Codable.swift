@@ -4,7 +4,7 @@
 /// come in the decoder's key order, which need not be the document's (``JSONValue/parse(_:maxDepth:)``
 /// keeps it).
 extension JSONValue: Codable {
-    private struct Key: CodingKey {
+    private struct MemberKey: CodingKey {
         var stringValue: String
         var intValue: Int? { nil }
         init(stringValue: String) { self.stringValue = stringValue }
@@ -12,7 +12,7 @@ extension JSONValue: Codable {
     }
 
     public init(from decoder: any Decoder) throws {
-        if let keyed = try? decoder.container(keyedBy: Key.self) {
+        if let keyed = try? decoder.container(keyedBy: MemberKey.self) {
             var members: [(String, JSONValue)] = []
             for key in keyed.allKeys { members.append((key.stringValue, try keyed.decode(JSONValue.self, forKey: key))) }
             self = .object(JSONObject(members))
@@ -62,8 +62,8 @@ extension JSONValue: Codable {
             var unkeyed = encoder.unkeyedContainer()
             for item in items { try unkeyed.encode(item) }
         case .object(let members):
-            var keyed = encoder.container(keyedBy: Key.self)
-            for member in members { try keyed.encode(member.value, forKey: Key(stringValue: member.key)) }
+            var keyed = encoder.container(keyedBy: MemberKey.self)
+            for member in members { try keyed.encode(member.value, forKey: MemberKey(stringValue: member.key)) }
         }
     }
 }
