@@ -124,18 +124,10 @@ package struct JSONScanner {
 
     /// `true`, `false`, `null` or a number.
     private mutating func scanScalar() throws(JSONSyntaxError) -> JSONValue {
-        switch peek ?? 0 {
-        case UInt8(ascii: "t"): return try literal("true", .bool(true))
-        case UInt8(ascii: "f"): return try literal("false", .bool(false))
-        case UInt8(ascii: "n"): return try literal("null", .null)
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try scanNumber()
-        default: throw error("a value")
-        }
-    }
-
-    private mutating func literal(_ word: StaticString, _ value: JSONValue) throws(JSONSyntaxError) -> JSONValue {
-        try skipLiteral(word)
-        return value
+        let first = peek ?? 0
+        guard first != UInt8(ascii: "-"), !Self.isDigit(first) else { return try scanNumber() }
+        try skipScalar()  // one of the literals `true`, `false`, `null`: its first letter says which
+        return first == UInt8(ascii: "n") ? .null : .bool(first == UInt8(ascii: "t"))
     }
 
     private mutating func skipLiteral(_ word: StaticString) throws(JSONSyntaxError) {

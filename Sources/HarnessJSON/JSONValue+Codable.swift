@@ -39,31 +39,27 @@ extension JSONValue: Codable {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .null:
-            var single = encoder.singleValueContainer()
-            try single.encodeNil()
-        case .bool(let flag):
-            var single = encoder.singleValueContainer()
-            try single.encode(flag)
-        case .number(let text):
-            var single = encoder.singleValueContainer()
-            if let number = Int64(text) {
-                try single.encode(number)
-            } else if let number = UInt64(text) {
-                try single.encode(number)
-            } else {
-                try single.encode(Double(text) ?? 0)
-            }
-        case .string(let text):
-            var single = encoder.singleValueContainer()
-            try single.encode(text)
-        case .array(let items):
+        if case .array(let items) = self {
             var unkeyed = encoder.unkeyedContainer()
             for item in items { try unkeyed.encode(item) }
-        case .object(let members):
+        } else if case .object(let members) = self {
             var keyed = encoder.container(keyedBy: MemberKey.self)
             for member in members { try keyed.encode(member.value, forKey: MemberKey(stringValue: member.key)) }
+        } else {
+            var single = encoder.singleValueContainer()
+            switch self {
+            case .bool(let flag): try single.encode(flag)
+            case .string(let text): try single.encode(text)
+            case .number(let text):
+                if let number = Int64(text) {
+                    try single.encode(number)
+                } else if let number = UInt64(text) {
+                    try single.encode(number)
+                } else {
+                    try single.encode(Double(text) ?? 0)
+                }
+            default: try single.encodeNil()
+            }
         }
     }
 }
