@@ -297,9 +297,9 @@ extension JSONValue {
         try parse(Array(text.utf8), maxDepth: maxDepth)
     }
 
-    /// Parses JSON bytes (see ``parse(_:maxDepth:)``).
-    public static func parse(_ bytes: [UInt8], maxDepth: Int = 512) throws(JSONSyntaxError) -> JSONValue {
-        var scanner = JSONScanner(bytes, maxDepth: maxDepth)
+    /// Parses JSON bytes (an array, `Data`, a slice; see ``parse(_:maxDepth:)``).
+    public static func parse(_ bytes: some Collection<UInt8>, maxDepth: Int = 512) throws(JSONSyntaxError) -> JSONValue {
+        var scanner = JSONScanner(Array(bytes), maxDepth: maxDepth)
         return try scanner.parseDocument()
     }
 }

@@ -54,22 +54,8 @@ package final class ScriptedServer: Sendable {
     private let stopped = Mutex(false)
 
     package init(handler: @escaping @Sendable (SeenRequest) -> ScriptedReply) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var one: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(fd, 64) == 0 else { throw POSIXError(.EADDRINUSE) }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(fd, $0, &length) }
-        }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        let (fd, port) = try loopbackListener(backlog: 64)
+        self.port = port
         listenFD = fd
         self.handler = handler
         let thread = Thread { [self] in acceptLoop() }
@@ -214,4 +200,26 @@ package final class RefusingPort: Sendable {
     }
 
     deinit { close(fd) }
+}
+
+/// A TCP listener on 127.0.0.1 at a free port (port 0), for the tests' own servers.
+package func loopbackListener(backlog: Int32) throws -> (fd: Int32, port: Int) {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var one: Int32 = 1
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard bound == 0, listen(fd, backlog) == 0 else {
+        close(fd)
+        throw POSIXError(.EADDRINUSE)
+    }
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(fd, $0, &length) }
+    }
+    return (fd, Int(UInt16(bigEndian: address.sin_port)))
 }

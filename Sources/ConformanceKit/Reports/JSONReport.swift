@@ -4,14 +4,21 @@ import Foundation
 
 /// The `--json` report (schema: docs/report-schema.json).
 public enum JSONReport {
-    /// The report as a JSON value: `{"summary": {...}, "cases": [...]}`.
+    /// The version of the report's layout; raised when a field changes meaning or goes away.
+    public static let schemaVersion = 2
+
+    /// The report as a JSON value: `{"schemaVersion": 2, "summary": {...}, "cases": [...]}`.
     public static func value(_ report: RunReport) -> JSONValue {
+        let counts = ReportCounts(report.results)
         let summary: JSONValue = [
             "total": .int(report.summary.total),
             "passed": .int(report.summary.passed),
             "nonStrict": .int(report.summary.nonStrict),
             "failed": .int(report.summary.failed),
             "skipped": .int(report.summary.skipped),
+            "newFailures": .int(counts.newFailures),
+            "expectedDeviations": .int(counts.expectedDeviations),
+            "fixed": .int(counts.fixed),
             "durationSeconds": .double(rounded(report.summary.durationSeconds)),
             // A string: a 64-bit seed does not fit a JSON number exactly in every reader.
             "seed": .string(String(report.summary.seed)),
@@ -33,7 +40,7 @@ public enum JSONReport {
             if let deviation = result.deviation { members["deviation"] = .string(deviation.rawValue) }
             return .object(JSONObject(members))
         }
-        return ["summary": summary, "cases": .array(cases)]
+        return ["schemaVersion": .int(schemaVersion), "summary": summary, "cases": .array(cases)]
     }
 
     /// Pretty-printed JSON text with sorted keys.

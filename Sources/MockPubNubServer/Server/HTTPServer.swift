@@ -43,9 +43,11 @@ package final class HTTPServer: Sendable {
 
     /// Creates a stopped server whose handler needs the server's scheduler (e.g. the PubNub
     /// service's long-poll timers): `makeHandler` is called once, here, with `scheduler`.
+    ///   - diagnostics: told about unparsable requests and failed TLS handshakes (for logging).
     package init(
         configuration: HTTPServerConfiguration = HTTPServerConfiguration(),
         parseErrorResponse: @escaping HTTPParseErrorResponder = { $0.plainResponse },
+        diagnostics: (@Sendable (ConnectionDiagnostic) -> Void)? = nil,
         makeHandler: (_ scheduler: any Scheduler) -> any RequestHandler
     ) {
         self.configuration = configuration
@@ -64,7 +66,7 @@ package final class HTTPServer: Sendable {
         core = ServerCore(
             handler: makeHandler(scheduler), parseErrorResponse: parseErrorResponse, limits: configuration.limits,
             maxQueuedRequests: max(1, configuration.maxPipelinedRequests),
-            finDrainNanos: configuration.finDrainTimeout.clampedNanoseconds)
+            finDrainNanos: configuration.finDrainTimeout.clampedNanoseconds, diagnostics: diagnostics)
     }
 
     deinit { stop() }
