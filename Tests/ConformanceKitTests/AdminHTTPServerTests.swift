@@ -107,8 +107,8 @@ import Testing
             ["GET", "/__admin/tls/ca", ""],
             ["GET", "/__admin/journal/sub-1", ""],
             ["POST", "/__admin/messages/sub-1", #"{"channel":"a b","messageJSON":"{\"k\":\"v\"}","publisher":"harness-publisher"}"#],
-            ["POST", "/__admin/keysets", #"{"publishKey":"pub-1","secretKey":"sec-1","subscribeKey":"sub-1"}"#],
-            ["POST", "/__admin/grants/sub-1", #"{"authKeys":["au"],"channels":["a b"],"groups":[],"manage":false,"read":true,"ttl":7,"write":false}"#],
+            ["POST", "/__admin/keysets", #"{"subscribeKey":"sub-1","publishKey":"pub-1","secretKey":"sec-1"}"#],
+            ["POST", "/__admin/grants/sub-1", #"{"channels":["a b"],"groups":[],"authKeys":["au"],"read":true,"write":false,"manage":false,"ttl":7}"#],
             ["POST", "/__admin/reset", ""],
         ])
     }
