@@ -5,6 +5,7 @@ import Glibc
 import Musl
 #endif
 import CPosix
+import Logging
 import Synchronization
 
 /// An HTTP/1.1 server on epoll event loops that hands every request to a `RequestHandler`.
@@ -30,14 +31,17 @@ public final class HTTPServer: Sendable {
     }()
 
     /// Creates a stopped server; nothing is bound until `start()`.
-    public convenience init(configuration: HTTPServerConfiguration = HTTPServerConfiguration(), handler: any RequestHandler) {
-        self.init(configuration: configuration) { _ in handler }
+    public convenience init(
+        configuration: HTTPServerConfiguration = HTTPServerConfiguration(), logger: Logger? = nil, handler: any RequestHandler
+    ) {
+        self.init(configuration: configuration, logger: logger) { _ in handler }
     }
 
     /// Creates a stopped server whose handler needs the server's scheduler (e.g. the PubNub
     /// service's long-poll timers): `makeHandler` is called once, here, with `scheduler`.
+    ///   - logger: receives connection events: timeouts (debug), a TLS client on a plain port (warning).
     public init(
-        configuration: HTTPServerConfiguration = HTTPServerConfiguration(),
+        configuration: HTTPServerConfiguration = HTTPServerConfiguration(), logger: Logger? = nil,
         makeHandler: (_ scheduler: any Scheduler) -> any RequestHandler
     ) {
         self.configuration = configuration
@@ -56,7 +60,9 @@ public final class HTTPServer: Sendable {
         core = ServerCore(
             handler: makeHandler(scheduler), limits: configuration.limits,
             maxQueuedRequests: max(1, configuration.maxPipelinedRequests),
-            finDrainNanos: configuration.finDrainTimeout.clampedNanoseconds)
+            finDrainNanos: configuration.finDrainTimeout.clampedNanoseconds,
+            requestTimeoutNanos: configuration.headerTimeout?.clampedNanoseconds ?? 0,
+            idleTimeoutNanos: configuration.idleTimeout?.clampedNanoseconds ?? 0, logger: logger)
     }
 
     deinit { stop() }
@@ -155,6 +161,15 @@ public final class HTTPServer: Sendable {
 
     /// Accepted sockets not yet closed (HTTP connections and faulted sockets).
     public var openConnectionCount: Int { core.openConnections.load(ordering: .relaxed) }
+
+    /// How many connections the server closed on its own for slowness or idleness, and how many
+    /// spoke TLS to a plain port.
+    public var connectionCloseCounts: ConnectionCloseCounts {
+        ConnectionCloseCounts(
+            headerTimeouts: core.requestTimeouts.load(ordering: .relaxed),
+            idleTimeouts: core.idleTimeouts.load(ordering: .relaxed),
+            tlsOnPlainPort: core.tlsOnPlainPort.load(ordering: .relaxed))
+    }
 
     /// The ports of the open listeners.
     public var listenerPorts: [Int] { state.withLock { $0.listeners.keys.sorted() } }
