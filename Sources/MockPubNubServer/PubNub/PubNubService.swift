@@ -121,8 +121,8 @@ public final class PubNubService: RequestHandler {
         for timer in timers { timer.cancel() }
         for waiter in waiters {
             waiter.timer?.cancel()
-            waiter.responder.send(.respond(.pubNub(200, PubNubBodies.subscribe(
-                cursor: waiter.cursor, region: configuration.region, envelopes: []))))
+            waiter.responder.send(.respond(.pubNub(200, waiter.format.emptyBody(
+                cursor: waiter.cursor, region: configuration.region))))
         }
     }
 
