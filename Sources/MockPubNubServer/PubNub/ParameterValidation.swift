@@ -21,8 +21,9 @@ enum ParameterValidation {
         }
     }
 
-    /// The most digits a numeric parameter may have (fits an `Int` with room to spare).
-    static let maxDigits = 18
+    /// The most digits a numeric parameter may have; larger integers are valid and clamped by
+    /// the endpoint (a huge `ttl` or `count` is not a type error).
+    static let maxDigits = 64
 
     /// Whether `text` is a non-negative decimal integer (an empty value counts as absent).
     static func isNonNegativeInteger(_ text: String) -> Bool {
