@@ -117,7 +117,7 @@ import Testing
     @Test func negativeTimeoutsAreRefused() throws {
         try #require(access(Self.binary, X_OK) == 0, "build the executable first: \(Self.binary)")
         let child = try Self.spawn(["serve", "--port", "0", "--idle-timeout=-1"])
-        #expect(Self.readLine(child, prefix: "Error: --idle-timeout must be >= 0") != nil)
+        #expect(Self.readLine(child, prefix: "error: --idle-timeout must be >= 0") != nil)
         #expect(Self.waitExit(child) != 0)
     }
 }
