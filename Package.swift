@@ -22,11 +22,14 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "CPosix"),
         .target(name: "PubNubCrypto", dependencies: ["COpenSSL"], swiftSettings: strict),
         .target(
             name: "MockPubNubServer",
-            dependencies: ["COpenSSL", "CPosix", "PubNubCrypto", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "COpenSSL", "CPosix", "CZlib", "PubNubCrypto", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         .target(name: "ClientUnderTest", dependencies: ["COpenSSL", "CPosix", "PubNubCrypto"], swiftSettings: strict),
@@ -42,8 +45,14 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(name: "harness-bench", dependencies: ["CPosix", "MockPubNubServer"], swiftSettings: strict),
+        // Fuzz entry points (docs/reliability.md): plain functions in a library, so `swift test`
+        // runs them on seeded mutations and `harness-fuzz` serves both libFuzzer and corpus replay.
+        .target(name: "HarnessFuzzing", dependencies: ["MockPubNubServer", "ConformanceKit"], swiftSettings: strict),
+        .target(name: "CFuzzerEntry"),
+        .executableTarget(name: "harness-fuzz", dependencies: ["HarnessFuzzing", "CFuzzerEntry"], swiftSettings: strict),
         .testTarget(name: "PubNubCryptoTests", dependencies: ["PubNubCrypto"], swiftSettings: strict),
         .testTarget(name: "MockPubNubServerTests", dependencies: ["MockPubNubServer"], swiftSettings: strict),
+        .testTarget(name: "HarnessFuzzingTests", dependencies: ["HarnessFuzzing"], swiftSettings: strict),
         .testTarget(
             name: "ClientUnderTestTests",
             dependencies: ["ClientUnderTest", "MockPubNubServer", "PubNubCrypto"],

@@ -41,14 +41,17 @@ public enum HTTPParseError: Error, Sendable, Hashable {
         }
     }
 
-    /// The error response: PubNub's load balancer shape, `{"message":…,"error":true,"service":"Balancer","status":N}`.
+    /// The error response: PubNub's load balancer shape.
     ///
-    /// The 414 body is byte-exact from the spec (§4.5); the other messages follow the same shape
-    /// (UNVERIFIED: the live balancer's texts for 400/413/431 are not recorded in the spec).
+    /// The 414 is byte-exact as the live balancer answered it (recorded 2020: unquoted charset,
+    /// trailing line feed); the others follow `{"message":…,"error":true,"service":"Balancer","status":N}`
+    /// (UNVERIFIED: the live balancer's texts for 400/413/431 are not recorded).
     public var response: HTTPResponse {
         let message: String
         switch self {
-        case .targetTooLong: message = "Request URI Too Long"
+        case .targetTooLong:
+            return HTTPResponse(status: status, headers: Self.uriTooLongHeaders, body: Array(
+                "{\"status\":414,\"service\":\"Balancer\",\"error\":true,\"message\":\"Request URI Too Long\"}\n".utf8))
         case .headersTooLarge: message = "Request Header Fields Too Large"
         case .bodyTooLarge: message = "Request Entity Too Large"
         case .unsupportedVersion: message = "HTTP Version Not Supported"
@@ -58,4 +61,7 @@ public enum HTTPParseError: Error, Sendable, Hashable {
         }
         return .pubNub(status, "{\"message\":\"\(message)\",\"error\":true,\"service\":\"Balancer\",\"status\":\(status)}")
     }
+
+    /// The recorded balancer 414's Content-Type (unquoted charset, unlike the services behind it).
+    private static let uriTooLongHeaders: HTTPHeaders = ["Content-Type": "text/javascript; charset=UTF-8"]
 }

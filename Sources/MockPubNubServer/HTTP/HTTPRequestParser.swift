@@ -16,7 +16,7 @@ public struct HTTPRequestParser: Sendable {
         public var maxBodyBytes: Int
 
         /// Creates limits; the defaults are 16 KiB of headers, 8 KiB of target and 1 MiB of body.
-        public init(maxHeaderBytes: Int = 16 * 1024, maxTargetBytes: Int = 8 * 1024, maxBodyBytes: Int = 1 << 20) {
+        public init(maxHeaderBytes: Int = 16 * 1024, maxTargetBytes: Int = 32 * 1024, maxBodyBytes: Int = 1 << 20) {
             self.maxHeaderBytes = maxHeaderBytes
             self.maxTargetBytes = maxTargetBytes
             self.maxBodyBytes = maxBodyBytes

@@ -27,6 +27,8 @@ enum GrantTarget: Hashable, Sendable {
     case subkey
     case channel(String)
     case group(String)
+    /// A uuid-level grant (`target-uuid`): stored for completeness; App Context is not served.
+    case uuid(String)
 }
 
 /// A grant's identity: the target and the auth key (`nil` = every auth key).

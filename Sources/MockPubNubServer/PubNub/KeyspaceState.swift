@@ -54,6 +54,8 @@ struct KeyspaceState {
     /// uuid → channel → state JSON text.
     var states: [String: [String: String]] = [:]
     var grants: [GrantKey: GrantRecord] = [:]
+    /// Channel → its message actions, oldest action first.
+    var actions: [String: [MessageAction]] = [:]
     var waiters: [Int: Waiter] = [:]
     /// Channel or group → the ids of the waiters reading it.
     var waiterIndex: [WaiterIndexKey: Set<Int>] = [:]

@@ -14,7 +14,8 @@ extension KeyspaceState {
     /// Refreshes `uuid` on `channels` (subscribe or heartbeat): joins where new, then asks for a
     /// timer of `timeout` seconds.
     mutating func heartbeat(
-        uuid: String, channels: [String], timeout: Int, env: ServiceEnvironment, outbox: inout Outbox
+        uuid: String, channels: [String], timeout: Int, stateGiven: Set<String> = [], env: ServiceEnvironment,
+        outbox: inout Outbox
     ) {
         guard !channels.isEmpty else { return }
         presenceGeneration += 1
@@ -34,8 +35,11 @@ extension KeyspaceState {
             member.timers.removeAll()
         }
         members[uuid] = member
+        // A join carries no `data` for state set before it (recorded 2020); state given with the
+        // joining request itself (`state` on subscribe / heartbeat) rides on the join (UNVERIFIED).
         for channel in joined {
-            emitPresence("join", channel: channel, uuid: uuid, data: states[uuid]?[channel], env: env, outbox: &outbox)
+            let data = stateGiven.contains(channel) ? states[uuid]?[channel] : nil
+            emitPresence("join", channel: channel, uuid: uuid, data: data, env: env, outbox: &outbox)
         }
         outbox.presenceTimers.append((uuid, generation, timeout))
     }
@@ -111,12 +115,13 @@ extension KeyspaceState {
     private mutating func emitPresence(
         _ action: String, channel: String, uuid: String, data: String?, env: ServiceEnvironment, outbox: inout Outbox
     ) {
-        let body = PubNubBodies.presenceEvent(
-            action: action, timestamp: env.clock.unixSeconds, uuid: uuid,
-            occupancy: occupants[channel]?.count ?? 0, data: data)
-        let event = StoredMessage(
+        let nanoseconds = env.clock.unixNanoseconds()
+        let event = PubNubBodies.presenceEvent(
+            action: action, channel: channel, uuid: uuid, occupancy: occupants[channel]?.count ?? 0,
+            seconds: nanoseconds / 1_000_000_000, milliseconds: nanoseconds / 1_000_000, data: data)
+        let message = StoredMessage(
             timetoken: env.timetokens.next(), channel: channel + ChannelNames.presenceSuffix, kind: .presence,
-            payload: body, inHistory: false, live: true)
-        append(event, env: env, outbox: &outbox)
+            payload: event.payload, meta: event.meta, inHistory: false, live: true)
+        append(message, env: env, outbox: &outbox)
     }
 }

@@ -11,55 +11,64 @@ enum PubNubBodies {
         "{\"t\":{\"t\":\"" + String(cursor) + "\",\"r\":" + String(region) + "},\"m\":[" + envelopes.joined(separator: ",") + "]}"
     }
 
-    /// The `d` of a presence event, in the live service's spaced layout; `data` last when known.
-    static func presenceEvent(action: String, timestamp: Int64, uuid: String, occupancy: Int, data: String?) -> String {
-        var body = "{\"action\": " + PubNubJSON.quote(action) + ", \"timestamp\": " + String(timestamp)
-        body += ", \"uuid\": " + PubNubJSON.quote(uuid) + ", \"occupancy\": " + String(occupancy)
-        if let data { body += ", \"data\": " + data }
-        return body + "}"
+    /// A presence event's payload `d` and its envelope metadata `u`, in the live service's compact
+    /// layout. join / leave / timeout carry `precise_timestamp` (milliseconds; recorded 2025);
+    /// state-change is recorded (2020) without it and with `data` before `occupancy`.
+    static func presenceEvent(
+        action: String, channel: String, uuid: String, occupancy: Int, seconds: Int64, milliseconds: Int64, data: String?
+    ) -> (payload: String, meta: String) {
+        let precise = action != "state-change"
+        var meta = "{\"pn_action\":" + PubNubJSON.quote(action) + ",\"pn_channel\":" + PubNubJSON.quote(channel)
+            + ",\"pn_ispresence\":1,\"pn_occupancy\":" + String(occupancy)
+        if precise { meta += ",\"pn_precise_timestamp\":" + String(milliseconds) }
+        meta += ",\"pn_timestamp\":" + String(seconds) + ",\"pn_uuid\":" + PubNubJSON.quote(uuid) + "}"
+        var payload = "{\"action\":" + PubNubJSON.quote(action) + ",\"uuid\":" + PubNubJSON.quote(uuid)
+            + ",\"timestamp\":" + String(seconds)
+        if precise { payload += ",\"precise_timestamp\":" + String(milliseconds) }
+        if let data { payload += ",\"data\":" + data }
+        return (payload + ",\"occupancy\":" + String(occupancy) + "}", meta)
     }
 
-    static let heartbeat = "{\"status\": 200, \"message\": \"OK\", \"service\": \"Presence\"}"
-    static let leave = "{\"status\": 200, \"action\": \"leave\", \"message\": \"OK\", \"service\": \"Presence\"}"
-    static let channelRegistryOK = "{\"status\": 200, \"message\": \"OK\", \"service\": \"channel-registry\", \"error\": false}"
+    // The Presence service answers compact with keys in sorted order (recorded 2025: heartbeat,
+    // leave, here now, where now, set state); get state is recorded only in its older spaced layout.
+    static let heartbeat = "{\"message\":\"OK\",\"service\":\"Presence\",\"status\":200}"
+    static let leave = "{\"action\":\"leave\",\"message\":\"OK\",\"service\":\"Presence\",\"status\":200}"
+    /// Channel-group add / remove / delete, compact with sorted keys (recorded 2024-2025, `application/json`).
+    static let channelRegistryOK = "{\"error\":false,\"message\":\"OK\",\"service\":\"channel-registry\",\"status\":200}"
     static let deleteOK = "{\"status\": 200, \"error\": false, \"error_message\": \"\"}"
 
-    /// One occupant in a here-now list: a name, or `{"uuid": …[, "state": …]}` with `state=1`.
+    /// One occupant in a here-now list: a name, or `{["state":…,]"uuid":…}` with `state=1`.
     static func occupant(_ uuid: String, state: String?, withState: Bool) -> String {
         guard withState else { return PubNubJSON.quote(uuid) }
-        var item = "{\"uuid\": " + PubNubJSON.quote(uuid)
-        if let state { item += ", \"state\": " + state }
-        return item + "}"
+        return "{" + (state.map { "\"state\":" + $0 + "," } ?? "") + "\"uuid\":" + PubNubJSON.quote(uuid) + "}"
     }
 
-    /// Single-channel here now (flat form; the empty form has its own recorded key order).
+    /// Single-channel here now (flat form); `occupants` `nil` with `disable_uuids=1`.
     static func hereNowSingle(occupants: [String]?, occupancy: Int) -> String {
-        let uuids = occupants.map { ", \"uuids\": [" + $0.joined(separator: ", ") + "]" } ?? ""
-        if occupancy == 0 {
-            return "{\"status\": 200, \"message\": \"OK\", \"occupancy\": 0" + uuids + ", \"service\": \"Presence\"}"
-        }
-        return "{\"status\": 200, \"message\": \"OK\", \"service\": \"Presence\"" + uuids + ", \"occupancy\": " + String(occupancy) + "}"
+        "{\"message\":\"OK\",\"occupancy\":" + String(occupancy) + ",\"service\":\"Presence\",\"status\":200"
+            + (occupants.map { ",\"uuids\":[" + $0.joined(separator: ",") + "]" } ?? "") + "}"
     }
 
     /// Multi-channel / group / global here now (`payload` form).
     static func hereNowMulti(channels: [(name: String, occupants: [String]?, occupancy: Int)]) -> String {
         let entries = channels.map { entry in
-            let uuids = entry.occupants.map { "\"uuids\": [" + $0.joined(separator: ", ") + "], " } ?? ""
-            return PubNubJSON.quote(entry.name) + ": {" + uuids + "\"occupancy\": " + String(entry.occupancy) + "}"
+            PubNubJSON.quote(entry.name) + ":{\"occupancy\":" + String(entry.occupancy)
+                + (entry.occupants.map { ",\"uuids\":[" + $0.joined(separator: ",") + "]" } ?? "") + "}"
         }
         let total = channels.reduce(0) { $0 + $1.occupancy }
-        return "{\"status\": 200, \"message\": \"OK\", \"payload\": {\"channels\": {" + entries.joined(separator: ", ")
-            + "}, \"total_channels\": " + String(channels.count) + ", \"total_occupancy\": " + String(total)
-            + "}, \"service\": \"Presence\"}"
+        return "{\"message\":\"OK\",\"payload\":{\"channels\":{" + entries.joined(separator: ",")
+            + "},\"total_channels\":" + String(channels.count) + ",\"total_occupancy\":" + String(total)
+            + "},\"service\":\"Presence\",\"status\":200}"
     }
 
     static func whereNow(channels: [String]) -> String {
-        "{\"status\": 200, \"message\": \"OK\", \"payload\": {\"channels\": " + PubNubJSON.stringArray(channels)
-            + "}, \"service\": \"Presence\"}"
+        "{\"message\":\"OK\",\"payload\":{\"channels\":" + PubNubJSON.stringArray(channels, separator: ",")
+            + "},\"service\":\"Presence\",\"status\":200}"
     }
 
+    /// The set state answer; the state is echoed as the client sent it.
     static func setState(_ state: String) -> String {
-        "{\"status\": 200, \"message\": \"OK\", \"payload\": " + state + ", \"service\": \"Presence\"}"
+        "{\"message\":\"OK\",\"payload\":" + state + ",\"service\":\"Presence\",\"status\":200}"
     }
 
     static func getStateSingle(uuid: String, channel: String, state: String) -> String {
@@ -83,8 +92,15 @@ enum PubNubBodies {
             + "}, \"service\": \"channel-registry\", \"error\": false}"
     }
 
-    static func messageCounts(_ counts: [(channel: String, count: Int)]) -> String {
+    /// Message counts with the per-channel `more` object the service adds (recorded 2019-11 on).
+    static func messageCounts(_ counts: [(channel: String, count: Int, newest: UInt64)], subscribeKey: String) -> String {
         let entries = counts.map { PubNubJSON.quote($0.channel) + ":" + String($0.count) }.joined(separator: ",")
-        return "{\"status\": 200, \"error\": false, \"error_message\": \"\", \"channels\": {" + entries + "}}"
+        let more = counts.map { entry in
+            let url = "/v3/history/sub-key/" + PercentDecoding.encode(subscribeKey) + "/message-counts/"
+                + PercentDecoding.encode(entry.channel) + "?timetoken=" + String(entry.newest)
+            return PubNubJSON.quote(entry.channel) + ": {\"url\": " + PubNubJSON.quote(url) + ", \"is_more\": false}"
+        }.joined(separator: ", ")
+        return "{\"status\": 200, \"error\": false, \"error_message\": \"\", \"channels\": {" + entries
+            + "}, \"more\": {" + more + "}}"
     }
 }

@@ -24,6 +24,9 @@ public enum PubNubEndpoint: String, Sendable, Hashable, Codable, CaseIterable {
     case channelGroupListGroups = "channel-group-list-groups"
     case channelGroupDelete = "channel-group-delete"
     case grant
+    case addMessageAction = "add-message-action"
+    case removeMessageAction = "remove-message-action"
+    case getMessageActions = "get-message-actions"
     case admin
 }
 
@@ -47,6 +50,10 @@ public struct PubNubRoute: Sendable, Hashable {
     public var targetUUID: String?
     /// The decoded message segment of a GET publish or signal (the JSON text).
     public var message: String?
+    /// The message timetoken segment of a message-action path, as sent.
+    public var messageTimetoken: String?
+    /// The action timetoken segment of a message-action removal path, as sent.
+    public var actionTimetoken: String?
     /// The decoded query, in order.
     public var query: [QueryItem]
     /// The legacy subscribe's callback and timetoken (`/subscribe/…`); `nil` for v2 and other endpoints.
@@ -122,6 +129,8 @@ extension PubNubRoute {
             return classifyV2(Array(segments.dropFirst()), method: method, route: route)
         case "v3":
             return classifyV3(Array(segments.dropFirst()), method: method, route: route)
+        case "v1" where segments.count > 1 && segments[1] == "message-actions":
+            return classifyMessageActions(Array(segments.dropFirst(2)), method: method, route: route)
         case "v1":
             return classifyChannelRegistration(Array(segments.dropFirst()), isRead: isRead, route: route)
         default:
@@ -240,6 +249,30 @@ extension PubNubRoute {
         case 6 where s[5] == "remove":
             route.channelGroups = [s[4]]
             route.endpoint = .channelGroupDelete
+        default:
+            return .failure(.notFound)
+        }
+        return .success(route)
+    }
+
+    private static func classifyMessageActions(
+        _ s: [String], method: String, route base: PubNubRoute
+    ) -> Result<PubNubRoute, RouteError> {
+        var route = base
+        // /v1/message-actions/{sub}/channel/{ch}[/message/{mtt}[/action/{att}]]
+        guard s.count >= 3, s[1] == "channel" else { return .failure(.notFound) }
+        route.subscribeKey = s[0]
+        route.channels = [s[2]]
+        switch (s.count, method) {
+        case (3, "GET"), (3, "HEAD"):
+            route.endpoint = .getMessageActions
+        case (5, "POST") where s[3] == "message":
+            route.endpoint = .addMessageAction
+            route.messageTimetoken = s[4]
+        case (7, "DELETE") where s[3] == "message" && s[5] == "action":
+            route.endpoint = .removeMessageAction
+            route.messageTimetoken = s[4]
+            route.actionTimetoken = s[6]
         default:
             return .failure(.notFound)
         }

@@ -2,27 +2,41 @@
 
 /// The error responses of the service, byte for byte (spec §4.5, §5.8, §6.6, §6.8, §7, §8, §9, §10).
 enum PubNubErrors {
-    /// `[0,"<text>","<tt>"]` — publish and signal refusals.
+    /// `[0,"<text>","<tt>"]` — publish and signal refusals (recorded with the quoted charset, 2016-2020).
     static func publishRefusal(_ text: String, timetoken: UInt64) -> HTTPResponse {
         .pubNub(400, "[0," + PubNubJSON.quote(text) + ",\"" + String(timetoken) + "\"]")
     }
 
-    /// 403 Access Manager denial naming the denied channels and groups (spec §9.1). An empty
-    /// payload is left out (a subkey-level denial such as global here now).
-    static func forbidden(channels: [String], groups: [String], trailingNewline: Bool = false) -> HTTPResponse {
-        var payload: [String] = []
-        if !channels.isEmpty { payload.append("\"channels\":" + PubNubJSON.stringArray(channels, separator: ",")) }
-        if !groups.isEmpty { payload.append("\"channel-groups\":" + PubNubJSON.stringArray(groups, separator: ",")) }
-        var body = "{\"message\":\"Forbidden\","
-        if !payload.isEmpty { body += "\"payload\":{" + payload.joined(separator: ",") + "}," }
-        body += "\"error\":true,\"service\":\"Access Manager\",\"status\":403}"
-        if trailingNewline { body += "\n" }
-        return .pubNub(403, body)
+    /// How an Access Manager 403 is laid out: compact (subscribe, presence, as recorded 2020-2022)
+    /// or with spaces after `:` and `,` (publish, as recorded 2024).
+    enum ForbiddenLayout {
+        case compact, spaced
     }
 
-    /// An Access Manager error without payload, e.g. a signature mismatch (UNVERIFIED wording).
+    /// 403 Access Manager denial naming the denied channels and groups (spec §9.1), unquoted
+    /// charset and a trailing line feed as recorded. Groups carry their namespace prefix, `:` for
+    /// the root namespace (recorded `":test-channel-group1"`). An empty payload is left out (a
+    /// subkey-level denial such as global here now; UNVERIFIED).
+    static func forbidden(channels: [String], groups: [String], layout: ForbiddenLayout = .compact) -> HTTPResponse {
+        let spaced = layout == .spaced
+        let colon = spaced ? ": " : ":", comma = spaced ? ", " : ","
+        let names = groups.map { $0.contains(":") ? $0 : ":" + $0 }
+        var payload: [String] = []
+        if !channels.isEmpty { payload.append("\"channels\"" + colon + PubNubJSON.stringArray(channels, separator: comma)) }
+        if !names.isEmpty { payload.append("\"channel-groups\"" + colon + PubNubJSON.stringArray(names, separator: comma)) }
+        var body = "{\"message\"" + colon + "\"Forbidden\"" + comma
+        if !payload.isEmpty { body += "\"payload\"" + colon + "{" + payload.joined(separator: comma) + "}" + comma }
+        body += "\"error\"" + colon + "true" + comma + "\"service\"" + colon + "\"Access Manager\"" + comma
+            + "\"status\"" + colon + "403}\n"
+        return .pubNub(403, body, .unquoted)
+    }
+
+    /// An Access Manager error without payload, e.g. a signature mismatch (UNVERIFIED wording),
+    /// or the recorded 400 `Auth-only grants are reserved for future use`; unquoted charset and a
+    /// trailing line feed, as every recorded Access Manager error.
     static func accessManager(_ status: Int, _ message: String) -> HTTPResponse {
-        .pubNub(status, "{\"message\":" + PubNubJSON.quote(message) + ",\"error\":true,\"service\":\"Access Manager\",\"status\":" + String(status) + "}")
+        .pubNub(status, "{\"message\":" + PubNubJSON.quote(message) + ",\"error\":true,\"service\":\"Access Manager\",\"status\":"
+            + String(status) + "}\n", .unquoted)
     }
 
     /// The generic 400 for requests that cannot be parsed (bad escapes, bad timetokens).
@@ -44,6 +58,13 @@ enum PubNubErrors {
     /// A Presence-service 400 such as `No state specified.`.
     static func presence(_ message: String) -> HTTPResponse {
         .pubNub(400, "{\"status\": 400, \"error\": 1, \"message\": " + PubNubJSON.quote(message) + ", \"service\": \"Presence\"}")
+    }
+
+    /// A message-actions service error, `{"status": N, "error": {"message": …, "source": "actions"}}`
+    /// (UNVERIFIED: the shape the objects service uses, spec §9.1; no actions error is recorded).
+    static func messageActions(_ status: Int, _ message: String) -> HTTPResponse {
+        .pubNub(status, "{\"status\": " + String(status) + ", \"error\": {\"message\": " + PubNubJSON.quote(message)
+            + ", \"source\": \"actions\"}}")
     }
 
     /// The history (v3) 400 `Invalid Arguments`.

@@ -21,6 +21,13 @@ enum PubNubJSON {
         return scanner.scanDocument() != nil
     }
 
+    /// The decoded string of a raw JSON string literal (quotes included); `nil` for other values.
+    static func stringValue(_ raw: String) -> String? {
+        let bytes = Array(raw.utf8)
+        guard bytes.count >= 2, bytes.first == UInt8(ascii: "\""), isValid(raw) else { return nil }
+        return JSONScanner.decodeString(bytes[1..<(bytes.count - 1)])
+    }
+
     /// The members of a JSON object as (decoded key, raw value text), in order; `nil` if `text`
     /// is not a JSON object.
     static func objectMembers(_ text: String) -> [(key: String, value: String)]? {

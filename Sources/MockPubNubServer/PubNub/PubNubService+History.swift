@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 
 extension PubNubService {
-    /// History v2 (spec §7.1): `[messages, first, last]`, `start` exclusive, `end` inclusive,
-    /// newest `count` (≤ 100) unless `reverse=true` takes the oldest.
+    /// History v2 (spec §7.1): `[messages, first, last]` within `HistoryBounds` (`start`
+    /// exclusive, `end` inclusive), newest `count` (≤ 100) unless `reverse=true` takes the oldest.
     func history(_ route: PubNubRoute) -> HTTPResponse {
         guard case .success(let start) = Self.timetoken(route, "start"),
             case .success(let end) = Self.timetoken(route, "end")
@@ -16,7 +16,8 @@ extension PubNubService {
         func token(_ value: UInt64) -> String { stringTokens ? "\"\(value)\"" : String(value) }
         return withState(route.subscribeKey ?? "") { state, _, env in
             if let denied = denial(.read, channels: [channel], groups: [], route: route, state: state, env: env) { return denied }
-            let range = historyMessages(state, channel: channel, start: start, end: end, now: env.clock.unixSeconds)
+            let bounds = HistoryBounds(start: start, end: end, reverse: reverse)
+            let range = storedMessages(state, channel: channel, within: bounds, now: env.clock.unixSeconds)
             let selected = reverse ? Array(range.prefix(count)) : Array(range.suffix(count))
             // UNVERIFIED: the empty-channel body `[[],0,0]` (spec §7.1).
             guard let first = selected.first, let last = selected.last else { return .pubNub(200, "[[],0,0]") }
@@ -49,6 +50,7 @@ extension PubNubService {
         return withState(route.subscribeKey ?? "") { state, _, env in
             if let denied = denial(.read, channels: route.channels, groups: [], route: route, state: state, env: env) { return denied }
             var entries: [String] = []
+            var more: String?
             for channel in route.channels {
                 let range = historyMessages(state, channel: channel, start: start, end: end, now: env.clock.unixSeconds)
                 guard !range.isEmpty else { continue }
@@ -60,31 +62,50 @@ extension PubNubService {
                     if withCustomType, let type = message.customMessageType {
                         item += ", \"custom_message_type\": " + PubNubJSON.quote(type)
                     }
-                    if withActions { item += ", \"actions\": {}" }
+                    // Messages without actions carry no `actions` key (recorded 2022).
+                    if withActions, let actions = MessageAction.historyJSON(
+                        (state.actions[channel] ?? []).filter { $0.messageTimetoken == message.timetoken }) {
+                        item += ", \"actions\": " + actions
+                    }
                     return item + "}"
                 }
                 entries.append(PubNubJSON.quote(channel) + ":[" + items.joined(separator: ", ") + "]")
+                if withActions, range.count > max, let oldest = range.suffix(max).first {
+                    more = historyWithActionsMore(route, channel: channel, oldest: oldest.timetoken, max: max)
+                }
             }
-            return .pubNub(200, "{\"status\": 200, \"error\": false, \"error_message\": \"\", \"channels\": {"
-                + entries.joined(separator: ", ") + "}}")
+            let channels = "\"channels\": {" + entries.joined(separator: ", ") + "}"
+            // The recorded key orders: fetch first `status, error, error_message, channels`;
+            // with actions `status, channels, error_message, error` (2022-2024).
+            if withActions {
+                return .pubNub(200, "{\"status\": 200, " + channels + (more.map { ", " + $0 } ?? "")
+                    + ", \"error_message\": \"\", \"error\": false}")
+            }
+            return .pubNub(200, "{\"status\": 200, \"error\": false, \"error_message\": \"\", " + channels + "}")
         }
     }
 
-    /// Delete messages (spec §7.3): removes stored messages with `min(start,end) ≤ tt < max(start,end)`,
-    /// which matches both the history convention and "start = tt, end = tt + 1" for one message.
+    /// The `more` object of a truncated history-with-actions page: the next (older) page starts at
+    /// the oldest message returned (layout from an SDK test fixture, spec §7.2; UNVERIFIED live).
+    private func historyWithActionsMore(_ route: PubNubRoute, channel: String, oldest: UInt64, max: Int) -> String {
+        var url = "/v3/history-with-actions/sub-key/" + PercentDecoding.encode(route.subscribeKey ?? "") + "/channel/"
+            + PercentDecoding.encode(channel) + "?start=" + String(oldest) + "&max=" + String(max)
+        if let end = route.query["end"], !end.isEmpty { url += "&end=" + end }
+        return "\"more\": {\"url\": " + PubNubJSON.quote(url) + ", \"start\": \"" + String(oldest) + "\", \"max\": " + String(max) + "}"
+    }
+
+    /// Delete messages (spec §7.3): removes stored messages within `HistoryBounds` (`start`
+    /// exclusive, `end` inclusive; recorded: both → `start < tt <= end`, only `start` → older than
+    /// it, only `end` → from it on), so "start = tt - 1, end = tt" deletes one message as PubNub documents.
     func deleteMessages(_ route: PubNubRoute) -> HTTPResponse {
         guard case .success(let start) = Self.timetoken(route, "start"),
             case .success(let end) = Self.timetoken(route, "end")
         else { return PubNubErrors.invalidHistoryArguments() }
-        // Only `start`: everything older; only `end`: everything from it on (history convention).
-        var low = end, high = start
-        if let start, let end { (low, high) = (min(start, end), max(start, end)) }
+        let bounds = HistoryBounds(start: start, end: end, reverse: false)
         return withState(route.subscribeKey ?? "") { state, _, env in
             if let denied = denial(.delete, channels: route.channels, groups: [], route: route, state: state, env: env) { return denied }
             for channel in route.channels {
-                state.logs[channel]?.removeAll { message in
-                    message.inHistory && message.timetoken >= (low ?? 0) && message.timetoken < (high ?? .max)
-                }
+                state.logs[channel]?.removeAll { message in message.inHistory && bounds.contains(message.timetoken) }
             }
             return .pubNub(200, PubNubBodies.deleteOK)
         }
@@ -109,21 +130,51 @@ extension PubNubService {
             if let denied = denial(.read, channels: route.channels, groups: [], route: route, state: state, env: env) { return denied }
             let counts = route.channels.enumerated().map { index, channel in
                 let after = tokens.count == 1 ? tokens[0] : tokens[index]
-                let count = historyMessages(state, channel: channel, start: nil, end: nil, now: env.clock.unixSeconds)
-                    .filter { $0.timetoken > after }.count
-                return (channel: channel, count: count)
+                let stored = historyMessages(state, channel: channel, start: nil, end: nil, now: env.clock.unixSeconds)
+                let count = stored.filter { $0.timetoken > after }.count
+                // `more.url` names the channel's newest message (recorded 2020); without one, the
+                // requested timetoken (UNVERIFIED). Counts are never paged, so `is_more` is false.
+                return (channel: channel, count: count, newest: stored.last?.timetoken ?? after)
             }
-            return .pubNub(200, PubNubBodies.messageCounts(counts))
+            return .pubNub(200, PubNubBodies.messageCounts(counts, subscribeKey: route.subscribeKey ?? ""))
         }
     }
 
-    /// Stored, unexpired messages of `channel` with `end ≤ tt < start`, oldest first.
+    /// Stored, unexpired messages of `channel` with `end ≤ tt < start`, oldest first (fetch v3, counts).
     func historyMessages(
         _ state: KeyspaceState, channel: String, start: UInt64?, end: UInt64?, now: Int64
     ) -> [StoredMessage] {
         (state.logs[channel]?.messages ?? []).filter { message in
             message.visibleInHistory(now: now) && (start.map { message.timetoken < $0 } ?? true)
                 && (end.map { message.timetoken >= $0 } ?? true)
+        }
+    }
+
+    /// Stored, unexpired messages of `channel` within `bounds`, oldest first (history v2).
+    func storedMessages(_ state: KeyspaceState, channel: String, within bounds: HistoryBounds, now: Int64) -> [StoredMessage] {
+        (state.logs[channel]?.messages ?? []).filter { $0.visibleInHistory(now: now) && bounds.contains($0.timetoken) }
+    }
+}
+
+/// The timetokens a history v2 read or a delete covers: `start` is always exclusive and `end`
+/// inclusive (recorded). With both, they bound the range in either order; alone, `start` reads
+/// away from it in the direction of travel (older, or newer with `reverse`) and `end` stops the
+/// travel (from it on, or up to it with `reverse`).
+struct HistoryBounds: Sendable, Hashable {
+    var start: UInt64?
+    var end: UInt64?
+    var reverse: Bool
+
+    func contains(_ timetoken: UInt64) -> Bool {
+        switch (start, end) {
+        case let (start?, end?):
+            return start < end ? (start < timetoken && timetoken <= end) : (end <= timetoken && timetoken < start)
+        case let (start?, nil):
+            return reverse ? timetoken > start : timetoken < start
+        case let (nil, end?):
+            return reverse ? timetoken <= end : timetoken >= end
+        case (nil, nil):
+            return true
         }
     }
 }

@@ -1,19 +1,30 @@
 // SPDX-License-Identifier: MIT
 
 extension PubNubService {
-    /// Publish (GET/POST), fire and signal (spec §4).
-    func publish(_ route: PubNubRoute, body: [UInt8]) -> HTTPResponse {
+    /// Publish (GET/POST), fire and signal (spec §4). A POST body may be gzip- or zlib-compressed
+    /// (`Content-Encoding: gzip`, as ObjC and Python send it).
+    func publish(_ route: PubNubRoute, request: HTTPRequest) -> HTTPResponse {
         let subscribeKey = route.subscribeKey ?? ""
         let channel = route.channels.first ?? ""
         let isSignal = route.endpoint == .signal
         guard ChannelNames.isValid(channel) else { return PubNubErrors.reservedCharacter() }
+        guard case .success(let override) = Self.timetoken(route, "ptto") else { return PubNubErrors.couldNotParse() }
         let entry = entry(subscribeKey)
         if let keyset = entry.keyset, keyset.publishKey != route.publishKey {
             return PubNubErrors.publishRefusal("Invalid Key", timetoken: timetokens.next())
         }
-        let text = route.message ?? String(validating: body, as: UTF8.self) ?? ""
         let limit = isSignal ? configuration.maxSignalBytes : configuration.maxMessageBytes
-        if text.utf8.count > limit {
+        var text = route.message ?? ""
+        var oversized = false
+        if route.message == nil {
+            switch ContentDecoding.body(of: request, limit: limit) {
+            case .success(let body): text = String(validating: body, as: UTF8.self) ?? ""
+            case .failure(.tooLarge): oversized = true
+            // UNVERIFIED: the live answer to a corrupt compressed body; the balancer's parse error.
+            case .failure(.corrupt): return PubNubErrors.couldNotParse()
+            }
+        }
+        if oversized || text.utf8.count > limit {
             return PubNubErrors.publishRefusal(isSignal ? "Signal size too large" : "Message Too Large",
                                                timetoken: timetokens.next())
         }
@@ -30,7 +41,9 @@ extension PubNubService {
         // Clamped so no client value can overflow the expiry arithmetic (ten years at most).
         let ttlHours = min(max(route.query["ttl"].flatMap { Int($0) } ?? 0, 0), 24 * 365 * 10)
         return withState(entry, subscribeKey: subscribeKey) { state, outbox, env in
-            if let denied = denial(.write, channels: [channel], groups: [], route: route, state: state, env: env) { return denied }
+            if let denied = denial(.write, channels: [channel], groups: [], route: route, state: state, env: env, layout: .spaced) {
+                return denied
+            }
             let timetoken = env.timetokens.next()
             let message = StoredMessage(
                 timetoken: timetoken, channel: channel, kind: isSignal ? .signal : .message, payload: text,
@@ -39,7 +52,9 @@ extension PubNubService {
                 inHistory: !isSignal && !notStored, live: !fired || configuration.deliverFiredMessages,
                 expiresAt: ttlHours > 0 ? env.clock.unixSeconds + Int64(ttlHours) * 3600 : nil)
             state.append(message, env: env, outbox: &outbox)
-            return .pubNub(200, PubNubBodies.published(timetoken))
+            // A `ptto` is the publish timetoken the service answers with (recorded); the message
+            // keeps the service's own timetoken for ordering and carries `ptto` as its `o.t`.
+            return .pubNub(200, PubNubBodies.published(override ?? timetoken), .unquoted)
         }
     }
 
@@ -71,14 +86,14 @@ extension PubNubService {
         let keyspace = entry.keyspace
         let outcome: Outcome = withState(entry, subscribeKey: subscribeKey) { state, outbox, env in
             if let denied = denial(.read, channels: subscription.channels, groups: subscription.groups,
-                                   route: route, state: state, env: env, trailingNewline: true) {
+                                   route: route, state: state, env: env) {
                 return .answer(denied)
             }
             let handshake = cursor == 0 ? env.timetokens.next() : nil
             if let uuid = route.uuid {
                 let channels = presenceChannels(route, state: state)
-                applyStateParameter(route, uuid: uuid, channels: channels, state: &state, env: env, outbox: &outbox)
-                state.heartbeat(uuid: uuid, channels: channels, timeout: timeout, env: env, outbox: &outbox)
+                let given = applyStateParameter(route, uuid: uuid, channels: channels, state: &state, env: env, outbox: &outbox)
+                state.heartbeat(uuid: uuid, channels: channels, timeout: timeout, stateGiven: given, env: env, outbox: &outbox)
             }
             if let handshake {
                 return .answer(.pubNub(200, format.emptyBody(cursor: handshake, region: env.configuration.region)))
@@ -125,15 +140,20 @@ extension PubNubService {
         return result
     }
 
-    /// Applies a subscribe / heartbeat `state` parameter (`{"<channel or group>": {…}}`).
+    /// Applies a subscribe / heartbeat `state` parameter (`{"<channel or group>": {…}}`); returns
+    /// the channels it set state on.
+    @discardableResult
     func applyStateParameter(
         _ route: PubNubRoute, uuid: String, channels: [String], state: inout KeyspaceState,
         env: ServiceEnvironment, outbox: inout Outbox
-    ) {
-        guard let text = route.query["state"], let members = PubNubJSON.objectMembers(text) else { return }
+    ) -> Set<String> {
+        guard let text = route.query["state"], let members = PubNubJSON.objectMembers(text) else { return [] }
+        var given = Set<String>()
         for (name, value) in members where PubNubJSON.objectMembers(value) != nil {
             let targets = state.groups[name].map { $0.filter(channels.contains) } ?? (channels.contains(name) ? [name] : [])
             state.setState(uuid: uuid, channels: targets, state: value, env: env, outbox: &outbox)
+            given.formUnion(targets)
         }
+        return given
     }
 }

@@ -13,8 +13,8 @@ extension PubNubService {
             }
             if let uuid = route.uuid {
                 let channels = presenceChannels(route, state: state)
-                applyStateParameter(route, uuid: uuid, channels: channels, state: &state, env: env, outbox: &outbox)
-                state.heartbeat(uuid: uuid, channels: channels, timeout: timeout, env: env, outbox: &outbox)
+                let given = applyStateParameter(route, uuid: uuid, channels: channels, state: &state, env: env, outbox: &outbox)
+                state.heartbeat(uuid: uuid, channels: channels, timeout: timeout, stateGiven: given, env: env, outbox: &outbox)
             }
             return .pubNub(200, PubNubBodies.heartbeat)
         }

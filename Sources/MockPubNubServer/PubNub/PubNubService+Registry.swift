@@ -11,7 +11,9 @@ extension PubNubService {
             switch route.endpoint {
             case .channelGroupListGroups:
                 if let denied = subkeyDenial(.manage, route: route, state: state, env: env) { return denied }
-                return .pubNub(200, PubNubBodies.channelGroupListGroups(state.groups.keys.sorted()))
+                // The live service lists no group here, even right after one was created (recorded
+                // 2020): the listing without a namespace answers an empty `groups`.
+                return .pubNub(200, PubNubBodies.channelGroupListGroups([]))
             case .channelGroupList:
                 if let denied = denial(.read, channels: [], groups: [group], route: route, state: state, env: env) { return denied }
                 return .pubNub(200, PubNubBodies.channelGroupList(group: group, channels: state.groups[group] ?? []))
@@ -26,7 +28,7 @@ extension PubNubService {
             default:
                 state.deleteGroup(group)
             }
-            return .pubNub(200, PubNubBodies.channelRegistryOK)
+            return .pubNub(200, PubNubBodies.channelRegistryOK, .json)
         }
     }
 
@@ -54,8 +56,10 @@ extension PubNubService {
             return PubNubErrors.accessManager(403, "Signature Does Not Match")
         }
         guard case .success(let request) = GrantRequest.parse(route) else {
-            return PubNubErrors.couldNotParse()
+            // UNVERIFIED wording for a ttl outside 0…525600.
+            return PubNubErrors.accessManager(400, "Invalid ttl")
         }
+        if request.isAuthOnly { return PubNubErrors.accessManager(400, "Auth-only grants are reserved for future use") }
         let expiresAt: Int64? = request.ttl == 0 ? nil : now + Int64(request.ttl) * 60
         return withState(subscribeKey) { state, _, _ in
             for target in request.targets {
@@ -64,7 +68,7 @@ extension PubNubService {
                         GrantRecord(permissions: request.permissions, expiresAt: expiresAt)
                 }
             }
-            return .pubNub(200, request.responseBody(subscribeKey: subscribeKey))
+            return .pubNub(200, request.responseBody(subscribeKey: subscribeKey), .unquoted)
         }
     }
 }

@@ -68,7 +68,7 @@ public final class PubNubService: RequestHandler {
         switch route.endpoint {
         case .time: return .pubNub(200, PubNubBodies.time(timetokens.next()))
         case .admin: return PubNubErrors.notFound(path: request.rawPath)
-        case .publish, .signal: return publish(route, body: request.body)
+        case .publish, .signal: return publish(route, request: request)
         case .subscribe: return PubNubErrors.couldNotParse()
         case .heartbeat: return heartbeat(route)
         case .leave: return leave(route)
@@ -85,6 +85,9 @@ public final class PubNubService: RequestHandler {
             .channelGroupListGroups:
             return channelGroup(route)
         case .grant: return grant(route, request: request)
+        case .addMessageAction: return addMessageAction(route, request: request)
+        case .removeMessageAction: return removeMessageAction(route)
+        case .getMessageActions: return getMessageActions(route)
         }
     }
 
@@ -196,13 +199,13 @@ public final class PubNubService: RequestHandler {
     /// The 403 for a request on an Access Manager keyset lacking `permission`, else `nil`.
     func denial(
         _ permission: Permission, channels: [String], groups: [String], route: PubNubRoute,
-        state: KeyspaceState, env: ServiceEnvironment, trailingNewline: Bool = false
+        state: KeyspaceState, env: ServiceEnvironment, layout: PubNubErrors.ForbiddenLayout = .compact
     ) -> HTTPResponse? {
         guard env.keyset != nil else { return nil }
         let denied = state.denied(
             permission, channels: channels, groups: groups, auth: route.query["auth"], now: clock.unixSeconds)
         guard !denied.channels.isEmpty || !denied.groups.isEmpty else { return nil }
-        return PubNubErrors.forbidden(channels: denied.channels, groups: denied.groups, trailingNewline: trailingNewline)
+        return PubNubErrors.forbidden(channels: denied.channels, groups: denied.groups, layout: layout)
     }
 
     /// The 403 for a subkey-level operation without the subkey-level `permission`, else `nil`.

@@ -35,7 +35,7 @@ public struct HTTPServerConfiguration: Sendable, Hashable {
     /// Creates a configuration; every parameter has the documented default.
     public init(
         host: String = "127.0.0.1", port: Int = 0, eventLoopCount: Int = HTTPServerConfiguration.defaultLoopCount,
-        maxHeaderBytes: Int = 16 * 1024, maxTargetBytes: Int = 8 * 1024, maxBodyBytes: Int = 1 << 20,
+        maxHeaderBytes: Int = 16 * 1024, maxTargetBytes: Int = 32 * 1024, maxBodyBytes: Int = 1 << 20,
         maxPipelinedRequests: Int = 16, finDrainTimeout: Duration = .seconds(2), listenBacklog: Int = 4096,
         headerTimeout: Duration? = .seconds(10), idleTimeout: Duration? = .seconds(60)
     ) {

@@ -41,8 +41,10 @@ import Testing
     @Test func signedGrantOpensTheChannelAndEveryEndpointElseIsForbidden() throws {
         let server = try EndToEndServer(keysets: [Self.keyset])
         let now = Int(time(nil))
-        let forbidden = "{\"message\":\"Forbidden\",\"payload\":{\"channels\":[\"secure\"]},\"error\":true,\"service\":\"Access Manager\",\"status\":403}"
-        #expect(try server.raw("/publish/pk/sk/0/secure/0/1?uuid=u") == pubNubResponse(403, forbidden))
+        // Publish denials are spaced and end with a line feed, unquoted charset (recorded 2024).
+        let forbidden = "{\"message\": \"Forbidden\", \"payload\": {\"channels\": [\"secure\"]}, \"error\": true, \"service\": \"Access Manager\", \"status\": 403}\n"
+        #expect(try server.raw("/publish/pk/sk/0/secure/0/1?uuid=u")
+            == pubNubResponse(403, forbidden, contentType: "text/javascript; charset=UTF-8"))
         // A wrong signature is refused and grants nothing.
         var tampered = Self.signedGrant([("auth", "key1"), ("channel", "secure"), ("r", "1"), ("w", "1"), ("ttl", "5"), ("uuid", "admin")], timestamp: now)
         tampered = tampered.replacingOccurrences(of: "ttl=5", with: "ttl=6")

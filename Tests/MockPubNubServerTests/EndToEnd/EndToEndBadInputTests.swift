@@ -32,7 +32,8 @@ import Testing
         let server = try EndToEndServer()
         let longTarget = "/publish/demo/demo/0/ch/0/" + String(repeating: "1", count: 40_000)
         #expect(try exchange(server, "GET \(longTarget) HTTP/1.1\r\n\r\n") == pubNubResponse(
-            414, "{\"message\":\"Request URI Too Long\",\"error\":true,\"service\":\"Balancer\",\"status\":414}"))
+            414, "{\"status\":414,\"service\":\"Balancer\",\"error\":true,\"message\":\"Request URI Too Long\"}\n",
+            contentType: "text/javascript; charset=UTF-8"))
         let header = "X-Big: " + String(repeating: "a", count: 20_000)
         #expect(try exchange(server, "GET /time/0 HTTP/1.1\r\n\(header)\r\n\r\n") == pubNubResponse(
             431, "{\"message\":\"Request Header Fields Too Large\",\"error\":true,\"service\":\"Balancer\",\"status\":431}"))

@@ -33,15 +33,54 @@ import Testing
         #expect(channels?["f1"]?.count == 25 && channels?["f2"]?.count == 25)
         let (actionsStatus, actions) = try server.call("/v3/history-with-actions/sub-key/demo/channel/f1?max=1")
         #expect(actionsStatus == 200)
-        #expect(actions.hasPrefix("{\"status\": 200, \"error\": false, \"error_message\": \"\", \"channels\": {\"f1\":[{\"message\": 100, \"timetoken\": \"\(one[100])\""), "\(actions)")
+        #expect(actions == "{\"status\": 200, \"channels\": {\"f1\":[{\"message\": 100, \"timetoken\": \"\(one[100])\"}]}, "
+            + "\"more\": {\"url\": \"/v3/history-with-actions/sub-key/demo/channel/f1?start=\(one[100])&max=1\", \"start\": \"\(one[100])\", \"max\": 1}, "
+            + "\"error_message\": \"\", \"error\": false}")
         // Message counts, both forms.
-        #expect(try server.call("/v3/history/sub-key/demo/message-counts/f1,f2?timetoken=\(one[98])")
-            == (200, "{\"status\": 200, \"error\": false, \"error_message\": \"\", \"channels\": {\"f1\":2,\"f2\":30}}"))
-        #expect(try server.call("/v3/history/sub-key/demo/message-counts/f1,f2?channelsTimetoken=\(one[99]),\(two[27])")
-            == (200, "{\"status\": 200, \"error\": false, \"error_message\": \"\", \"channels\": {\"f1\":1,\"f2\":2}}"))
+        let counts = try server.call("/v3/history/sub-key/demo/message-counts/f1,f2?timetoken=\(one[98])")
+        #expect(counts.0 == 200 && counts.1.hasPrefix("{\"status\": 200, \"error\": false, \"error_message\": \"\", \"channels\": {\"f1\":2,\"f2\":30}, \"more\": {"))
+        let perChannel = try server.call("/v3/history/sub-key/demo/message-counts/f1,f2?channelsTimetoken=\(one[99]),\(two[27])")
+        #expect(perChannel.1.hasPrefix("{\"status\": 200, \"error\": false, \"error_message\": \"\", \"channels\": {\"f1\":1,\"f2\":2}, \"more\": {"))
+        #expect(perChannel.1.contains("\"f1\": {\"url\": \"/v3/history/sub-key/demo/message-counts/f1?timetoken=\(one[100])\", \"is_more\": false}"))
         // Delete: the range goes, the rest stays.
         let (deleteStatus, _) = try server.call("/v3/history/sub-key/demo/channel/f1?start=\(one[100])&end=\(one[98])", method: "DELETE")
         #expect(deleteStatus == 200)
         #expect(try server.call("/v2/history/sub-key/demo/channel/f1?count=2") == (200, "[[97,100],\(one[97]),\(one[100])]"))
+    }
+
+    /// Message actions over real sockets: add, list, history with actions, a subscriber's event, remove.
+    @Test func messageActionsRoundTrip() throws {
+        let server = try EndToEndServer()
+        let message = try server.publish("ma", "\"hello\"")
+        let base = "/v1/message-actions/demo/channel/ma"
+        let (status, added) = try server.call(base + "/message/\(message)?uuid=Serhii", method: "POST",
+                                              body: "{\"type\":\"reaction\",\"value\":\"smile\"}")
+        #expect(status == 200)
+        let data = (EndToEndServer.json(added) as? [String: Any])?["data"] as? [String: Any]
+        let actionTimetoken = try #require((data?["actionTimetoken"] as? String).flatMap { UInt64($0) })
+        #expect(data?["messageTimetoken"] as? String == "\(message)" && actionTimetoken > message)
+        let (_, listed) = try server.call(base)
+        #expect(listed.contains("\"actionTimetoken\": \"\(actionTimetoken)\""))
+        let (_, fetched) = try server.call("/v3/history-with-actions/sub-key/demo/channel/ma")
+        #expect(fetched.contains("\"actions\": {\"reaction\": {\"smile\": [{\"uuid\": \"Serhii\", \"actionTimetoken\": \"\(actionTimetoken)\"}]}}"))
+        let (_, event) = try server.call("/v2/subscribe/demo/ma/0?tt=\(message)")
+        let envelope = EndToEndServer.envelopes(event).first
+        #expect(envelope?["e"] as? Int == 3 && envelope?["i"] as? String == "Serhii")
+        #expect(try server.call(base + "/message/\(message)/action/\(actionTimetoken)", method: "DELETE")
+            == (200, "{\"status\": 200, \"data\": {}}"))
+        #expect(try server.call(base) == (200, "{\"status\": 200, \"data\": []}"))
+    }
+
+    /// The live service takes a GET publish of a 10,000-character message (a 10 KB URI) and
+    /// refuses a 100 KB URI with the balancer's 414 (recorded 2020 and 2025).
+    @Test func tenThousandCharacterGetPublishIsAcceptedAndHundredKilobytesIsNot() throws {
+        let server = try EndToEndServer()
+        let text = "\"" + String(repeating: "hello-there", count: 909) + "x\""
+        #expect(try server.publish("long", text) > 0)
+        let (_, history) = try server.call("/v2/history/sub-key/demo/channel/long")
+        #expect(history.hasPrefix("[[" + text + "],"))
+        let tooLong = "/publish/demo/demo/0/long/0/" + PercentDecoding.encode("\"" + String(repeating: "x", count: 100_000) + "\"")
+        #expect(try server.call(tooLong)
+            == (414, "{\"status\":414,\"service\":\"Balancer\",\"error\":true,\"message\":\"Request URI Too Long\"}\n"))
     }
 }

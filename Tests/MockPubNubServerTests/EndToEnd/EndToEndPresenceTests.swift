@@ -31,7 +31,7 @@ import Testing
         #expect((got.first?["timestamp"] as? Int).map { $0 > 1_700_000_000 } == true)
         cursor = next
         let setState = try server.call("/v2/presence/sub-key/demo/channel/room/uuid/alice/data?state=%7B%22mood%22%3A%22ok%22%7D")
-        #expect(setState == (200, "{\"status\": 200, \"message\": \"OK\", \"payload\": {\"mood\":\"ok\"}, \"service\": \"Presence\"}"))
+        #expect(setState == (200, "{\"message\":\"OK\",\"payload\":{\"mood\":\"ok\"},\"service\":\"Presence\",\"status\":200}"))
         (got, next) = try events(server, "room", from: cursor, count: 1)
         #expect(got.first?["action"] as? String == "state-change")
         #expect(got.first?["data"] as? [String: String] == ["mood": "ok"])
@@ -53,16 +53,16 @@ import Testing
         #expect(try server.call("/v2/subscribe/demo/p1,p2/0?tt=0&uuid=u1&state=%7B%22p1%22%3A%7B%22a%22%3A1%7D%7D").0 == 200)
         #expect(try server.call("/v2/subscribe/demo/p1/0?tt=0&uuid=u2").0 == 200)
         #expect(try server.call("/v2/presence/sub-key/demo/channel/p1?state=1")
-            == (200, "{\"status\": 200, \"message\": \"OK\", \"service\": \"Presence\", \"uuids\": [{\"uuid\": \"u1\", \"state\": {\"a\":1}}, {\"uuid\": \"u2\"}], \"occupancy\": 2}"))
+            == (200, "{\"message\":\"OK\",\"occupancy\":2,\"service\":\"Presence\",\"status\":200,\"uuids\":[{\"state\":{\"a\":1},\"uuid\":\"u1\"},{\"uuid\":\"u2\"}]}"))
         #expect(try server.call("/v2/presence/sub-key/demo/channel/p1?disable_uuids=1")
-            == (200, "{\"status\": 200, \"message\": \"OK\", \"service\": \"Presence\", \"occupancy\": 2}"))
+            == (200, "{\"message\":\"OK\",\"occupancy\":2,\"service\":\"Presence\",\"status\":200}"))
         let several = EndToEndServer.json(try server.call("/v2/presence/sub-key/demo/channel/p1,p2").1) as? [String: Any]
         let payload = several?["payload"] as? [String: Any]
         #expect(payload?["total_occupancy"] as? Int == 3 && payload?["total_channels"] as? Int == 2)
         let global = EndToEndServer.json(try server.call("/v2/presence/sub-key/demo").1) as? [String: Any]
         #expect((global?["payload"] as? [String: Any])?["total_channels"] as? Int == 2)
         #expect(try server.call("/v2/presence/sub-key/demo/uuid/u1")
-            == (200, "{\"status\": 200, \"message\": \"OK\", \"payload\": {\"channels\": [\"p1\", \"p2\"]}, \"service\": \"Presence\"}"))
+            == (200, "{\"message\":\"OK\",\"payload\":{\"channels\":[\"p1\",\"p2\"]},\"service\":\"Presence\",\"status\":200}"))
         #expect(try server.call("/v2/presence/sub-key/demo/channel/p1/uuid/u1")
             == (200, "{\"status\": 200, \"uuid\": \"u1\", \"service\": \"Presence\", \"message\": \"OK\", \"payload\": {\"a\":1}, \"channel\": \"p1\"}"))
     }

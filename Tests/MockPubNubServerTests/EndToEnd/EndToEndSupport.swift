@@ -83,10 +83,11 @@ final class EndToEndServer {
 }
 
 /// The exact bytes of a PubNub-style response of the mock server.
-func pubNubResponse(_ status: Int, _ body: String, close: Bool = true) -> String {
+func pubNubResponse(_ status: Int, _ body: String, close: Bool = true,
+                    contentType: String = "text/javascript; charset=\"UTF-8\"") -> String {
     let reasons = [200: "OK", 400: "Bad Request", 403: "Forbidden", 404: "Not Found", 413: "Content Too Large",
                    414: "URI Too Long", 431: "Request Header Fields Too Large"]
     let reason = reasons[status] ?? "?"
-    return "HTTP/1.1 \(status) \(reason)\r\nContent-Type: text/javascript; charset=\"UTF-8\"\r\n"
+    return "HTTP/1.1 \(status) \(reason)\r\nContent-Type: \(contentType)\r\n"
         + "Content-Length: \(body.utf8.count)\r\nConnection: \(close ? "close" : "keep-alive")\r\n\r\n\(body)"
 }

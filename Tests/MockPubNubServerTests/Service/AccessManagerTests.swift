@@ -19,8 +19,14 @@ import Testing
         return h.call(path + "?" + query + "&signature=" + RequestSignature.sign(input, secret: secret))
     }
 
+    /// A 403 as recorded for subscribe / presence / history: compact, with a trailing line feed.
     private func forbidden(_ payload: String) -> String {
-        "{\"message\":\"Forbidden\",\"payload\":{\(payload)},\"error\":true,\"service\":\"Access Manager\",\"status\":403}"
+        "{\"message\":\"Forbidden\",\"payload\":{\(payload)},\"error\":true,\"service\":\"Access Manager\",\"status\":403}\n"
+    }
+
+    /// A publish 403 as recorded (2024): spaced, with a trailing line feed.
+    private func publishForbidden(_ channel: String) -> String {
+        "{\"message\": \"Forbidden\", \"payload\": {\"channels\": [\"\(channel)\"]}, \"error\": true, \"service\": \"Access Manager\", \"status\": 403}\n"
     }
 
     @Test func hmacMatchesRFC4231() {
@@ -40,12 +46,12 @@ import Testing
         let h = harness()
         h.time.set(unixSeconds: 1_795_243_192 + 600)
         #expect(h.call(target) == (200, "{\"message\":\"Success\",\"payload\":{\"level\":\"channel\",\"subscribe_key\":\"demo\",\"ttl\":60,"
-            + "\"channels\":{\"ch1\":{\"r\":1,\"w\":1,\"m\":0,\"d\":0}}},\"service\":\"Access Manager\",\"status\":200}"))
+            + "\"channels\":{\"ch1\":{\"r\":1,\"w\":1,\"m\":0,\"d\":0,\"g\":0,\"u\":0,\"j\":0}}},\"service\":\"Access Manager\",\"status\":200}"))
         h.time.set(unixSeconds: 1_795_243_192 + 601)
-        #expect(h.call(target) == (403, "{\"message\":\"Invalid Timestamp\",\"error\":true,\"service\":\"Access Manager\",\"status\":403}"))
+        #expect(h.call(target) == (403, "{\"message\":\"Invalid Timestamp\",\"error\":true,\"service\":\"Access Manager\",\"status\":403}\n"))
         h.time.set(unixSeconds: 1_795_243_192)
         #expect(h.call(target.replacingAll("&r=1&", "&r=0&"))
-            == (403, "{\"message\":\"Signature Does Not Match\",\"error\":true,\"service\":\"Access Manager\",\"status\":403}"))
+            == (403, "{\"message\":\"Signature Does Not Match\",\"error\":true,\"service\":\"Access Manager\",\"status\":403}\n"))
     }
 
     @Test func grantLevelsRenderAsRecorded() {
@@ -62,21 +68,41 @@ import Testing
         #expect(grant(h, "ttl=x").0 == 400)
     }
 
+    /// Recorded 2020: channel-level grants carry all seven flags; a revoke without `ttl` reports
+    /// `ttl` 1; uuid-level grants nest `auths` under `uuids`. Recorded 2016: auth-only grants are refused.
+    @Test func channelRevokeUUIDAndAuthOnlyGrantsAsRecorded() {
+        let h = harness()
+        let tail = "},\"service\":\"Access Manager\",\"status\":200}"
+        #expect(grant(h, "channel=demo&d=1&m=1&r=1&ttl=1440&w=1") == (200, "{\"message\":\"Success\",\"payload\":{\"level\":\"channel\","
+            + "\"subscribe_key\":\"pam-sub\",\"ttl\":1440,\"channels\":{\"demo\":{\"r\":1,\"w\":1,\"m\":1,\"d\":1,\"g\":0,\"u\":0,\"j\":0}}" + tail))
+        #expect(grant(h, "g=0&j=0&m=0&r=0&u=0&w=0") == (200, "{\"message\":\"Success\",\"payload\":{\"level\":\"subkey\","
+            + "\"subscribe_key\":\"pam-sub\",\"ttl\":1,\"r\":0,\"w\":0,\"m\":0,\"d\":0,\"g\":0,\"u\":0,\"j\":0" + tail))
+        #expect(grant(h, "auth=demo&d=0&g=1&m=1&r=1&target-uuid=bob&ttl=1440&u=1&w=1") == (200, "{\"message\":\"Success\",\"payload\":{"
+            + "\"level\":\"uuid\",\"subscribe_key\":\"pam-sub\",\"ttl\":1440,\"uuids\":{\"bob\":{\"auths\":{\"demo\":"
+            + "{\"r\":1,\"w\":1,\"m\":1,\"d\":0,\"g\":1,\"u\":1,\"j\":0}}}}" + tail))
+        #expect(grant(h, "auth=key&m=0&r=0&ttl=0&w=0") == (400, "{\"message\":\"Auth-only grants are reserved for future use\","
+            + "\"error\":true,\"service\":\"Access Manager\",\"status\":400}\n"))
+        // Two channels with an auth key: user level, four flags per auth (recorded 2019).
+        #expect(grant(h, "auth=a&channel=c1,c2&r=1&w=1") == (200, "{\"message\":\"Success\",\"payload\":{\"level\":\"user\","
+            + "\"subscribe_key\":\"pam-sub\",\"ttl\":1440,\"channels\":{\"c1\":{\"auths\":{\"a\":{\"r\":1,\"w\":1,\"m\":0,\"d\":0}}},"
+            + "\"c2\":{\"auths\":{\"a\":{\"r\":1,\"w\":1,\"m\":0,\"d\":0}}}}" + tail))
+    }
+
     @Test func endpointsEnforceGrantsUntilTheyExpire() {
         let h = harness()
-        #expect(h.call("/publish/pam-pub/pam-sub/0/ch1/0/1?auth=k1") == (403, forbidden("\"channels\":[\"ch1\"]")))
+        #expect(h.call("/publish/pam-pub/pam-sub/0/ch1/0/1?auth=k1") == (403, publishForbidden("ch1")))
         #expect(h.call("/publish/wrong/pam-sub/0/ch1/0/1?auth=k1") == (400, "[0,\"Invalid Key\",\"\(serviceFirstTT)\"]"))
         grant(h, "channel=ch1&auth=k1&r=1&w=1&ttl=1")
         #expect(h.call("/publish/pam-pub/pam-sub/0/ch1/0/1?auth=k1").0 == 200)
         #expect(h.call("/publish/pam-pub/pam-sub/0/ch1/0/1?auth=k2").0 == 403)
         #expect(h.call("/v2/subscribe/pam-sub/ch1,ch2/0?tt=0&channel-group=g&auth=k1")
-            == (403, forbidden("\"channels\":[\"ch2\"],\"channel-groups\":[\"g\"]") + "\n"))
+            == (403, forbidden("\"channels\":[\"ch2\"],\"channel-groups\":[\":g\"]")))
         #expect(h.call("/v2/history/sub-key/pam-sub/channel/ch1?auth=k1").0 == 200)
         #expect(h.call("/v3/history/sub-key/pam-sub/channel/ch1?auth=k1", method: "DELETE") == (403, forbidden("\"channels\":[\"ch1\"]")))
         #expect(h.call("/v2/presence/sub-key/pam-sub?auth=k1")
-            == (403, "{\"message\":\"Forbidden\",\"error\":true,\"service\":\"Access Manager\",\"status\":403}"))
+            == (403, "{\"message\":\"Forbidden\",\"error\":true,\"service\":\"Access Manager\",\"status\":403}\n"))
         h.time.advance(seconds: 60)
-        #expect(h.call("/publish/pam-pub/pam-sub/0/ch1/0/1?auth=k1") == (403, forbidden("\"channels\":[\"ch1\"]")))
+        #expect(h.call("/publish/pam-pub/pam-sub/0/ch1/0/1?auth=k1") == (403, publishForbidden("ch1")))
         // ttl=0 never lapses; a revoke is a grant with no flags.
         grant(h, "channel=ch1&r=1&w=1&ttl=0")
         h.time.advance(seconds: 10_000_000)
@@ -88,7 +114,7 @@ import Testing
     @Test func channelGroupManagementNeedsManageAndSubscribeNeedsGroupRead() {
         let h = harness()
         let base = "/v1/channel-registration/sub-key/pam-sub/channel-group/cg"
-        #expect(h.call(base + "?add=a&auth=k") == (403, forbidden("\"channel-groups\":[\"cg\"]")))
+        #expect(h.call(base + "?add=a&auth=k") == (403, forbidden("\"channel-groups\":[\":cg\"]")))
         grant(h, "channel-group=cg&auth=k&r=1&m=1")
         #expect(h.call(base + "?add=a&auth=k").0 == 200)
         #expect(h.call("/v2/subscribe/pam-sub/,/0?tt=0&channel-group=cg,cg-pnpres&auth=k").0 == 200)
@@ -96,11 +122,11 @@ import Testing
 
     @Test func whereNowNeedsTheSubkeyReadGrant() {
         let h = harness()
-        let subkeyDenied = "{\"message\":\"Forbidden\",\"error\":true,\"service\":\"Access Manager\",\"status\":403}"
+        let subkeyDenied = "{\"message\":\"Forbidden\",\"error\":true,\"service\":\"Access Manager\",\"status\":403}\n"
         #expect(h.call("/v2/presence/sub-key/pam-sub/uuid/bob?auth=k1") == (403, subkeyDenied))
         grant(h, "channel=ch1&auth=k1&r=1")
         #expect(h.call("/v2/presence/sub-key/pam-sub/uuid/bob?auth=k1") == (403, subkeyDenied))
-        grant(h, "auth=k1&r=1")
+        grant(h, "r=1")
         #expect(h.call("/v2/presence/sub-key/pam-sub/uuid/bob?auth=k1").0 == 200)
         #expect(h.call("/v2/presence/sub-key/open/uuid/bob").0 == 200)
     }
@@ -109,7 +135,7 @@ import Testing
         let h = harness()
         #expect(h.call("/publish/x/open/0/ch/0/1").0 == 200)
         #expect(h.call("/v2/auth/grant/sub-key/open?r=1&timestamp=1&signature=v2.x")
-            == (400, "{\"message\":\"Invalid Subscribe Key\",\"error\":true,\"service\":\"Access Manager\",\"status\":400}"))
+            == (400, "{\"message\":\"Invalid Subscribe Key\",\"error\":true,\"service\":\"Access Manager\",\"status\":400}\n"))
     }
 }
 
@@ -119,7 +145,8 @@ import Testing
         #expect(h.call("/publish/p/late/0/ch/0/1").0 == 200)
         h.service.register(Keyset(subscribeKey: "late", publishKey: "p", secretKey: "s"))
         #expect(h.service.keyset(for: "late")?.secretKey == "s")
-        #expect(h.call("/publish/p/late/0/ch/0/1?auth=k") == (403, "{\"message\":\"Forbidden\",\"payload\":{\"channels\":[\"ch\"]},\"error\":true,\"service\":\"Access Manager\",\"status\":403}"))
+        #expect(h.call("/publish/p/late/0/ch/0/1?auth=k")
+            == (403, "{\"message\": \"Forbidden\", \"payload\": {\"channels\": [\"ch\"]}, \"error\": true, \"service\": \"Access Manager\", \"status\": 403}\n"))
         h.service.grant(AccessGrant(channels: ["ch"], authKeys: ["k"], read: true, write: true, ttlMinutes: 1), subscribeKey: "late")
         #expect(h.call("/publish/p/late/0/ch/0/2?auth=k") == (200, "[1,\"Sent\",\"\(serviceFirstTT + 1)\"]"))
         let injected = try h.service.inject(subscribeKey: "late", channel: "ch", message: "{\"x\": 1}", publisher: "harness")
@@ -133,7 +160,7 @@ import Testing
 
     @Test func resetsForgetStateAndGrantsButKeepKeysets() {
         let h = ServiceHarness()
-        let denied = "{\"message\":\"Forbidden\",\"payload\":{\"channels\":[\"ch\"]},\"error\":true,\"service\":\"Access Manager\",\"status\":403}"
+        let denied = "{\"message\": \"Forbidden\", \"payload\": {\"channels\": [\"ch\"]}, \"error\": true, \"service\": \"Access Manager\", \"status\": 403}\n"
         h.service.register(Keyset(subscribeKey: "kept", publishKey: "p", secretKey: "s"))
         for resetAll in [false, true] {
             h.service.grant(AccessGrant(channels: ["ch"], read: true, write: true), subscribeKey: "kept")

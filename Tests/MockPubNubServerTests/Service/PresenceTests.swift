@@ -6,45 +6,60 @@ import Testing
     /// The wall-clock second of the harness clock.
     let second = 1_735_689_600
 
-    private func event(_ tt: UInt64, _ channel: String, _ d: String) -> String {
-        "{\"a\":\"2\",\"f\":0,\"p\":{\"t\":\"\(tt)\",\"r\":12},\"k\":\"demo\",\"c\":\"\(channel)-pnpres\",\"d\":\(d),\"b\":\"\(channel)-pnpres\"}"
+    /// The harness clock's milliseconds at `second` (its fraction is .1234567 s).
+    private func millis(_ second: Int) -> Int { second * 1000 + 123 }
+
+    /// A presence envelope as the live service sends it (recorded 2025): `u` with the `pn_*` keys
+    /// sorted, `d` with `precise_timestamp` (state-change, recorded 2020, has neither).
+    private func event(
+        _ tt: UInt64, _ channel: String, _ action: String, _ uuid: String, occupancy: Int, at second: Int,
+        data: String? = nil, via: String? = nil
+    ) -> String {
+        let precise = action != "state-change"
+        let u = "{\"pn_action\":\"\(action)\",\"pn_channel\":\"\(channel)\",\"pn_ispresence\":1,\"pn_occupancy\":\(occupancy)"
+            + (precise ? ",\"pn_precise_timestamp\":\(millis(second))" : "") + ",\"pn_timestamp\":\(second),\"pn_uuid\":\"\(uuid)\"}"
+        let d = "{\"action\":\"\(action)\",\"uuid\":\"\(uuid)\",\"timestamp\":\(second)"
+            + (precise ? ",\"precise_timestamp\":\(millis(second))" : "") + (data.map { ",\"data\":" + $0 } ?? "")
+            + ",\"occupancy\":\(occupancy)}"
+        return "{\"a\":\"2\",\"f\":0,\"p\":{\"t\":\"\(tt)\",\"r\":12},\"k\":\"demo\",\"c\":\"\(channel)-pnpres\",\"u\":\(u),\"d\":\(d),"
+            + "\"b\":\"\(via ?? channel + "-pnpres")\"}"
     }
 
     @Test func joinStateChangeLeaveSequence() {
         let h = ServiceHarness()
         let (_, handshake) = h.call("/v2/subscribe/demo/ch-pnpres/0?tt=0")
         #expect(h.call("/v2/presence/sub-key/demo/channel/ch/heartbeat?heartbeat=10&uuid=alice")
-            == (200, "{\"status\": 200, \"message\": \"OK\", \"service\": \"Presence\"}"))
+            == (200, "{\"message\":\"OK\",\"service\":\"Presence\",\"status\":200}"))
         let state = PercentDecoding.encode("{\"k\": 1}")
         #expect(h.call("/v2/presence/sub-key/demo/channel/ch/uuid/alice/data?state=\(state)&uuid=alice")
-            == (200, "{\"status\": 200, \"message\": \"OK\", \"payload\": {\"k\": 1}, \"service\": \"Presence\"}"))
+            == (200, "{\"message\":\"OK\",\"payload\":{\"k\": 1},\"service\":\"Presence\",\"status\":200}"))
         #expect(h.call("/v2/presence/sub_key/demo/channel/ch,ch-pnpres/leave?uuid=alice")
-            == (200, "{\"status\": 200, \"action\": \"leave\", \"message\": \"OK\", \"service\": \"Presence\"}"))
+            == (200, "{\"action\":\"leave\",\"message\":\"OK\",\"service\":\"Presence\",\"status\":200}"))
         let (_, events) = h.call("/v2/subscribe/demo/ch-pnpres/0?tt=\(ServiceHarness.cursor(handshake))")
         #expect(events == "{\"t\":{\"t\":\"\(serviceFirstTT + 3)\",\"r\":12},\"m\":["
-            + event(serviceFirstTT + 1, "ch", "{\"action\": \"join\", \"timestamp\": \(second), \"uuid\": \"alice\", \"occupancy\": 1}") + ","
-            + event(serviceFirstTT + 2, "ch", "{\"action\": \"state-change\", \"timestamp\": \(second), \"uuid\": \"alice\", \"occupancy\": 1, \"data\": {\"k\": 1}}") + ","
-            + event(serviceFirstTT + 3, "ch", "{\"action\": \"leave\", \"timestamp\": \(second), \"uuid\": \"alice\", \"occupancy\": 0, \"data\": {\"k\": 1}}")
+            + event(serviceFirstTT + 1, "ch", "join", "alice", occupancy: 1, at: second) + ","
+            + event(serviceFirstTT + 2, "ch", "state-change", "alice", occupancy: 1, at: second, data: "{\"k\": 1}") + ","
+            + event(serviceFirstTT + 3, "ch", "leave", "alice", occupancy: 0, at: second, data: "{\"k\": 1}")
             + "]}")
     }
 
     @Test func subscribeJoinsAndTimeoutFollowsTheClientsHeartbeatValue() {
         let h = ServiceHarness()
         h.call("/v2/subscribe/demo/ch/0?tt=0&heartbeat=10&uuid=bob")
-        #expect(h.call("/v2/presence/sub-key/demo/channel/ch?uuid=x").1.contains("\"uuids\": [\"bob\"], \"occupancy\": 1"))
+        #expect(h.call("/v2/presence/sub-key/demo/channel/ch?uuid=x").1.contains("\"occupancy\":1,\"service\":\"Presence\",\"status\":200,\"uuids\":[\"bob\"]"))
         h.scheduler.advance(by: .seconds(9))
         h.call("/v2/presence/sub-key/demo/channel/ch/heartbeat?heartbeat=10&uuid=bob")
         h.scheduler.advance(by: .seconds(9))
-        #expect(h.call("/v2/presence/sub-key/demo/channel/ch?uuid=x").1.contains("\"occupancy\": 1"))
+        #expect(h.call("/v2/presence/sub-key/demo/channel/ch?uuid=x").1.contains("\"occupancy\":1"))
         h.time.advance(seconds: 30)
         h.scheduler.advance(by: .seconds(1))
         #expect(h.call("/v2/presence/sub-key/demo/channel/ch?uuid=x")
-            == (200, "{\"status\": 200, \"message\": \"OK\", \"occupancy\": 0, \"uuids\": [], \"service\": \"Presence\"}"))
+            == (200, "{\"message\":\"OK\",\"occupancy\":0,\"service\":\"Presence\",\"status\":200,\"uuids\":[]}"))
         #expect(h.scheduler.pending == 0)
         let (_, events) = h.call("/v2/subscribe/demo/ch-pnpres/0?tt=1")
         #expect(events == "{\"t\":{\"t\":\"\(serviceFirstTT + 300_000_000)\",\"r\":12},\"m\":["
-            + event(serviceFirstTT + 1, "ch", "{\"action\": \"join\", \"timestamp\": \(second), \"uuid\": \"bob\", \"occupancy\": 1}") + ","
-            + event(serviceFirstTT + 300_000_000, "ch", "{\"action\": \"timeout\", \"timestamp\": \(second + 30), \"uuid\": \"bob\", \"occupancy\": 0}")
+            + event(serviceFirstTT + 1, "ch", "join", "bob", occupancy: 1, at: second) + ","
+            + event(serviceFirstTT + 300_000_000, "ch", "timeout", "bob", occupancy: 0, at: second + 30)
             + "]}")
     }
 
@@ -56,7 +71,7 @@ import Testing
         #expect(h.call("/v2/presence/sub-key/demo/uuid/u1").1.contains("[\"a\"]"))
         h.scheduler.advance(by: .seconds(1))
         #expect(h.call("/v2/presence/sub-key/demo/uuid/u1")
-            == (200, "{\"status\": 200, \"message\": \"OK\", \"payload\": {\"channels\": []}, \"service\": \"Presence\"}"))
+            == (200, "{\"message\":\"OK\",\"payload\":{\"channels\":[]},\"service\":\"Presence\",\"status\":200}"))
         h.scheduler.advance(by: .seconds(279))
         #expect(h.call("/v2/presence/sub-key/demo/uuid/u2").1.contains("[\"b\"]"))
         h.scheduler.advance(by: .seconds(1))
@@ -68,19 +83,19 @@ import Testing
         h.call("/v2/presence/sub-key/demo/channel/ch1,ch2/heartbeat?uuid=alice")
         h.call("/v2/presence/sub-key/demo/channel/ch1/heartbeat?uuid=bob&state=\(PercentDecoding.encode("{\"ch1\": {\"k\": 1}}"))")
         #expect(h.call("/v2/presence/sub-key/demo/channel/ch1?uuid=x")
-            == (200, "{\"status\": 200, \"message\": \"OK\", \"service\": \"Presence\", \"uuids\": [\"alice\", \"bob\"], \"occupancy\": 2}"))
+            == (200, "{\"message\":\"OK\",\"occupancy\":2,\"service\":\"Presence\",\"status\":200,\"uuids\":[\"alice\",\"bob\"]}"))
         #expect(h.call("/v2/presence/sub-key/demo/channel/ch1?disable_uuids=1")
-            == (200, "{\"status\": 200, \"message\": \"OK\", \"service\": \"Presence\", \"occupancy\": 2}"))
+            == (200, "{\"message\":\"OK\",\"occupancy\":2,\"service\":\"Presence\",\"status\":200}"))
         #expect(h.call("/v2/presence/sub-key/demo/channel/ch1?state=1").1
-            == "{\"status\": 200, \"message\": \"OK\", \"service\": \"Presence\", \"uuids\": [{\"uuid\": \"alice\"}, {\"uuid\": \"bob\", \"state\": {\"k\": 1}}], \"occupancy\": 2}")
-        let multi = "{\"status\": 200, \"message\": \"OK\", \"payload\": {\"channels\": {\"ch1\": {\"uuids\": [\"alice\", \"bob\"], \"occupancy\": 2}, "
-            + "\"ch2\": {\"uuids\": [\"alice\"], \"occupancy\": 1}}, \"total_channels\": 2, \"total_occupancy\": 3}, \"service\": \"Presence\"}"
+            == "{\"message\":\"OK\",\"occupancy\":2,\"service\":\"Presence\",\"status\":200,\"uuids\":[{\"uuid\":\"alice\"},{\"state\":{\"k\": 1},\"uuid\":\"bob\"}]}")
+        let multi = "{\"message\":\"OK\",\"payload\":{\"channels\":{\"ch1\":{\"occupancy\":2,\"uuids\":[\"alice\",\"bob\"]},"
+            + "\"ch2\":{\"occupancy\":1,\"uuids\":[\"alice\"]}},\"total_channels\":2,\"total_occupancy\":3},\"service\":\"Presence\",\"status\":200}"
         #expect(h.call("/v2/presence/sub-key/demo/channel/ch1,ch2,empty") == (200, multi))
         #expect(h.call("/v2/presence/sub-key/demo") == (200, multi))
-        #expect(h.call("/v2/presence/sub-key/demo?disable_uuids=1") == (200, "{\"status\": 200, \"message\": \"OK\", \"payload\": {\"channels\": "
-            + "{\"ch1\": {\"occupancy\": 2}, \"ch2\": {\"occupancy\": 1}}, \"total_channels\": 2, \"total_occupancy\": 3}, \"service\": \"Presence\"}"))
+        #expect(h.call("/v2/presence/sub-key/demo?disable_uuids=1") == (200, "{\"message\":\"OK\",\"payload\":{\"channels\":"
+            + "{\"ch1\":{\"occupancy\":2},\"ch2\":{\"occupancy\":1}},\"total_channels\":2,\"total_occupancy\":3},\"service\":\"Presence\",\"status\":200}"))
         #expect(h.call("/v2/presence/sub-key/demo/uuid/alice")
-            == (200, "{\"status\": 200, \"message\": \"OK\", \"payload\": {\"channels\": [\"ch1\", \"ch2\"]}, \"service\": \"Presence\"}"))
+            == (200, "{\"message\":\"OK\",\"payload\":{\"channels\":[\"ch1\",\"ch2\"]},\"service\":\"Presence\",\"status\":200}"))
         #expect(h.call("/v2/presence/sub-key/demo/channel/ch1/uuid/bob")
             == (200, "{\"status\": 200, \"uuid\": \"bob\", \"service\": \"Presence\", \"message\": \"OK\", \"payload\": {\"k\": 1}, \"channel\": \"ch1\"}"))
         #expect(h.call("/v2/presence/sub-key/demo/channel/ch1,ch2/uuid/bob")
@@ -104,10 +119,10 @@ import Testing
         h.call("/v2/subscribe/demo/,/0?channel-group=g&tt=0&uuid=carol")
         // The handshake takes serviceFirstTT; both joins are delivered together, `b` naming the presence group.
         func join(_ tt: UInt64, _ channel: String) -> String {
-            "{\"a\":\"2\",\"f\":0,\"p\":{\"t\":\"\(tt)\",\"r\":12},\"k\":\"demo\",\"c\":\"\(channel)-pnpres\",\"d\":{\"action\": \"join\", \"timestamp\": \(second), \"uuid\": \"carol\", \"occupancy\": 1},\"b\":\"g-pnpres\"}"
+            event(tt, channel, "join", "carol", occupancy: 1, at: second, via: "g-pnpres")
         }
         #expect(watcher.body == "{\"t\":{\"t\":\"\(serviceFirstTT + 2)\",\"r\":12},\"m\":[" + join(serviceFirstTT + 1, "a") + "," + join(serviceFirstTT + 2, "b") + "]}")
-        #expect(h.call("/v2/presence/sub-key/demo/channel/,?channel-group=g").1.contains("\"total_channels\": 2"))
+        #expect(h.call("/v2/presence/sub-key/demo/channel/,?channel-group=g").1.contains("\"total_channels\":2"))
     }
 
     @Test func subscribeStateIsCarriedByTheJoinAndGroupLeaveLeavesMembers() {
@@ -116,13 +131,24 @@ import Testing
         let state = PercentDecoding.encode("{\"g\": {\"mood\": \"ok\"}}")
         h.call("/v2/subscribe/demo/b/0?tt=0&channel-group=g&uuid=dan&state=\(state)")
         #expect(h.call("/v2/presence/sub-key/demo/channel/a/uuid/dan").1.contains("\"payload\": {\"mood\": \"ok\"}, "))
-        #expect(h.call("/v2/presence/sub-key/demo/uuid/dan").1.contains("[\"a\", \"b\"]"))
+        #expect(h.call("/v2/presence/sub-key/demo/uuid/dan").1.contains("[\"a\",\"b\"]"))
         h.call("/v2/presence/sub-key/demo/channel/,/leave?channel-group=g&uuid=dan")
         #expect(h.call("/v2/presence/sub-key/demo/uuid/dan").1.contains("[\"b\"]"))
         let (_, events) = h.call("/v2/subscribe/demo/a-pnpres/0?tt=1")
         #expect(events == "{\"t\":{\"t\":\"\(serviceFirstTT + 3)\",\"r\":12},\"m\":["
-            + event(serviceFirstTT + 2, "a", "{\"action\": \"join\", \"timestamp\": \(second), \"uuid\": \"dan\", \"occupancy\": 1, \"data\": {\"mood\": \"ok\"}}") + ","
-            + event(serviceFirstTT + 3, "a", "{\"action\": \"leave\", \"timestamp\": \(second), \"uuid\": \"dan\", \"occupancy\": 0, \"data\": {\"mood\": \"ok\"}}")
+            + event(serviceFirstTT + 2, "a", "join", "dan", occupancy: 1, at: second, data: "{\"mood\": \"ok\"}") + ","
+            + event(serviceFirstTT + 3, "a", "leave", "dan", occupancy: 0, at: second, data: "{\"mood\": \"ok\"}")
             + "]}")
+    }
+
+    /// Recorded (2020): state set with set-state before the uuid joins is not carried by its join.
+    @Test func joinAfterSetStateCarriesNoData() {
+        let h = ServiceHarness()
+        let state = PercentDecoding.encode("{\"k\": 1}")
+        h.call("/v2/presence/sub-key/demo/channel/ch/uuid/eve/data?state=\(state)&uuid=eve")
+        h.call("/v2/subscribe/demo/ch,ch-pnpres/0?tt=0&uuid=eve")
+        let (_, events) = h.call("/v2/subscribe/demo/ch-pnpres/0?tt=1")
+        #expect(events == "{\"t\":{\"t\":\"\(serviceFirstTT + 1)\",\"r\":12},\"m\":["
+            + event(serviceFirstTT + 1, "ch", "join", "eve", occupancy: 1, at: second) + "]}")
     }
 }

@@ -78,4 +78,45 @@ let serviceFirstTT: UInt64 = 17_356_896_001_234_567
         #expect(members?.map(\.key) == ["kA", "n"])
         #expect(members?.map(\.value) == ["{\"x\": 1}", "2"])
     }
+
+    /// Recorded (2020): a `ptto` is the timetoken the publish answers with; 2025: publish and
+    /// signal success answer with the unquoted charset.
+    @Test func pttoIsThePublishTimetokenAndSuccessIsUnquoted() {
+        let h = ServiceHarness()
+        let capture = h.send("/publish/demo/demo/0/ch1/0/%22hi%22?norep=true&ptto=16057799474000000")
+        #expect(capture.body == "[1,\"Sent\",\"16057799474000000\"]")
+        #expect(capture.response?.headers["Content-Type"] == "text/javascript; charset=UTF-8")
+        #expect(h.send("/signal/demo/demo/0/ch1/0/1").response?.headers["Content-Type"] == "text/javascript; charset=UTF-8")
+        // Refusals keep the quoted charset (recorded 2016-2020).
+        #expect(h.send("/publish/demo/demo/0/ch1/0/%7B").response?.headers["Content-Type"] == "text/javascript; charset=\"UTF-8\"")
+        #expect(h.call("/publish/demo/demo/0/ch1/0/1?ptto=12x").0 == 400)
+    }
+
+    /// Recorded (2025): a gzip-compressed POST body (`Content-Encoding: gzip`) is published as its
+    /// inflated JSON; Python's zlib framing under the same header is taken too.
+    @Test func compressedPostBodiesAreInflated() {
+        let h = ServiceHarness()
+        let gzip: [UInt8] = [31, 139, 8, 0, 0, 0, 0, 0, 2, 3, 171, 86, 202, 72, 205, 201, 201, 87, 178, 138, 86, 42, 201,
+                             72, 45, 74, 85, 138, 173, 5, 0, 67, 31, 234, 128, 19, 0, 0, 0]
+        let zlib: [UInt8] = [120, 156, 171, 86, 202, 72, 205, 201, 201, 87, 178, 138, 86, 42, 201, 72, 45, 74, 85, 138, 173, 5,
+                             0, 65, 198, 6, 159]
+        func post(_ body: [UInt8], encoding: String = "gzip") -> ServiceCapture {
+            let capture = ServiceCapture()
+            let context = RequestContext(connectionID: 1, peer: "127.0.0.1:5000", localPort: 8090, isTLS: false,
+                                         arrivalTime: 0, sequenceOnConnection: 0)
+            h.service.handle(HTTPRequest(method: "POST", target: "/publish/demo/demo/0/ch/0?uuid=u",
+                                         headers: ["Content-Encoding": encoding, "Content-Type": "application/json"],
+                                         body: body), context: context, responder: capture.responder)
+            return capture
+        }
+        #expect(post(gzip).body == "[1,\"Sent\",\"\(serviceFirstTT)\"]")
+        #expect(post(zlib, encoding: "deflate").body == "[1,\"Sent\",\"\(serviceFirstTT + 1)\"]")
+        #expect(h.call("/v2/history/sub-key/demo/channel/ch")
+            == (200, "[[{\"hello\":[\"there\"]},{\"hello\":[\"there\"]}],\(serviceFirstTT),\(serviceFirstTT + 1)]"))
+        // A truncated stream is refused, and nothing is stored.
+        let broken = post(Array(gzip.prefix(20)))
+        #expect(broken.status == 400)
+        #expect(broken.body == "{\"message\":\"Could Not Parse Request\",\"error\":true,\"service\":\"Balancer\",\"status\":400}")
+        #expect(ContentDecoding.inflate(gzip, limit: 5) == .failure(.tooLarge))
+    }
 }

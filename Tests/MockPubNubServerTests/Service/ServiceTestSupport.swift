@@ -123,9 +123,26 @@ struct ServiceHarness {
         let capture = send(target, method: method, body: body)
         #expect(capture.actions.count == 1, "expected one answer for \(target)", sourceLocation: sourceLocation)
         if let response = capture.response {
-            #expect(response.headers["Content-Type"] == "text/javascript; charset=\"UTF-8\"", sourceLocation: sourceLocation)
+            #expect(response.headers["Content-Type"] == Self.recordedContentType(target, status: response.status),
+                    "Content-Type of \(target)", sourceLocation: sourceLocation)
         }
         return (capture.status ?? -1, capture.body ?? "")
+    }
+
+    /// The Content-Type the live service answers `target` with (recorded): unquoted charset for
+    /// publish/signal success, Access Manager grants and every 403; `application/json` for
+    /// channel-group mutations; the quoted charset for everything else.
+    static func recordedContentType(_ target: String, status: Int) -> String {
+        let path = target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? target
+        let query = target.contains("?") ? String(target.split(separator: "?", maxSplits: 1)[1]) : ""
+        if status == 403 || path.hasPrefix("/v2/auth/") { return "text/javascript; charset=UTF-8" }
+        if status == 200 && (path.hasPrefix("/publish/") || path.hasPrefix("/signal/")) { return "text/javascript; charset=UTF-8" }
+        if status == 200 && path.hasPrefix("/v1/channel-registration/")
+            && (path.hasSuffix("/remove") || query.hasPrefix("add=") || query.contains("&add=")
+                || query.hasPrefix("remove=") || query.contains("&remove=")) {
+            return "application/json"
+        }
+        return "text/javascript; charset=\"UTF-8\""
     }
 
     /// Publishes `message` (raw JSON, percent-encoded here) and returns its timetoken.
