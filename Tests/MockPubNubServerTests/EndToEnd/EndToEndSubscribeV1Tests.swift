@@ -42,4 +42,17 @@ import Testing
             #expect(journal.first?.rule == "r")
         }
     }
+
+    @Test func bodyFaultsAnswerInTheLegacyShape() async throws {
+        try await EndToEnd.run { server, port in
+            try EndToEnd.install(server, "fv", EndToEnd.plan(fault: #"{"kind":"messages","count":2}"#))
+            let (bytes, _) = try EndToEnd.exchange(port: port, "GET /subscribe/fv/a,b/cb/15000000000000000 HTTP/1.1\r\nConnection: close\r\n\r\n")
+            let text = String(decoding: bytes, as: UTF8.self)
+            let body = try #require(text.split(separator: "\r\n\r\n", maxSplits: 1).last)
+            #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"))
+            // Generated timetokens start after the request's cursor or its arrival, whichever is later.
+            #expect(body.hasPrefix(#"cb([[{"n":1,"text":"message 1 of 2"},{"n":2,"text":"message 2 of 2"}],""#))
+            #expect(body.hasSuffix(#"","a,a"])"#))
+        }
+    }
 }
