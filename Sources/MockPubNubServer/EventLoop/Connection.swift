@@ -125,7 +125,10 @@ final class Connection: LoopHandler {
             handshakeWantsWrite = false
         case .wantWrite:
             handshakeWantsWrite = true
-        case .eof, .failed:
+        case .eof:
+            closeNow(reset: false)
+        case .failed(_, let detail):
+            core.diagnostics?(.tlsHandshakeFailure(peer: peer, reason: detail))
             closeNow(reset: false)
         }
         updateInterest()
@@ -211,7 +214,9 @@ final class Connection: LoopHandler {
                 parseError = error
                 if error == .tlsOnPlainPort {
                     core.tlsOnPlainPort.add(1, ordering: .relaxed)
-                    core.logger?.warning("TLS handshake from \(peer) on plain HTTP port \(localPort): answering 400 and closing")
+                    core.diagnostics?(.tlsOnPlainPort(peer: peer, port: localPort))
+                } else {
+                    core.diagnostics?(.parseFailure(peer: peer, status: error.status, reason: "\(error)"))
                 }
             }
         }

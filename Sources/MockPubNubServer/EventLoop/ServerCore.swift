@@ -13,7 +13,7 @@ final class ServerCore: Sendable {
     let requestTimeoutNanos: UInt64
     /// How long a keep-alive connection may wait with no request in flight; 0 = no limit.
     let idleTimeoutNanos: UInt64
-    /// Where connection events are logged (timeouts at debug, TLS on the plain port at warning).
+    /// Where connection timeouts are logged (debug).
     let logger: Logger?
     let openConnections = Atomic<Int>(0)
     /// Connections closed because a request did not complete within `requestTimeoutNanos`.
@@ -23,11 +23,15 @@ final class ServerCore: Sendable {
     /// Connections whose first bytes were a TLS handshake on a plain listener.
     let tlsOnPlainPort = Atomic<Int>(0)
     private let connectionIDs = Atomic<UInt64>(0)
+    /// Told about connections that end without a request being answered normally.
+    let diagnostics: (@Sendable (ConnectionDiagnostic) -> Void)?
 
     init(
         handler: any RequestHandler, limits: HTTPRequestParser.Limits, maxQueuedRequests: Int, finDrainNanos: UInt64,
-        requestTimeoutNanos: UInt64 = 0, idleTimeoutNanos: UInt64 = 0, logger: Logger? = nil
+        requestTimeoutNanos: UInt64 = 0, idleTimeoutNanos: UInt64 = 0, logger: Logger? = nil,
+        diagnostics: (@Sendable (ConnectionDiagnostic) -> Void)? = nil
     ) {
+        self.diagnostics = diagnostics
         self.handler = handler
         self.limits = limits
         self.maxQueuedRequests = maxQueuedRequests
@@ -41,6 +45,25 @@ final class ServerCore: Sendable {
     var watchesConnections: Bool { requestTimeoutNanos > 0 || idleTimeoutNanos > 0 }
 
     func nextConnectionID() -> UInt64 { connectionIDs.wrappingAdd(1, ordering: .relaxed).newValue }
+}
+
+/// A connection problem worth a warning: bytes that are not HTTP, or a failed TLS handshake.
+public enum ConnectionDiagnostic: Sendable, Hashable, CustomStringConvertible {
+    /// The request could not be framed; the server answered `status` and closed.
+    case parseFailure(peer: String, status: Int, reason: String)
+    /// The TLS handshake failed (the peer's alert, a protocol mismatch, a reset).
+    case tlsHandshakeFailure(peer: String, reason: String)
+    /// A TLS ClientHello arrived on a plain HTTP listener; the server answered 400 and closed.
+    case tlsOnPlainPort(peer: String, port: Int)
+
+    public var description: String {
+        switch self {
+        case .parseFailure(let peer, let status, let reason): "unparsable request from \(peer): \(reason) (answered \(status), closed)"
+        case .tlsHandshakeFailure(let peer, let reason): "TLS handshake with \(peer) failed: \(reason)"
+        case .tlsOnPlainPort(let peer, let port):
+            "TLS handshake from \(peer) on plain HTTP port \(port): answered 400 (this port speaks plain HTTP), closed"
+        }
+    }
 }
 
 /// Carries a loop-confined object inside `@Sendable` closures.

@@ -32,16 +32,19 @@ public final class HTTPServer: Sendable {
 
     /// Creates a stopped server; nothing is bound until `start()`.
     public convenience init(
-        configuration: HTTPServerConfiguration = HTTPServerConfiguration(), logger: Logger? = nil, handler: any RequestHandler
+        configuration: HTTPServerConfiguration = HTTPServerConfiguration(), logger: Logger? = nil,
+        diagnostics: (@Sendable (ConnectionDiagnostic) -> Void)? = nil, handler: any RequestHandler
     ) {
-        self.init(configuration: configuration, logger: logger) { _ in handler }
+        self.init(configuration: configuration, logger: logger, diagnostics: diagnostics) { _ in handler }
     }
 
     /// Creates a stopped server whose handler needs the server's scheduler (e.g. the PubNub
     /// service's long-poll timers): `makeHandler` is called once, here, with `scheduler`.
-    ///   - logger: receives connection events: timeouts (debug), a TLS client on a plain port (warning).
+    ///   - logger: receives connection timeouts (debug).
+    ///   - diagnostics: told about unparsable requests, TLS on the plain port and failed TLS handshakes (for logging).
     public init(
         configuration: HTTPServerConfiguration = HTTPServerConfiguration(), logger: Logger? = nil,
+        diagnostics: (@Sendable (ConnectionDiagnostic) -> Void)? = nil,
         makeHandler: (_ scheduler: any Scheduler) -> any RequestHandler
     ) {
         self.configuration = configuration
@@ -62,7 +65,8 @@ public final class HTTPServer: Sendable {
             maxQueuedRequests: max(1, configuration.maxPipelinedRequests),
             finDrainNanos: configuration.finDrainTimeout.clampedNanoseconds,
             requestTimeoutNanos: configuration.headerTimeout?.clampedNanoseconds ?? 0,
-            idleTimeoutNanos: configuration.idleTimeout?.clampedNanoseconds ?? 0, logger: logger)
+            idleTimeoutNanos: configuration.idleTimeout?.clampedNanoseconds ?? 0, logger: logger,
+            diagnostics: diagnostics)
     }
 
     deinit { stop() }
