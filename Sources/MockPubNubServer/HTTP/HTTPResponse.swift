@@ -21,7 +21,7 @@ public struct HTTPResponse: Sendable, Hashable {
         self.body = body
     }
 
-    /// The content type every PubNub service answers with (spec §2.5).
+    /// The content type most PubNub services answer with (spec §2.5; per-endpoint exceptions in docs/endpoints.md).
     public static let pubNubContentType = "text/javascript; charset=\"UTF-8\""
 
     /// A response with PubNub's content type and `body` as its UTF-8 text.

@@ -55,26 +55,40 @@ extension PubNubService {
                 let range = historyMessages(state, channel: channel, start: start, end: end, now: env.clock.unixSeconds)
                 guard !range.isEmpty else { continue }
                 let items = range.suffix(max).map { message -> String in
-                    var item = "{\"message\": " + message.payload + ", \"timetoken\": \"" + String(message.timetoken) + "\""
-                    if withMeta { item += ", \"meta\": " + (message.meta ?? "\"\"") }
-                    if withUUID, let publisher = message.publisher { item += ", \"uuid\": " + PubNubJSON.quote(publisher) }
-                    if withType { item += ", \"message_type\": " + (message.kind == .message ? "null" : String(message.kind.rawValue)) }
-                    if withCustomType, let type = message.customMessageType {
-                        item += ", \"custom_message_type\": " + PubNubJSON.quote(type)
+                    let type = message.kind == .message ? "null" : String(message.kind.rawValue)
+                    let uuid = withUUID ? message.publisher.map(PubNubJSON.quote) : nil
+                    let customType = withCustomType ? message.customMessageType.map(PubNubJSON.quote) : nil
+                    let meta = message.meta ?? "\"\""
+                    guard withActions else {
+                        // Fetch v3, compact items (recorded 2024-2025).
+                        var item = "{\"message\":" + message.payload + ",\"timetoken\":\"" + String(message.timetoken) + "\""
+                        if withMeta { item += ",\"meta\":" + meta }
+                        if withType { item += ",\"message_type\":" + type }
+                        if let uuid { item += ",\"uuid\":" + uuid }
+                        if let customType { item += ",\"custom_message_type\":" + customType }
+                        return item + "}"
                     }
-                    // Messages without actions carry no `actions` key (recorded 2022).
-                    if withActions, let actions = MessageAction.historyJSON(
+                    // With actions, spaced items in the recorded order (2024); messages without
+                    // actions carry no `actions` key (recorded 2022).
+                    var item = "{\"timetoken\": \"" + String(message.timetoken) + "\""
+                    if let uuid { item += ", \"uuid\": " + uuid }
+                    item += ", \"message\": " + message.payload
+                    if withMeta { item += ", \"meta\": " + meta }
+                    if withType { item += ", \"message_type\": " + type }
+                    if let actions = MessageAction.historyJSON(
                         (state.actions[channel] ?? []).filter { $0.messageTimetoken == message.timetoken }) {
                         item += ", \"actions\": " + actions
                     }
+                    if let customType { item += ", \"custom_message_type\": " + customType }
                     return item + "}"
                 }
-                entries.append(PubNubJSON.quote(channel) + ":[" + items.joined(separator: ", ") + "]")
+                entries.append(PubNubJSON.quote(channel) + (withActions ? ": [" + items.joined(separator: ", ") + "]"
+                    : ":[" + items.joined(separator: ",") + "]"))
                 if withActions, range.count > max, let oldest = range.suffix(max).first {
                     more = historyWithActionsMore(route, channel: channel, oldest: oldest.timetoken, max: max)
                 }
             }
-            let channels = "\"channels\": {" + entries.joined(separator: ", ") + "}"
+            let channels = "\"channels\": {" + entries.joined(separator: withActions ? ", " : ",") + "}"
             // The recorded key orders: fetch first `status, error, error_message, channels`;
             // with actions `status, channels, error_message, error` (2022-2024).
             if withActions {

@@ -33,7 +33,7 @@ import Testing
         #expect(channels?["f1"]?.count == 25 && channels?["f2"]?.count == 25)
         let (actionsStatus, actions) = try server.call("/v3/history-with-actions/sub-key/demo/channel/f1?max=1")
         #expect(actionsStatus == 200)
-        #expect(actions == "{\"status\": 200, \"channels\": {\"f1\":[{\"message\": 100, \"timetoken\": \"\(one[100])\"}]}, "
+        #expect(actions == "{\"status\": 200, \"channels\": {\"f1\": [{\"timetoken\": \"\(one[100])\", \"message\": 100}]}, "
             + "\"more\": {\"url\": \"/v3/history-with-actions/sub-key/demo/channel/f1?start=\(one[100])&max=1\", \"start\": \"\(one[100])\", \"max\": 1}, "
             + "\"error_message\": \"\", \"error\": false}")
         // Message counts, both forms.

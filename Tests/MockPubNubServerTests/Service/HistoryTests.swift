@@ -37,17 +37,18 @@ import Testing
         let h = seeded()
         #expect(h.call("/v3/history/sub-key/demo/channel/ch?max=2")
             == (200, "{\"status\": 200, \"error\": false, \"error_message\": \"\", \"channels\": {\"ch\":["
-                + "{\"message\": \"m3\", \"timetoken\": \"\(tt(3))\"}, {\"message\": \"m4\", \"timetoken\": \"\(tt(4))\"}]}}"))
+                + "{\"message\":\"m3\",\"timetoken\":\"\(tt(3))\"},{\"message\":\"m4\",\"timetoken\":\"\(tt(4))\"}]}}"))
         #expect(h.call("/v3/history/sub-key/demo/channel/ch?max=1&end=\(tt(2))&start=\(tt(3))&include_meta=true&include_uuid=true&include_message_type=true")
             == (200, "{\"status\": 200, \"error\": false, \"error_message\": \"\", \"channels\": {\"ch\":["
-                + "{\"message\": \"m2\", \"timetoken\": \"\(tt(2))\", \"meta\": {\"time\":1}, \"uuid\": \"pub\", \"message_type\": null}]}}"))
-        // With actions: messages without actions have no `actions` key; the recorded key order differs.
-        #expect(h.call("/v3/history-with-actions/sub-key/demo/channel/ch?max=5")
-            == (200, "{\"status\": 200, \"channels\": {\"ch\":[" + (0..<5).map { "{\"message\": \"m\($0)\", \"timetoken\": \"\(tt(UInt64($0)))\"}" }
+                + "{\"message\":\"m2\",\"timetoken\":\"\(tt(2))\",\"meta\":{\"time\":1},\"message_type\":null,\"uuid\":\"pub\"}]}}"))
+        // With actions (spaced, recorded key order): messages without actions have no `actions` key.
+        #expect(h.call("/v3/history-with-actions/sub-key/demo/channel/ch?max=5&include_uuid=1&include_message_type=1")
+            == (200, "{\"status\": 200, \"channels\": {\"ch\": [" + (0..<5).map {
+                "{\"timetoken\": \"\(tt(UInt64($0)))\", \"uuid\": \"pub\", \"message\": \"m\($0)\", \"message_type\": null}" }
                 .joined(separator: ", ") + "]}, \"error_message\": \"\", \"error\": false}"))
         // A truncated page names the next (older) one.
         #expect(h.call("/v3/history-with-actions/sub-key/demo/channel/ch?max=1&end=\(tt(1))") == (200, "{\"status\": 200, \"channels\": "
-            + "{\"ch\":[{\"message\": \"m4\", \"timetoken\": \"\(tt(4))\"}]}, \"more\": {\"url\": "
+            + "{\"ch\": [{\"timetoken\": \"\(tt(4))\", \"message\": \"m4\"}]}, \"more\": {\"url\": "
             + "\"/v3/history-with-actions/sub-key/demo/channel/ch?start=\(tt(4))&max=1&end=\(tt(1))\", \"start\": \"\(tt(4))\", \"max\": 1}, "
             + "\"error_message\": \"\", \"error\": false}"))
         #expect(h.call("/v3/history/sub-key/demo/channel/none") == (200, "{\"status\": 200, \"error\": false, \"error_message\": \"\", \"channels\": {}}"))
@@ -61,10 +62,10 @@ import Testing
         h.publish("b", "1")
         let single = h.call("/v3/history/sub-key/demo/channel/a").1
         #expect(single.split(separator: "\"message\"").count - 1 == 100)
-        #expect(single.contains("{\"message\": 20, ") && !single.contains("{\"message\": 19, "))
+        #expect(single.contains("{\"message\":20,") && !single.contains("{\"message\":19,"))
         let several = h.call("/v3/history/sub-key/demo/channel/a,b?max=500").1
         #expect(several.split(separator: "\"message\"").count - 1 == 26)
-        #expect(several.hasSuffix("\"b\":[{\"message\": 1, \"timetoken\": \"\(serviceFirstTT + 120)\"}]}}"))
+        #expect(several.hasSuffix(",\"b\":[{\"message\":1,\"timetoken\":\"\(serviceFirstTT + 120)\"}]}}"))
     }
 
     /// Recorded: delete with both bounds removes `start < tt <= end`; counts carry a `more` object per

@@ -22,11 +22,11 @@ import Testing
             + "\"type\": \"receipt\", \"uuid\": \"Serhii\", \"value\": \"value2\", \"actionTimetoken\": \"\(serviceFirstTT + 2)\"}}"))
         add(h, first, "receipt", "value5")
         add(h, first, "reaction", "value4", uuid: "Kim")
-        #expect(h.call("/v3/history-with-actions/sub-key/demo/channel/ch") == (200, "{\"status\": 200, \"channels\": {\"ch\":["
-            + "{\"message\": \"m0\", \"timetoken\": \"\(first)\", \"actions\": {\"receipt\": {\"value2\": [{\"uuid\": \"Serhii\", "
+        #expect(h.call("/v3/history-with-actions/sub-key/demo/channel/ch") == (200, "{\"status\": 200, \"channels\": {\"ch\": ["
+            + "{\"timetoken\": \"\(first)\", \"message\": \"m0\", \"actions\": {\"receipt\": {\"value2\": [{\"uuid\": \"Serhii\", "
             + "\"actionTimetoken\": \"\(serviceFirstTT + 2)\"}], \"value5\": [{\"uuid\": \"Serhii\", \"actionTimetoken\": \"\(serviceFirstTT + 3)\"}]}, "
             + "\"reaction\": {\"value4\": [{\"uuid\": \"Kim\", \"actionTimetoken\": \"\(serviceFirstTT + 4)\"}]}}}, "
-            + "{\"message\": \"m1\", \"timetoken\": \"\(second)\"}]}, \"error_message\": \"\", \"error\": false}"))
+            + "{\"timetoken\": \"\(second)\", \"message\": \"m1\"}]}, \"error_message\": \"\", \"error\": false}"))
         // Plain fetch and history v2 never show actions or the action events.
         #expect(!h.call("/v3/history/sub-key/demo/channel/ch").1.contains("actions"))
         #expect(h.call("/v2/history/sub-key/demo/channel/ch").1 == "[[\"m0\",\"m1\"],\(first),\(second)]")
