@@ -35,6 +35,7 @@ extension AdminAPI {
         ("POST", "/__admin/listeners/{port}/connection-faults", "queue faults for the next connections {\"faults\":[...]}"),
         ("GET", "/__admin/refused-port", "a loopback port where connections are refused"),
         ("GET", "/__admin/tls/ca", "the test CA certificate {\"caPEM\":...}"),
+        ("GET", "/__admin/connections", "open connections and those closed by the server {\"open\",\"headerTimeouts\",\"idleTimeouts\",\"tlsOnPlainPort\"}"),
         ("POST", "/__admin/keysets", "turn Access Manager on for {\"subscribeKey\",\"publishKey\",\"secretKey\"}"),
         ("POST", "/__admin/grants/{subscribeKey}", "grant or revoke {\"channels\",\"groups\",\"authKeys\",\"read\",\"write\",\"manage\",\"delete\",\"ttl\"}"),
         ("POST", "/__admin/messages/{subscribeKey}", "inject a message {\"channel\",\"messageJSON\",\"publisher\"} bypassing keys and Access Manager"),

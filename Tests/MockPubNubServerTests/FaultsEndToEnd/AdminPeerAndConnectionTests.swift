@@ -36,6 +36,8 @@ import Testing
             let (bytes, _) = try EndToEnd.exchange(port: port, "GET /__admin/connections HTTP/1.1\r\nConnection: close\r\n\r\n")
             let text = String(decoding: bytes, as: UTF8.self)
             #expect(text.hasSuffix(#"{"open":1,"headerTimeouts":1,"idleTimeouts":0,"tlsOnPlainPort":0}"#), "\(text)")
+            let (index, _) = try EndToEnd.exchange(port: port, "GET /__admin/ HTTP/1.1\r\nConnection: close\r\n\r\n")
+            #expect(String(decoding: index, as: UTF8.self).contains(#""path":"/__admin/connections""#))
         }
     }
 }
