@@ -34,6 +34,7 @@ extension AdminAPI {
         ("DELETE", "/__admin/listeners/{port}", "close such a listener"),
         ("POST", "/__admin/listeners/{port}/connection-faults", "queue faults for the next connections {\"faults\":[...]}"),
         ("GET", "/__admin/refused-port", "a loopback port where connections are refused"),
+        ("GET", "/__admin/connections", "open connections and those closed by the header and idle timeouts"),
         ("GET", "/__admin/tls/ca", "the test CA certificate {\"caPEM\":...}"),
         ("GET", "/__admin/connections", "open connections and those closed by the server {\"open\",\"headerTimeouts\",\"idleTimeouts\",\"tlsOnPlainPort\"}"),
         ("POST", "/__admin/keysets", "turn Access Manager on for {\"subscribeKey\",\"publishKey\",\"secretKey\"}"),
