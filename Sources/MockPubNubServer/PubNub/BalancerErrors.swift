@@ -16,6 +16,7 @@ enum BalancerErrors {
         case .bodyTooLarge: "Request Entity Too Large"
         case .unsupportedVersion: "HTTP Version Not Supported"
         case .unsupportedTransferEncoding: "Not Implemented"
+        case .tlsOnPlainPort: "This port speaks plain HTTP, not TLS: use http:// or the TLS port"
         default: "Bad Request"
         }
         let status = error.status

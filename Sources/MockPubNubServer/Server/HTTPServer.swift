@@ -5,6 +5,7 @@ import Glibc
 import Musl
 #endif
 import CPosix
+import Logging
 import Synchronization
 
 /// An HTTP/1.1 server on epoll event loops that hands every request to a `RequestHandler`.
@@ -35,18 +36,22 @@ package final class HTTPServer: Sendable {
     ///   before the connection closes; by default the status with its reason phrase as plain text.
     package convenience init(
         configuration: HTTPServerConfiguration = HTTPServerConfiguration(),
-        parseErrorResponse: @escaping HTTPParseErrorResponder = { $0.plainResponse },
-        handler: any RequestHandler
+        parseErrorResponse: @escaping HTTPParseErrorResponder = { $0.plainResponse }, logger: Logger? = nil,
+        diagnostics: (@Sendable (ConnectionDiagnostic) -> Void)? = nil, handler: any RequestHandler
     ) {
-        self.init(configuration: configuration, parseErrorResponse: parseErrorResponse) { _ in handler }
+        self.init(configuration: configuration, parseErrorResponse: parseErrorResponse, logger: logger, diagnostics: diagnostics) { _ in
+            handler
+        }
     }
 
     /// Creates a stopped server whose handler needs the server's scheduler (e.g. the PubNub
     /// service's long-poll timers): `makeHandler` is called once, here, with `scheduler`.
-    ///   - diagnostics: told about unparsable requests and failed TLS handshakes (for logging).
+    ///   - parseErrorResponse: the answer to a request that cannot be framed (default: plain text).
+    ///   - logger: receives connection timeouts (debug).
+    ///   - diagnostics: told about unparsable requests, TLS on the plain port and failed TLS handshakes (for logging).
     package init(
         configuration: HTTPServerConfiguration = HTTPServerConfiguration(),
-        parseErrorResponse: @escaping HTTPParseErrorResponder = { $0.plainResponse },
+        parseErrorResponse: @escaping HTTPParseErrorResponder = { $0.plainResponse }, logger: Logger? = nil,
         diagnostics: (@Sendable (ConnectionDiagnostic) -> Void)? = nil,
         makeHandler: (_ scheduler: any Scheduler) -> any RequestHandler
     ) {
@@ -66,7 +71,10 @@ package final class HTTPServer: Sendable {
         core = ServerCore(
             handler: makeHandler(scheduler), parseErrorResponse: parseErrorResponse, limits: configuration.limits,
             maxQueuedRequests: max(1, configuration.maxPipelinedRequests),
-            finDrainNanos: configuration.finDrainTimeout.clampedNanoseconds, diagnostics: diagnostics)
+            finDrainNanos: configuration.finDrainTimeout.clampedNanoseconds,
+            requestTimeoutNanos: configuration.headerTimeout?.clampedNanoseconds ?? 0,
+            idleTimeoutNanos: configuration.idleTimeout?.clampedNanoseconds ?? 0, logger: logger,
+            diagnostics: diagnostics)
     }
 
     deinit { stop() }
@@ -165,6 +173,15 @@ package final class HTTPServer: Sendable {
 
     /// Accepted sockets not yet closed (HTTP connections and faulted sockets).
     package var openConnectionCount: Int { core.openConnections.load(ordering: .relaxed) }
+
+    /// How many connections the server closed on its own for slowness or idleness, and how many
+    /// spoke TLS to a plain port.
+    public var connectionCloseCounts: ConnectionCloseCounts {
+        ConnectionCloseCounts(
+            headerTimeouts: core.requestTimeouts.load(ordering: .relaxed),
+            idleTimeouts: core.idleTimeouts.load(ordering: .relaxed),
+            tlsOnPlainPort: core.tlsOnPlainPort.load(ordering: .relaxed))
+    }
 
     /// The ports of the open listeners.
     package var listenerPorts: [Int] { state.withLock { $0.listeners.keys.sorted() } }
