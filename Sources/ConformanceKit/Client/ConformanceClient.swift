@@ -8,6 +8,15 @@ public protocol ConformanceClient: Sendable {
     var capabilities: Set<Capability> { get }
     /// Starts one client instance configured for one case.
     func makeSession(configuration: ClientSessionConfiguration) async throws -> any ClientSession
+    /// Where the client legitimately differs from the reference (see ``ProfileRules``).
+    var profile: ClientProfile { get }
+    /// The client ready for a run (e.g. an external driver asked for its `hello`); called once.
+    func prepared() async -> any ConformanceClient
+}
+
+extension ConformanceClient {
+    public var profile: ClientProfile { .reference }
+    public func prepared() async -> any ConformanceClient { self }
 }
 
 /// One configured client instance, used by one case.

@@ -6,9 +6,13 @@ import Foundation
 public struct ExternalProcessClient: ConformanceClient {
     public let name: String
     public let command: String
-    public let capabilities: Set<Capability>
+    public internal(set) var capabilities: Set<Capability>
+    /// The profile the driver declared in `hello` (reference until ``prepared()`` has asked).
+    public internal(set) var profile: ClientProfile = .reference
+    /// The driver's `hello`, once ``prepared()`` has asked (nil for drivers without one).
+    public internal(set) var hello: DriverHello?
     /// How long `configure` and `close` may take.
-    public let controlTimeout: Duration
+    public internal(set) var controlTimeout: Duration
 
     /// - Parameters:
     ///   - command: a shell command line (run with `/bin/sh -c "exec COMMAND"`).

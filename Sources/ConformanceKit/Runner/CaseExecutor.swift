@@ -28,8 +28,15 @@ struct CaseExecutor: Sendable {
     /// How many journal entries a result keeps for its wire log.
     let wireLogLength: Int
 
-    func run(_ testCase: ConformanceCase) async -> CaseResult {
+    func run(_ original: ConformanceCase) async -> CaseResult {
         let started = ContinuousClock.now
+        let testCase: ConformanceCase
+        switch ProfileRules.adapt(original, to: client.profile) {
+        case .applies(let adapted): testCase = adapted
+        case .skipped(let reason):
+            return CaseResult(id: original.id, suite: original.suite, title: original.title, spec: original.spec, outcome: .skipped,
+                              expected: original.expected, observed: [], durationSeconds: 0, detail: reason)
+        }
         let keys = CaseKeys(caseID: testCase.id)
         var listenerPort: Int?
         var planInstalled = false

@@ -44,6 +44,7 @@ public struct ConformanceRunner: Sendable {
         let started = ContinuousClock.now
         let byID = Dictionary(cases.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let order = Self.executionOrder(of: cases, seed: options.seed)
+        let client = await self.client.prepared()
         let executor = CaseExecutor(server: server, client: client, runSeed: options.seed, wireLogLength: options.wireLogLength)
         let expectations = options.expectations
         var results: [String: CaseResult] = [:]

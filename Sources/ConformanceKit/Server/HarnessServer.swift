@@ -106,15 +106,19 @@ public struct JournalEntry: Sendable, Hashable, Codable {
 
     /// Whether the query satisfies `conditions` in fault-plan syntax.
     public func queryMatches(_ conditions: [String: String]) -> Bool {
-        conditions.allSatisfy { name, condition in
-            let value = query[name]
-            switch condition {
-            case "*": return value != nil
-            case "!": return value == nil
-            default:
-                if condition.hasPrefix("!") { return value != nil && value != String(condition.dropFirst()) }
-                return value == condition
-            }
+        conditions.allSatisfy { name, pattern in
+            // `a|b`: either condition (e.g. `0|!`, a handshake with `tt=0` or without `tt`).
+            pattern.split(separator: "|", omittingEmptySubsequences: false).contains { Self.holds(String($0), query[name]) }
+        }
+    }
+
+    private static func holds(_ condition: String, _ value: String?) -> Bool {
+        switch condition {
+        case "*": return value != nil
+        case "!": return value == nil
+        default:
+            if condition.hasPrefix("!") { return value != nil && value != String(condition.dropFirst()) }
+            return value == condition
         }
     }
 }

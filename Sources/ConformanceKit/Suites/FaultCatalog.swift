@@ -40,7 +40,9 @@ enum FaultCatalog {
 
     static func transport(_ name: String, _ what: String, _ fault: JSONValue) -> RequestFault {
         RequestFault(name: name, what: what, fault: fault, request: .networkIssues,
-                     requestAlternatives: [lostAsDisconnect, lostAsMalformed], subscribe: .unexpectedDisconnect,
+                     requestAlternatives: [lostAsDisconnect, lostAsMalformed,
+                                           Alternative([.unknown], reason: "Python asyncio reports transport exceptions as PNUnknownCategory (§11.3)")],
+                     subscribe: .unexpectedDisconnect,
                      subscribeAlternatives: [Alternative([.networkIssues], reason: "JavaScript emits PNNetworkIssuesCategory for the loop (§11.3)")])
     }
 
@@ -67,7 +69,7 @@ enum FaultCatalog {
                          requestAlternatives: [Alternative([.acknowledgment], reason: "Python and Swift ignore the Content-Type (§11.4)")],
                          subscribe: .unexpectedDisconnect, subscribeAlternatives: [Alternative([.connected], reason: "clients that ignore the Content-Type keep the loop")]),
             malformed("invalid-chunked", "a response with broken chunked framing",
-                      alternatives: [Alternative([.networkIssues], reason: "a framing error may surface as a transport error")]),
+                      alternatives: [Alternative([.networkIssues], reason: "a framing error may surface as a transport error"), lostAsDisconnect]),
             RequestFault(name: "delay-short", what: "a 100 ms delay, below the timeout", fault: ["kind": "delay", "ms": 100],
                          request: nil, requestAlternatives: [], subscribe: nil, subscribeAlternatives: []),
             RequestFault(name: "delay-long", what: "a 1500 ms delay, beyond the timeout", fault: ["kind": "delay", "ms": 1_500],

@@ -18,10 +18,23 @@ public enum PlanBuilder {
         ["version": 1, "rules": .array(rules)]
     }
 
+    /// A plan of `rules` (version 1; the runner adds the case's seed).
+    public static func plan(rules: [JSONValue]) -> JSONValue {
+        ["version": 1, "rules": .array(rules)]
+    }
+
     /// The long-poll (not the handshake) of the subscribe loop.
     public static let longPoll: [String: String] = ["tt": "!0"]
-    /// The handshake of the subscribe loop.
-    public static let handshake: [String: String] = ["tt": "0"]
+    /// The handshake of the subscribe loop in journal expectations: `tt=0` or no `tt` at all
+    /// (both are handshakes, spec §5.2; clients differ).
+    public static let handshake: [String: String] = ["tt": "0|!"]
+
+    /// Rules faulting the handshake whichever shape the client gives it: one for `tt=0`, one for
+    /// a handshake without `tt` (fault plans have no alternation; a client only ever matches one).
+    public static func onHandshake(_ id: String, times: Int, fault: JSONValue) -> [JSONValue] {
+        [rule(id, endpoint: "subscribe", query: ["tt": "0"], times: times, fault: fault),
+         rule(id + "-no-tt", endpoint: "subscribe", query: ["tt": "!"], times: times, fault: fault)]
+    }
 
     /// A plan faulting the first long-poll once.
     public static func onFirstLongPoll(_ fault: JSONValue) -> JSONValue {

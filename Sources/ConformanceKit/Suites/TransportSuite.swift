@@ -16,18 +16,22 @@ enum TransportSuite {
 
     static let objc67 = "ObjC 6/7 turn every TLS failure into PNNetworkIssuesCategory (§11.3)"
     static let python = "Python reports connection failures as PNUnexpectedDisconnectCategory (§11.4)"
+    static let pythonAsyncio = "Python asyncio reports transport and TLS exceptions as PNUnknownCategory (§11.3)"
+    static let pythonTLS = "Python has no TLS categories: a failed TLS connection is a connection error, PNUnexpectedDisconnectCategory (§11.3)"
 
     static func untrusted(_ fault: String, _ what: String) -> ListenerCase {
         ListenerCase(setup: .fault(fault), name: fault, what: what, tls: true, request: .tlsUntrustedCertificate,
                      requestAlternatives: [Alternative([.tlsConnectionFailed], reason: "certificate errors reported as a failed TLS connection (Swift secureConnectionFailure)"),
-                                           Alternative([.networkIssues], reason: objc67)],
+                                           Alternative([.networkIssues], reason: objc67), Alternative([.unexpectedDisconnect], reason: pythonTLS),
+                                           Alternative([.unknown], reason: pythonAsyncio)],
                      subscribeAlternatives: [Alternative([.tlsUntrustedCertificate], reason: "the TLS category reported for the loop instead of a disconnect"),
                                              Alternative([.networkIssues], reason: objc67)])
     }
 
     static func handshake(_ fault: String, _ what: String, _ category: StatusCategory = .tlsConnectionFailed) -> ListenerCase {
         ListenerCase(setup: .fault(fault), name: fault, what: what, tls: true, request: category,
-                     requestAlternatives: [Alternative([.networkIssues], reason: objc67)]
+                     requestAlternatives: [Alternative([.networkIssues], reason: objc67), Alternative([.unexpectedDisconnect], reason: pythonTLS),
+                                           Alternative([.unknown], reason: pythonAsyncio)]
                         + (category == .tlsConnectionFailed ? [] : [Alternative([.tlsConnectionFailed], reason: "a stalled handshake reported as a TLS failure")]),
                      subscribeAlternatives: [Alternative([category], reason: "the TLS category reported for the loop instead of a disconnect"),
                                              Alternative([.networkIssues], reason: objc67)])
@@ -35,7 +39,7 @@ enum TransportSuite {
 
     static func plain(_ setup: ListenerSetup, _ name: String, _ what: String, _ category: StatusCategory) -> ListenerCase {
         ListenerCase(setup: setup, name: name, what: what, tls: false, request: category,
-                     requestAlternatives: [Alternative([.unexpectedDisconnect], reason: python)],
+                     requestAlternatives: [Alternative([.unexpectedDisconnect], reason: python), Alternative([.unknown], reason: pythonAsyncio)],
                      subscribeAlternatives: [Alternative([category], reason: "the transport category reported for the loop instead of a disconnect")])
     }
 

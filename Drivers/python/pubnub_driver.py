@@ -1,0 +1,731 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""pubnub-harness driver for the official PubNub Python SDK (`pip install pubnub`).
+
+Speaks the JSON-lines driver protocol (docs/driver-protocol.md) on stdin/stdout and maps every
+operation to the SDK's own API, so the harness measures the SDK, not this file. Two flavours:
+
+    --flavour sync      PubNub (threads; the native subscription manager)
+    --flavour asyncio   PubNubAsyncio (an asyncio event loop; the SDK's default subscription manager)
+
+It feature-detects what differs between SDK majors (4.x ... 10.x): configuration attribute
+names, crypto modules, reconnection policies, status categories as integers or enums. Settings
+the SDK has no equivalent for are ignored (and listed in the `hello` profile); operations it
+lacks are answered `unsupported`.
+"""
+import argparse
+import json
+import math
+import os
+import sys
+import tempfile
+import threading
+import traceback
+
+OUT = threading.Lock()
+
+
+def emit(obj):
+    """Writes one protocol line (thread-safe)."""
+    line = json.dumps(obj, separators=(",", ":"), default=str)
+    with OUT:
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+
+
+def log(text):
+    sys.stderr.write(text.rstrip() + "\n")
+    sys.stderr.flush()
+
+
+# --- SDK import and feature detection ------------------------------------------------------
+
+try:
+    import pubnub as _pubnub_package
+    from pubnub.pnconfiguration import PNConfiguration
+    from pubnub.callbacks import SubscribeCallback
+    from pubnub.enums import PNStatusCategory
+    from pubnub.exceptions import PubNubException
+except ImportError as error:  # the SDK is not installed in this interpreter
+    PNConfiguration = None
+    SubscribeCallback = object
+    IMPORT_ERROR = str(error)
+else:
+    IMPORT_ERROR = None
+
+try:
+    from pubnub.enums import PNReconnectionPolicy
+except ImportError:
+    PNReconnectionPolicy = None
+
+def sdk_version():
+    """The installed distribution's version (the SDK's own constant lags behind in 10.x)."""
+    if IMPORT_ERROR is not None:
+        return "missing"
+    try:
+        from importlib.metadata import version
+        return version("pubnub")
+    except Exception:
+        return getattr(_pubnub_package, "__version__", "unknown")
+
+
+def sdk_major():
+    try:
+        return int(sdk_version().split(".")[0])
+    except ValueError:
+        return 0
+
+
+def category_name(category):
+    """The 4.x name of an SDK status category (an Enum member in 7.x+, an int before)."""
+    if category is None:
+        return None
+    name = getattr(category, "name", None)
+    if isinstance(name, str):
+        return name
+    for attribute in dir(PNStatusCategory):
+        if attribute.startswith("PN") and getattr(PNStatusCategory, attribute) == category:
+            return attribute
+    return "PNUnknownCategory"
+
+
+def timetoken_text(value):
+    return None if value is None else str(int(value))
+
+
+def seconds(ms):
+    """The SDK's timeouts are whole seconds: round milliseconds up, at least 1."""
+    return max(1, int(math.ceil(ms / 1000.0)))
+
+
+def has_crypto_modules():
+    try:
+        from pubnub.crypto import AesCbcCryptoModule, LegacyCryptoModule  # noqa: F401
+        return True
+    except ImportError:
+        return False
+
+
+def capabilities():
+    """What this SDK offers, as the harness's capability names."""
+    caps = ["tls", "encryption", "presence", "history", "channelGroups", "accessManager"]
+    if PNReconnectionPolicy is not None:
+        caps.append("reconnection")
+    return caps
+
+
+def profile(flavour):
+    """How this SDK family behaves where clients legitimately differ (docs/driver-protocol.md)."""
+    event_engine = flavour == "asyncio" and sdk_major() >= 8
+    return {
+        # 10.x sync pings /time/0 after a failure, with a linear or exponential delay (jittered,
+        # 2 s by default); the asyncio event engine retries the subscribe itself.
+        "reconnection": "retry-policy" if event_engine else "time-ping-jittered",
+        "unsubscribeAllStatus": "PNAcknowledgmentCategory",
+        "listChangeStatus": "PNSubscriptionChangedCategory" if event_engine else "none",
+        "subscribeTimeout": "silent-restart",
+        # Threads announce the failed long-poll's own status; the event engine retries the
+        # request first and stays silent while its retries last.
+        "subscribeFaultStatus": "none" if event_engine else "PNUnknownCategory",
+        "malformedResponse": "exception",
+        "handshake": "tt=0",
+        "heartbeat": "subscribe-query",
+        "timeoutResolutionMs": 1000,
+        "settingsIgnored": ignored_settings(),
+    }
+
+
+def ignored_settings():
+    """`configure` settings this SDK has no equivalent for."""
+    ignored = ["catchUpOnSubscriptionRestore", "keepTimeTokenOnListChange", "requestMessageCountThreshold"]
+    if IMPORT_ERROR is None and "reconnection_interval" not in PNConfiguration().__dict__:
+        ignored.append("reconnectPingIntervalMs")
+    if PNReconnectionPolicy is None:
+        ignored.append("restoreSubscription")
+    return ignored
+
+
+# --- Configuration ---------------------------------------------------------------------------
+
+class Unsupported(Exception):
+    pass
+
+
+CA_FILE = None
+
+
+def trust_ca(pem):
+    """Makes every HTTP stack the SDK may use (httpx, requests, aiohttp/ssl) trust the harness CA."""
+    global CA_FILE
+    if CA_FILE is None:
+        handle = tempfile.NamedTemporaryFile("w", suffix=".pem", delete=False)
+        handle.write(pem)
+        handle.close()
+        CA_FILE = handle.name
+    for name in ("SSL_CERT_FILE", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE"):
+        os.environ[name] = CA_FILE
+
+
+def set_if(config, name, value):
+    if hasattr(config, name) or name in getattr(config, "__dict__", {}):
+        setattr(config, name, value)
+        return True
+    return False
+
+
+def make_configuration(fields):
+    config = PNConfiguration()
+    config.subscribe_key = fields["subscribeKey"]
+    config.publish_key = fields["publishKey"]
+    if not set_if(config, "user_id", fields["uuid"]):
+        config.uuid = fields["uuid"]
+    config.origin = fields["origin"]
+    config.ssl = bool(fields.get("tls"))
+    if fields.get("tls") and fields.get("caPEM"):
+        trust_ca(fields["caPEM"])
+    if fields.get("authKey"):
+        config.auth_key = fields["authKey"]
+    if fields.get("secretKey"):
+        config.secret_key = fields["secretKey"]
+
+    scheme = fields.get("cipherScheme")
+    key = fields.get("cipherKey")
+    if key:
+        if scheme == "aescbc":
+            if not has_crypto_modules():
+                raise Unsupported("cipher scheme aescbc (no crypto modules before 7.2)")
+            from pubnub.crypto import AesCbcCryptoModule
+            config.cipher_key = key
+            config.use_random_initialization_vector = True
+            config.crypto_module = AesCbcCryptoModule(config)
+        elif scheme in ("legacy", "legacy-random-iv", None):
+            random_iv = scheme == "legacy-random-iv"
+            if random_iv and not hasattr(config, "use_random_initialization_vector"):
+                raise Unsupported("cipher scheme legacy-random-iv")
+            # The legacy schemes are the SDK's classic cipher_key path (no crypto module).
+            config.cipher_key = key
+            set_if(config, "use_random_initialization_vector", random_iv)
+        else:
+            raise Unsupported("cipher scheme %s" % scheme)
+
+    config.non_subscribe_request_timeout = seconds(fields["nonSubscribeTimeoutMs"])
+    config.subscribe_request_timeout = seconds(fields["subscribeTimeoutMs"])
+    set_if(config, "connect_timeout", seconds(fields["nonSubscribeTimeoutMs"]))
+
+    # Presence: heartbeat= on subscribe, and separate heartbeats when an interval is asked for.
+    value = int(fields.get("presenceHeartbeatValue", 0) or 0)
+    interval_ms = int(fields.get("presenceHeartbeatIntervalMs", 0) or 0)
+    if value > 0:
+        interval = seconds(interval_ms) if interval_ms > 0 else max(1, value // 2 - 1)
+        if hasattr(config, "set_presence_timeout_with_custom_interval"):
+            config.set_presence_timeout_with_custom_interval(value, interval)
+        else:
+            config.set_presence_timeout(value)
+    set_if(config, "enable_presence_heartbeat", interval_ms > 0)
+
+    # Reconnection: the SDK's policies stand in for "restore"; the ping interval becomes the
+    # linear policy's delay where the SDK lets it be set.
+    if PNReconnectionPolicy is not None:
+        if fields.get("restoreSubscription", True):
+            config.reconnect_policy = PNReconnectionPolicy.LINEAR
+            interval = fields.get("reconnectPingIntervalMs")
+            if interval and "reconnection_interval" in config.__dict__:
+                config.reconnection_interval = interval / 1000.0
+            set_if(config, "maximum_reconnection_retries", -1)
+        else:
+            config.reconnect_policy = PNReconnectionPolicy.NONE
+    set_if(config, "daemon", True)
+    return config
+
+
+# --- Listener --------------------------------------------------------------------------------
+
+class Listener(SubscribeCallback):
+    def status(self, pubnub, status):
+        name = category_name(getattr(status, "category", None))
+        if name is None:
+            return
+        line = {"type": "status", "category": name}
+        operation = getattr(status, "operation", None)
+        if operation is not None:
+            line["operation"] = str(operation)
+        emit(line)
+
+    def _deliver(self, message, kind):
+        channel = getattr(message, "channel", None) or getattr(message, "actual_channel", None)
+        subscription = getattr(message, "subscription", None) or getattr(message, "subscribed_channel", None)
+        line = {"type": kind, "channel": channel, "message": message.message,
+                "publisher": getattr(message, "publisher", None),
+                "timetoken": timetoken_text(getattr(message, "timetoken", None))}
+        if subscription and subscription != channel:
+            line["subscription"] = subscription
+        if getattr(message, "error", None) is not None:
+            line["decryptionFailed"] = True
+        emit(line)
+
+    def message(self, pubnub, message):
+        self._deliver(message, "message")
+
+    def signal(self, pubnub, signal):
+        self._deliver(signal, "signal")
+
+    def presence(self, pubnub, presence):
+        channel = getattr(presence, "channel", None) or getattr(presence, "actual_channel", "")
+        if channel.endswith("-pnpres"):
+            channel = channel[:-7]
+        line = {"type": "presence", "channel": channel, "action": presence.event, "uuid": presence.uuid,
+                "occupancy": presence.occupancy}
+        if getattr(presence, "state", None) is not None:
+            line["state"] = presence.state
+        emit(line)
+
+
+# --- Operations ------------------------------------------------------------------------------
+
+def status_reply(status, data=None):
+    reply = {"category": category_name(getattr(status, "category", None)),
+             "error": bool(status.is_error()) if status is not None else False}
+    code = getattr(status, "status_code", None)
+    if code:
+        reply["statusCode"] = int(code)
+    if data is not None:
+        reply["data"] = data
+    return reply
+
+
+def result_reply(status, data):
+    reply = {"category": None, "error": False, "data": data}
+    code = getattr(status, "status_code", None)
+    if code:
+        reply["statusCode"] = int(code)
+    return reply
+
+
+def builder_call(builder, method, *args):
+    """Calls a builder setter when the SDK has it; returns whether it did."""
+    setter = getattr(builder, method, None)
+    if setter is None:
+        return False
+    setter(*args)
+    return True
+
+
+class Operations:
+    """Builds an SDK call for each protocol operation and turns its result into reply data."""
+
+    def __init__(self, pubnub):
+        self.pubnub = pubnub
+
+    def need(self, name):
+        if not hasattr(self.pubnub, name):
+            raise Unsupported("%s() is not in this SDK version" % name)
+        return getattr(self.pubnub, name)()
+
+    def build(self, step):
+        """(builder, convert) for a request/response operation; convert(result, status) → reply."""
+        kind = step["type"]
+        p = self.pubnub
+        if kind == "time":
+            return p.time(), lambda r, s: result_reply(s, {"timetoken": timetoken_text(int(r))})
+        if kind in ("publish", "fire"):
+            builder = (p.publish() if kind == "publish" else self.need("fire")).channel(step["channel"]).message(step["message"])
+            if step.get("meta") is not None:
+                builder.meta(step["meta"])
+            if step.get("storeInHistory") is not None and kind == "publish":
+                builder.should_store(bool(step["storeInHistory"]))
+            if step.get("usePOST"):
+                builder.use_post(True)
+            return builder, lambda r, s: status_reply(s, {"timetoken": timetoken_text(r.timetoken)})
+        if kind == "signal":
+            builder = self.need("signal").channel(step["channel"]).message(step["message"])
+            return builder, lambda r, s: status_reply(s, {"timetoken": timetoken_text(r.timetoken)})
+        if kind == "hereNow":
+            builder = p.here_now().channels(step.get("channels", []))
+            if step.get("groups"):
+                builder.channel_groups(step["groups"])
+            builder.include_uuids(bool(step.get("includeUUIDs", True)))
+            builder.include_state(bool(step.get("includeState", False)))
+            return builder, lambda r, s: result_reply(s, self.here_now_data(r, step))
+        if kind == "whereNow":
+            builder = p.where_now()
+            if step.get("uuid"):
+                builder.uuid(step["uuid"])
+            return builder, lambda r, s: result_reply(s, {"channels": list(r.channels)})
+        if kind == "setState":
+            builder = p.set_state().channels(step.get("channels", [])).state(step.get("state") or {})
+            if step.get("groups"):
+                builder.channel_groups(step["groups"])
+            return builder, lambda r, s: status_reply(s, {"state": getattr(r, "state", None)})
+        if kind == "getState":
+            builder = p.get_state().channels(step.get("channels", []))
+            if step.get("groups"):
+                builder.channel_groups(step["groups"])
+            if step.get("uuid"):
+                builder.uuid(step["uuid"])
+            return builder, lambda r, s: result_reply(s, {"channels": dict(r.channels or {})})
+        if kind == "history":
+            builder = p.history().channel(step["channel"])
+            for name, setter in (("start", "start"), ("end", "end")):
+                if step.get(name) is not None:
+                    getattr(builder, setter)(int(step[name]))
+            if step.get("count") is not None:
+                builder.count(int(step["count"]))
+            builder.reverse(bool(step.get("reverse", False)))
+            builder.include_timetoken(bool(step.get("includeTimetoken", True)))
+            return builder, self.history_reply
+        if kind == "fetchMessages":
+            builder = self.need("fetch_messages").channels(step["channels"])
+            if step.get("start") is not None:
+                builder.start(int(step["start"]))
+            if step.get("end") is not None:
+                builder.end(int(step["end"]))
+            if step.get("max") is not None:
+                builder.maximum_per_channel(int(step["max"]))
+            if getattr(self.pubnub.config, "cipher_key", None) or getattr(self.pubnub.config, "crypto_module", None):
+                builder_call(builder, "decrypt_messages", True)  # 10.x decrypts fetched messages only when asked
+            return builder, self.fetch_reply
+        if kind == "messageCounts":
+            builder = self.need("message_counts").channel(step["channels"])
+            builder.channel_timetokens([int(t) for t in step["timetokens"]])
+            return builder, lambda r, s: result_reply(s, {"channels": dict(r.channels)})
+        if kind == "deleteMessages":
+            builder = self.need("delete_messages").channel(step["channel"])
+            if step.get("start") is not None:
+                builder.start(int(step["start"]))
+            if step.get("end") is not None:
+                builder.end(int(step["end"]))
+            return builder, lambda r, s: status_reply(s, {})
+        if kind == "addChannelsToGroup":
+            builder = p.add_channel_to_channel_group().channels(step["channels"]).channel_group(step["group"])
+            return builder, lambda r, s: status_reply(s, {})
+        if kind == "removeChannelsFromGroup":
+            builder = p.remove_channel_from_channel_group().channels(step["channels"]).channel_group(step["group"])
+            return builder, lambda r, s: status_reply(s, {})
+        if kind == "listChannelsInGroup":
+            builder = p.list_channels_in_channel_group().channel_group(step["group"])
+            return builder, lambda r, s: result_reply(s, {"channels": list(r.channels)})
+        if kind == "deleteGroup":
+            builder = p.remove_channel_group().channel_group(step["group"])
+            return builder, lambda r, s: status_reply(s, {})
+        if kind == "grant":
+            if not getattr(p.config, "secret_key", None):
+                raise Unsupported("grant needs secretKey in configure")
+            builder = p.grant().channels(step.get("channels", [])).channel_groups(step.get("groups", []))
+            if step.get("authKeys"):
+                builder.auth_keys(step["authKeys"])
+            builder.read(bool(step.get("read"))).write(bool(step.get("write"))).manage(bool(step.get("manage")))
+            if step.get("ttl") is not None:
+                builder.ttl(int(step["ttl"]))
+            return builder, lambda r, s: status_reply(s, {})
+        raise Unsupported(kind)
+
+    @staticmethod
+    def here_now_data(result, step):
+        channels = {}
+        for data in result.channels or []:
+            occupants = []
+            for occupant in data.occupants or []:
+                entry = {"uuid": occupant.uuid}
+                if step.get("includeState") and occupant.state is not None:
+                    entry["state"] = occupant.state
+                occupants.append(entry)
+            channels[data.channel_name] = {"occupancy": data.occupancy, "uuids": occupants}
+        return {"totalOccupancy": result.total_occupancy, "channels": channels}
+
+    @staticmethod
+    def history_reply(result, status):
+        messages, failed = [], False
+        for item in result.messages:
+            entry = {"message": item.entry}
+            if getattr(item, "timetoken", None) is not None:
+                entry["timetoken"] = timetoken_text(item.timetoken)
+            if getattr(item, "error", None) is not None:
+                failed = True
+            messages.append(entry)
+        reply = result_reply(status, {"messages": messages, "start": timetoken_text(result.start_timetoken),
+                                      "end": timetoken_text(result.end_timetoken)})
+        if failed:
+            reply["category"] = "PNDecryptionErrorCategory"
+        return reply
+
+    @staticmethod
+    def fetch_reply(result, status):
+        channels, failed = {}, False
+        for name, items in (result.channels or {}).items():
+            channels[name] = [{"message": item.message, "timetoken": timetoken_text(item.timetoken)} for item in items]
+            failed = failed or any(getattr(item, "error", None) is not None for item in items)
+        reply = result_reply(status, {"channels": channels})
+        if failed:
+            reply["category"] = "PNDecryptionErrorCategory"
+        return reply
+
+    # Subscription changes: answered once the SDK has taken them.
+    def subscribe(self, step):
+        builder = self.pubnub.subscribe().channels(step.get("channels", []))
+        if step.get("groups"):
+            builder.channel_groups(step["groups"])
+        if step.get("withPresence"):
+            builder.with_presence()
+        if step.get("timetoken"):
+            builder.with_timetoken(int(step["timetoken"]))
+        builder.execute()
+        return {"category": None, "error": False, "data": {}}
+
+    def unsubscribe(self, step):
+        builder = self.pubnub.unsubscribe().channels(step.get("channels", []))
+        if step.get("groups"):
+            builder.channel_groups(step["groups"])
+        builder.execute()
+        return {"category": None, "error": False, "data": {}}
+
+    def unsubscribeAll(self, step):
+        self.pubnub.unsubscribe_all()
+        return {"category": None, "error": False, "data": {}}
+
+
+def exception_reply(error):
+    """An SDK exception: its status when it carries one; else the SDK raised without a status."""
+    status = getattr(error, "status", None)
+    if status is not None and getattr(status, "category", None) is not None:
+        reply = status_reply(status, {"detail": str(error)[:300]})
+        reply["error"] = True
+        return reply
+    return {"category": "PNInternalExceptionCategory", "error": True,
+            "data": {"exception": "%s: %s" % (type(error).__name__, str(error)[:300])}}
+
+
+# --- Sync flavour ------------------------------------------------------------------------------
+
+class SyncDriver:
+    def __init__(self):
+        self.pubnub = None
+        self.ops = None
+
+    def configure(self, fields):
+        from pubnub.pubnub import PubNub
+        self.pubnub = PubNub(make_configuration(fields))
+        self.pubnub.add_listener(Listener())
+        # Build the HTTP session (TLS context, connection pool) now, not inside the case's first
+        # request: that is process start-up, not the SDK's protocol behaviour.
+        handler = getattr(self.pubnub, "_request_handler", None)
+        try:
+            if hasattr(handler, "_ensure_session"):
+                handler._ensure_session()
+        except Exception:
+            pass
+        self.ops = Operations(self.pubnub)
+
+    def perform(self, step):
+        if step["type"] in ("subscribe", "unsubscribe", "unsubscribeAll"):
+            return getattr(self.ops, step["type"])(step)
+        builder, convert = self.ops.build(step)
+        if not hasattr(builder, "pn_async"):
+            try:
+                envelope = builder.sync()
+            except PubNubException as error:
+                return exception_reply(error)
+            return convert(envelope.result, envelope.status)
+        # The callback form hands over the SDK's own status (category, HTTP status) for
+        # failures too; sync() raises an exception that may have lost it.
+        done = threading.Event()
+        outcome = {}
+
+        def callback(result, status):
+            outcome["result"], outcome["status"] = result, status
+            done.set()
+
+        builder.pn_async(callback)
+        if not done.wait(120):
+            raise RuntimeError("the SDK never completed %s" % step["type"])
+        status = outcome["status"]
+        if status is not None and status.is_error():
+            if getattr(status, "category", None) is None:
+                return exception_reply(getattr(getattr(status, "error_data", None), "exception", None) or Exception("error"))
+            reply = status_reply(status, {"detail": str(getattr(getattr(status, "error_data", None), "information", ""))[:300]})
+            reply["error"] = True
+            return reply
+        if outcome["result"] is None and status is None:
+            return exception_reply(Exception("no result and no status"))
+        return convert(outcome["result"], status)
+
+    def close(self):
+        if self.pubnub is not None:
+            threading.Thread(target=self.pubnub.stop, daemon=True).start()
+
+    def run(self):
+        for raw in sys.stdin:
+            raw = raw.strip()
+            if not raw:
+                continue
+            step = json.loads(raw)
+            if step.get("type") == "close":
+                self.close()
+                emit({"id": step.get("id"), "type": "result"})
+                return
+            if step.get("type") in ("hello", "configure"):
+                handle(self, step)
+                continue
+            # Operations may block (timeouts, hangs): each runs on its own thread so `close`
+            # is always answered at once.
+            threading.Thread(target=handle, args=(self, step), daemon=True).start()
+
+
+def handle(driver, step):
+    ident, kind = step.get("id"), step.get("type")
+    try:
+        if kind == "hello":
+            emit(hello_reply(ident, driver.flavour))
+            return
+        if kind == "configure":
+            if IMPORT_ERROR is not None:
+                emit({"id": ident, "type": "error", "detail": "pubnub is not installed: " + IMPORT_ERROR})
+                return
+            driver.configure(step)
+            emit({"id": ident, "type": "result"})
+            return
+        reply = driver.perform(step)
+        reply.update({"id": ident, "type": "result"})
+        if reply.get("category") is None:
+            reply.pop("category", None)
+        emit(reply)
+    except Unsupported as what:
+        emit({"id": ident, "type": "unsupported", "detail": str(what)})
+    except Exception as error:  # a bug in this driver or an SDK crash: the case fails with why
+        log(traceback.format_exc())
+        emit({"id": ident, "type": "result", "category": "PNInternalExceptionCategory", "error": True,
+              "data": {"exception": "%s: %s" % (type(error).__name__, str(error)[:300])}})
+
+
+def hello_reply(ident, flavour):
+    return {"id": ident, "type": "result",
+            "data": {"client": "pubnub-python", "version": sdk_version(), "flavour": flavour,
+                     # Starting Python and importing the SDK takes a few hundred ms of CPU per
+                     # case: on a busy machine `configure` may need more than the default 5 s.
+                     "controlTimeoutMs": 15000,
+                     "capabilities": capabilities(), "profile": profile(flavour),
+                     "operations": sorted(OPERATIONS)}}
+
+
+OPERATIONS = {"time", "publish", "fire", "signal", "subscribe", "unsubscribe", "unsubscribeAll", "hereNow",
+              "whereNow", "setState", "getState", "history", "fetchMessages", "messageCounts",
+              "deleteMessages", "addChannelsToGroup", "removeChannelsFromGroup", "listChannelsInGroup",
+              "deleteGroup", "grant"}
+
+
+# --- Asyncio flavour ---------------------------------------------------------------------------
+
+class AsyncioDriver:
+    def __init__(self, loop):
+        self.loop = loop
+        self.pubnub = None
+        self.ops = None
+
+    def configure(self, fields):
+        from pubnub.pubnub_asyncio import PubNubAsyncio
+        try:
+            self.pubnub = PubNubAsyncio(make_configuration(fields), custom_event_loop=self.loop)
+        except TypeError:
+            self.pubnub = PubNubAsyncio(make_configuration(fields))
+        self.pubnub.add_listener(Listener())
+        self.ops = Operations(self.pubnub)
+
+    async def perform(self, step):
+        if step["type"] in ("subscribe", "unsubscribe", "unsubscribeAll"):
+            return getattr(self.ops, step["type"])(step)
+        builder, convert = self.ops.build(step)
+        try:
+            envelope = await builder.future()
+        except PubNubException as error:
+            return exception_reply(error)
+        if envelope.is_error():
+            status = envelope.status
+            value = getattr(envelope, "value", None)
+            value = value() if callable(value) else value
+            if status is None or getattr(status, "category", None) is None:
+                return exception_reply(value or Exception("error without status"))
+            reply = status_reply(status, {"detail": str(value)[:300]})
+            reply["error"] = True
+            return reply
+        return convert(envelope.result, envelope.status)
+
+    async def handle(self, step):
+        ident, kind = step.get("id"), step.get("type")
+        try:
+            if kind == "hello":
+                emit(hello_reply(ident, "asyncio"))
+                return
+            if kind == "configure":
+                if IMPORT_ERROR is not None:
+                    emit({"id": ident, "type": "error", "detail": "pubnub is not installed: " + IMPORT_ERROR})
+                    return
+                self.configure(step)
+                emit({"id": ident, "type": "result"})
+                return
+            reply = await self.perform(step)
+            reply.update({"id": ident, "type": "result"})
+            if reply.get("category") is None:
+                reply.pop("category", None)
+            emit(reply)
+        except Unsupported as what:
+            emit({"id": ident, "type": "unsupported", "detail": str(what)})
+        except Exception as error:
+            log(traceback.format_exc())
+            emit({"id": ident, "type": "result", "category": "PNInternalExceptionCategory", "error": True,
+                  "data": {"exception": "%s: %s" % (type(error).__name__, str(error)[:300])}})
+
+    async def run(self, lines):
+        import asyncio
+        tasks = set()
+        while True:
+            raw = await lines.get()
+            if raw is None:
+                return
+            raw = raw.strip()
+            if not raw:
+                continue
+            step = json.loads(raw)
+            if step.get("type") == "close":
+                emit({"id": step.get("id"), "type": "result"})
+                if self.pubnub is not None:
+                    try:
+                        await asyncio.wait_for(self.pubnub.stop(), 1.0)
+                    except Exception:
+                        pass
+                return
+            task = self.loop.create_task(self.handle(step))
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+
+
+def run_asyncio():
+    import asyncio
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    lines = asyncio.Queue()
+
+    def reader():
+        for raw in sys.stdin:
+            loop.call_soon_threadsafe(lines.put_nowait, raw)
+        loop.call_soon_threadsafe(lines.put_nowait, None)
+
+    threading.Thread(target=reader, daemon=True).start()
+    driver = AsyncioDriver(loop)
+    loop.run_until_complete(driver.run(lines))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--flavour", choices=["sync", "asyncio"], default="sync")
+    args = parser.parse_args()
+    if args.flavour == "asyncio":
+        run_asyncio()
+    else:
+        driver = SyncDriver()
+        driver.flavour = "sync"
+        driver.run()
+    sys.stdout.flush()
+    os._exit(0)  # SDK threads (timers, workers) must not keep the process alive
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+
+/// What a driver says about its client in answer to `hello` (docs/driver-protocol.md).
+public struct DriverHello: Sendable, Hashable {
+    /// The client's own name and version, for reports (e.g. `pubnub-python 10.8.0 sync`).
+    public var description: String
+    /// Declared capabilities; `nil` when the driver did not list them (then: all).
+    public var capabilities: Set<Capability>?
+    public var profile: ClientProfile
+    /// How long `configure` and `close` may take, when the driver asks for more than the default
+    /// (a runtime that starts slowly); capped at 30 s.
+    public var controlTimeout: Duration?
+
+    public init(description: String, capabilities: Set<Capability>?, profile: ClientProfile, controlTimeout: Duration? = nil) {
+        self.description = description
+        self.capabilities = capabilities
+        self.profile = profile
+        self.controlTimeout = controlTimeout
+    }
+
+    /// Reads the `data` of a `hello` result (pure).
+    public init(data: JSONValue?) {
+        let parts = ["client", "version", "flavour"].compactMap { data?[$0]?.stringValue }
+        description = parts.joined(separator: " ")
+        capabilities = data?["capabilities"]?.arrayValue.map { list in
+            Set(list.compactMap { $0.stringValue.flatMap(Capability.init(rawValue:)) })
+        }
+        profile = ClientProfile(json: data?["profile"])
+        controlTimeout = data?["controlTimeoutMs"]?.intValue.map { .milliseconds(min(max($0, 1), 30_000)) }
+    }
+
+    /// Starts the driver once, asks `hello`, and ends it. `nil` when the driver predates `hello`
+    /// (it answers `unsupported` or `error`), fails, or does not answer within `timeout`: such a
+    /// driver gets the reference profile and every capability, as before `hello` existed.
+    static func probe(command: String, timeout: Duration) async -> DriverHello? {
+        guard let connection = try? DriverConnection(command: command) else { return nil }
+        defer { connection.terminate() }
+        guard case .result(let result)? = try? await connection.request(["type": "hello"], timeout: timeout) else { return nil }
+        _ = try? await connection.request(["type": "close"], timeout: timeout)
+        return DriverHello(data: result.data)
+    }
+}
+
+extension ExternalProcessClient {
+    /// This client with the capabilities and profile its driver declares in `hello`.
+    public func prepared() async -> any ConformanceClient {
+        guard let hello = await DriverHello.probe(command: command, timeout: controlTimeout) else { return self }
+        var copy = self
+        copy.capabilities = hello.capabilities ?? capabilities
+        copy.profile = hello.profile
+        if let timeout = hello.controlTimeout, timeout > controlTimeout { copy.controlTimeout = timeout }
+        copy.hello = hello
+        return copy
+    }
+}
