@@ -16,7 +16,7 @@ public enum HTMLReport {
         .card b{display:block;font-size:20px}
         table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid #eee;padding:4px 6px;text-align:left;vertical-align:top}
         th{background:#f5f5f7}code,pre{font:12px ui-monospace,monospace}pre{background:#f7f7f9;padding:6px;white-space:pre-wrap;margin:4px 0}
-        .pass{color:#1a7f37}.non-strict{color:#9a6700}.fail{color:#cf222e;font-weight:600}.skipped{color:#6e7781}
+        .pass{color:#1a7f37}.non-strict{color:#9a6700}.fail{color:#cf222e;font-weight:600}.skipped{color:#6e7781}.flaky{color:#8250df}
         details summary{cursor:pointer}
         </style></head><body>
         <h1>Conformance report — \(escape(report.client))</h1>
@@ -24,15 +24,15 @@ public enum HTMLReport {
         <div class="cards">
         <div class="card">total<b>\(s.total)</b></div><div class="card pass">passed<b>\(s.passed)</b></div>
         <div class="card non-strict">non-strict<b>\(s.nonStrict)</b></div><div class="card fail">failed<b>\(s.failed)</b></div>
-        <div class="card skipped">skipped<b>\(s.skipped)</b></div></div>
+        <div class="card skipped">skipped<b>\(s.skipped)</b></div><div class="card flaky">flaky<b>\(s.flaky)</b></div></div>
         <h2>Suites</h2>
-        <table><tr><th>suite</th><th>cases</th><th>passed</th><th>non-strict</th><th>failed</th><th>skipped</th></tr>
+        <table><tr><th>suite</th><th>cases</th><th>passed</th><th>non-strict</th><th>failed</th><th>skipped</th><th>flaky</th></tr>
 
         """
         let groups = JUnitReport.grouped(report.results)
         for (suite, results) in groups {
             html += "<tr><td><a href=\"#suite-\(escape(suite))\">\(escape(suite))</a></td><td>\(results.count)</td>"
-            for outcome in [CaseOutcome.pass, .nonStrict, .fail, .skipped] {
+            for outcome in [CaseOutcome.pass, .nonStrict, .fail, .skipped, .flaky] {
                 html += "<td class=\"\(outcome.rawValue)\">\(results.count { $0.outcome == outcome })</td>"
             }
             html += "</tr>\n"
@@ -52,7 +52,7 @@ public enum HTMLReport {
         var cell = "<code>\(escape(result.id))</code><br>\(escape(result.title)) <small>\(escape(result.spec))</small>"
         if !result.detail.isEmpty { cell += "<pre>\(escape(result.detail))</pre>" }
         if !result.wireLog.isEmpty {
-            let open = result.outcome == .fail ? " open" : ""
+            let open = result.outcome == .fail || result.outcome == .flaky ? " open" : ""
             cell += "<details\(open)><summary>wire log (\(result.wireLog.count))</summary><pre>\(escape(result.wireLog.joined(separator: "\n")))</pre></details>"
         }
         let deviation = result.deviation.map { "<br><small>\(escape($0.rawValue))</small>" } ?? ""

@@ -11,6 +11,7 @@ public enum JSONReport {
             "nonStrict": .number(Double(report.summary.nonStrict)),
             "failed": .number(Double(report.summary.failed)),
             "skipped": .number(Double(report.summary.skipped)),
+            "flaky": .number(Double(report.summary.flaky)),
             "durationSeconds": .number(rounded(report.summary.durationSeconds)),
             // A string: a 64-bit seed does not fit a JSON number exactly in every reader.
             "seed": .string(String(report.summary.seed)),
