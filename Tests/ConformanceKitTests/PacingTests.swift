@@ -48,7 +48,7 @@ import Testing
         #expect(lagging.factor == 4.2)
         let swamped = TimeScale.fromProbe(.init(cpuWallSeconds: 2, cpuThreadSeconds: 0.01, roundTripSeconds: 1))
         #expect(swamped.factor == TimeScale.maximumAutomatic)
-        #expect(contended.description == "time scale ×3.0 (auto: cpu ×3.0, loopback ×0.2)")
+        #expect(contended.description == "time scale ×3.0 (auto: cpu ×3.00, loopback ×0.20)")
         #expect(TimeScale.parse("auto") == .some(nil))
         #expect(TimeScale.parse("2.5") == .some(2.5))
         #expect(TimeScale.parse("0.5") == nil)
@@ -77,7 +77,7 @@ import Testing
         #expect(governor.limit == 1)
         #expect(governor.backOffs == 3)
         #expect(ConcurrencyGovernor(jobs: 0).limit == 1)
-        #expect(ConcurrencyGovernor.defaultJobs(cores: 2, externalDriver: true) == 2)
+        #expect(ConcurrencyGovernor.defaultJobs(cores: 2, externalDriver: true) == 4)
         #expect(ConcurrencyGovernor.defaultJobs(cores: 2, externalDriver: false) == 8)
         #expect(ConcurrencyGovernor.defaultJobs(cores: 64, externalDriver: false) == 16)
     }

@@ -21,10 +21,11 @@ public struct ConcurrencyGovernor: Sendable, Hashable {
         backOffs += 1
     }
 
-    /// The default `--jobs`: an external process driver runs one interpreter per case, so it
-    /// gets one case per core; the in-process client gets four per core. At most 16.
+    /// The default `--jobs`: an external process driver starts an interpreter per case, so it
+    /// gets two cases per core (its cases mostly wait on the wire); the in-process client gets
+    /// four per core. At most 16.
     public static func defaultJobs(cores: Int, externalDriver: Bool) -> Int {
         let cores = max(1, cores)
-        return min(16, externalDriver ? cores : cores * 4)
+        return min(16, externalDriver ? cores * 2 : cores * 4)
     }
 }

@@ -39,7 +39,7 @@ public struct TimeScale: Sendable, Hashable, CustomStringConvertible {
         let loopback = probe.roundTripSeconds / MachineProbe.referenceRoundTripSeconds
         let raw = min(max(cpu, loopback, 1), maximumAutomatic)
         let factor = (raw * 10).rounded(.up) / 10
-        return TimeScale(factor: factor, origin: "auto: cpu ×\(format(cpu)), loopback ×\(format(loopback))")
+        return TimeScale(factor: factor, origin: String(format: "auto: cpu ×%.2f, loopback ×%.2f", cpu, loopback))
     }
 
     static func format(_ value: Double) -> String { String(format: "%.1f", value) }
