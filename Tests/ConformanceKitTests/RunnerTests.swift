@@ -31,7 +31,8 @@ import Testing
              expectations: ExpectationFile? = nil, capabilities: Set<Capability> = Set(Capability.allCases),
              server: FakeServer = FakeServer()) async -> (RunReport, ScriptedClient) {
         let client = ScriptedClient(server: server, capabilities: capabilities, script: script)
-        let runner = ConformanceRunner(server: server, client: client, options: RunOptions(seed: seed, concurrency: 3, expectations: expectations))
+        let runner = ConformanceRunner(server: server, client: client, options: RunOptions(seed: seed, concurrency: 3, expectations: expectations,
+                                                                                           timeScale: await TestPacing.scale()))
         return (await runner.run(cases), client)
     }
 
@@ -108,8 +109,11 @@ import Testing
         #expect(ContinuousClock.now - started < .seconds(60))
         let result = try #require(report.results.first)
         #expect(result.outcome == .fail)
-        // Derived: 1000 ms base + 250 ms per operation (the declared 200 ms is below what the case needs).
-        #expect(result.detail.hasPrefix("time budget of 1500 ms exceeded at step 2\n(failed again on a serial retry; first attempt: time budget of 1500 ms exceeded at step 2)"))
+        // Derived: 1000 ms base + 250 ms per operation (the declared 200 ms is below what the case
+        // needs), stretched by this machine's scale.
+        #expect(CaseBudget.derive(testCase) == .milliseconds(1_500))
+        let budget = CaseExecutor.milliseconds(CaseBudget.effective(testCase, scale: await TestPacing.scale()))
+        #expect(result.detail.hasPrefix("time budget of \(budget) ms exceeded at step 2\n(failed again on a serial retry; first attempt: time budget of \(budget) ms exceeded at step 2)"))
         #expect(result.missedTime)
         #expect(client.closedSessions.withLock { $0 } == 2)
     }
