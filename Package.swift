@@ -6,15 +6,16 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+// Linux only: the server's event loop is epoll and eventfd (Sources/CPosix refuses other systems).
 let package = Package(
     name: "pubnub-harness",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "pubnub-harness", targets: ["pubnub-harness"]),
         .library(name: "MockPubNubServer", targets: ["MockPubNubServer"]),
         .library(name: "ClientUnderTest", targets: ["ClientUnderTest"]),
         .library(name: "ConformanceKit", targets: ["ConformanceKit"]),
         .library(name: "PubNubCrypto", targets: ["PubNubCrypto"]),
+        .library(name: "HarnessHTTPClient", targets: ["HarnessHTTPClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -32,13 +33,14 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .target(name: "ClientUnderTest", dependencies: ["COpenSSL", "CPosix", "PubNubCrypto"], swiftSettings: strict),
-        .target(name: "ConformanceKit", dependencies: ["MockPubNubServer", "PubNubCrypto"], swiftSettings: strict),
+        .target(name: "HarnessHTTPClient", dependencies: ["COpenSSL", "CPosix"], swiftSettings: strict),
+        .target(name: "ClientUnderTest", dependencies: ["COpenSSL", "HarnessHTTPClient", "PubNubCrypto"], swiftSettings: strict),
+        .target(name: "ConformanceKit", dependencies: ["MockPubNubServer", "PubNubCrypto", "HarnessHTTPClient"], swiftSettings: strict),
         .target(name: "BuiltInAdapter", dependencies: ["ConformanceKit", "ClientUnderTest"], swiftSettings: strict),
         .executableTarget(
             name: "pubnub-harness",
             dependencies: [
-                "MockPubNubServer", "ConformanceKit", "BuiltInAdapter", "PubNubCrypto",
+                "MockPubNubServer", "ConformanceKit", "BuiltInAdapter", "PubNubCrypto", "HarnessHTTPClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -50,17 +52,18 @@ let package = Package(
         .target(name: "HarnessFuzzing", dependencies: ["MockPubNubServer", "ConformanceKit"], swiftSettings: strict),
         .target(name: "CFuzzerEntry"),
         .executableTarget(name: "harness-fuzz", dependencies: ["HarnessFuzzing", "CFuzzerEntry"], swiftSettings: strict),
+        .testTarget(name: "HarnessHTTPClientTests", dependencies: ["HarnessHTTPClient", "MockPubNubServer"], swiftSettings: strict),
         .testTarget(name: "PubNubCryptoTests", dependencies: ["PubNubCrypto"], swiftSettings: strict),
         .testTarget(name: "MockPubNubServerTests", dependencies: ["MockPubNubServer"], swiftSettings: strict),
         .testTarget(name: "HarnessFuzzingTests", dependencies: ["HarnessFuzzing"], swiftSettings: strict),
         .testTarget(
             name: "ClientUnderTestTests",
-            dependencies: ["ClientUnderTest", "MockPubNubServer", "PubNubCrypto"],
+            dependencies: ["ClientUnderTest", "HarnessHTTPClient", "MockPubNubServer", "PubNubCrypto"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "ConformanceKitTests",
-            dependencies: ["ConformanceKit", "BuiltInAdapter", "MockPubNubServer"],
+            dependencies: ["ConformanceKit", "BuiltInAdapter", "MockPubNubServer", "HarnessHTTPClient", "PubNubCrypto"],
             swiftSettings: strict
         ),
     ]

@@ -257,3 +257,5 @@ finish $ER "Negative vectors: each must raise exactly its error kind"
 mkdir -p "$OUT"
 for file in "$WORK"/*.json; do cp "$file" "$OUT/"; done
 echo "wrote $(ls "$WORK"/*.json | wc -l) files to $OUT: $(cat "$WORK"/*.jsonl | wc -l) vectors"
+# The binary carries the fixtures as Swift source: regenerate it when the default fixtures changed.
+if [ "$OUT" = "$ROOT/Fixtures/crypto" ]; then "$ROOT/scripts/embed-crypto-vectors.sh"; fi

@@ -11,16 +11,16 @@ struct ListCommand: ParsableCommand {
     var suites: [String] = []
     @Flag(help: "Print only the case ids, one per line.")
     var idsOnly = false
-    @Option(help: "Directory of crypto vector files (default: Fixtures/crypto when present).")
+    @Option(help: "Directory of crypto vector files (default: the vectors built into the binary).")
     var vectors: String?
 
     func run() throws {
-        let directory = vectors.map { URL(fileURLWithPath: $0) } ?? ConformanceCatalog.defaultCryptoVectorDirectory()
+        let catalog = try CatalogSource.load(vectors: vectors)
         let cases: [ConformanceCase]
         do {
-            cases = try ConformanceCatalog.select(ConformanceCatalog.all(cryptoVectors: directory), suites: suites, ids: [])
+            cases = try ConformanceCatalog.select(catalog.cases, suites: suites, ids: [])
         } catch {
-            throw ValidationError("\(error)")
+            throw UsageError("\(error)")
         }
         var output = ""
         if idsOnly {

@@ -8,11 +8,12 @@ struct PubNubHarness: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pubnub-harness",
         abstract: "A PubNub protocol conformance harness: mock server, fault injection, suites and crypto tools.",
+        version: HarnessVersion.current,
         subcommands: [RunCommand.self, ListCommand.self, ServeCommand.self, CryptoCommand.self]
     )
 
     /// Parses and runs, mapping outcomes to the harness's exit statuses: 0 success, 1 failure
-    /// (a command's own), 2 usage error with a one-line message.
+    /// (a command's own), 2 usage error. Every error is one line, written by ``ErrorOutput``.
     static func main() async {
         let command: any ParsableCommand
         do {
@@ -28,8 +29,11 @@ struct PubNubHarness: AsyncParsableCommand {
                 try syncCommand.run()
             }
         } catch let failure as CLIFailure {
-            FileHandle.standardError.write(Data("error: \(failure.description)\n".utf8))
-            Foundation.exit(1)
+            ErrorOutput.exit(failure.description, code: 1)
+        } catch let usage as UsageError {
+            ErrorOutput.usage(usage.description)
+        } catch let validation as ValidationError {
+            ErrorOutput.usage(validation.message)
         } catch {
             exit(withError: error)
         }
@@ -46,8 +50,7 @@ struct PubNubHarness: AsyncParsableCommand {
             exit(withError: error)
         }
         let line = message.split(separator: "\n").first.map(String.init) ?? "invalid usage"
-        let text = line.hasPrefix("Error: ") ? "error: " + line.dropFirst(7) : line
-        FileHandle.standardError.write(Data("\(text) (see --help)\n".utf8))
-        Foundation.exit(2)
+        let text = line.hasPrefix("Error: ") ? String(line.dropFirst(7)) : line
+        ErrorOutput.usage("\(text) (see --help)")
     }
 }

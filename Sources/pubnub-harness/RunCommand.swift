@@ -43,7 +43,7 @@ struct RunCommand: AsyncParsableCommand {
     var server: String?
     @Option(help: "The TLS listener (HOST:PORT) of the --server, if it has one.")
     var tlsServer: String?
-    @Option(help: "Directory of crypto vector files (default: Fixtures/crypto when present).")
+    @Option(help: "Directory of crypto vector files (default: the vectors built into the binary).")
     var vectors: String?
 
     func validate() throws {
@@ -58,17 +58,23 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let vectorDirectory = vectors.map { URL(fileURLWithPath: $0) } ?? ConformanceCatalog.defaultCryptoVectorDirectory()
+        for path in [json, junit, html].compactMap({ $0 }) {
+            do { try ReportFiles.prepare(path) } catch { throw UsageError("\(error)") }
+        }
+        let catalog = try CatalogSource.load(vectors: vectors)
         let cases: [ConformanceCase]
-        let expectationFile: ExpectationFile?
         do {
-            cases = try ConformanceCatalog.select(ConformanceCatalog.all(cryptoVectors: vectorDirectory), suites: suites, ids: caseIDs)
-            expectationFile = try expectations.map { try ExpectationFile.load(contentsOf: URL(fileURLWithPath: $0)) }
+            cases = try ConformanceCatalog.select(catalog.cases, suites: suites, ids: caseIDs)
         } catch {
-            throw ValidationError("\(error)")
+            throw UsageError("\(error)")
+        }
+        let expectationFile = try expectations.map { path throws(UsageError) in
+            let data = try readInput(path, what: "expectation file")
+            do { return try ExpectationFile.decode(data, source: path) } catch { throw UsageError("\(error)") }
         }
         let client: any ConformanceClient
         if let clientCommand {
+            try await Preflight.checkCommand(clientCommand)
             client = ExternalProcessClient(command: clientCommand, name: clientName ?? "external",
                                            startTimeout: .milliseconds(Int(driverStartTimeout * 1_000)))
         } else {
@@ -77,16 +83,17 @@ struct RunCommand: AsyncParsableCommand {
         let harness: any HarnessServer
         var stop: (@Sendable () async -> Void)?
         if let server {
+            try await Preflight.checkServer(server)
             harness = AdminHTTPServer(address: server, tlsAddress: tlsServer)
         } else {
             do {
                 (harness, stop) = try await HarnessWiring.startInProcessServer()
             } catch {
-                Self.fail("pubnub-harness run: cannot start the in-process server: \(error)")
+                throw UsageError("cannot start the in-process server: \(error)")
             }
         }
         if let expectationFile {
-            for id in expectationFile.unknownCases(in: ConformanceCatalog.all(cryptoVectors: vectorDirectory)) {
+            for id in expectationFile.unknownCases(in: catalog.cases) {
                 FileHandle.standardError.write(Data("warning: expectation file lists unknown case \(id)\n".utf8))
             }
         }
@@ -94,6 +101,7 @@ struct RunCommand: AsyncParsableCommand {
         var generator = SystemRandomNumberGenerator()
         let seed = self.seed ?? (generator.next() >> 11)
         let console = ConsoleReporter()
+        say("pubnub-harness \(HarnessVersion.current); server: \(server.map { "\($0) (--server)" } ?? "in process"); crypto vectors: \(catalog.vectorSource)")
         console.start(total: cases.count, seed: seed, client: client.name)
         let scale: TimeScale
         if case .some(.some(let factor)) = TimeScale.parse(timeScale) {
@@ -113,11 +121,11 @@ struct RunCommand: AsyncParsableCommand {
         await stop?()
         console.summary(report)
         do {
-            if let json { try JSONReport.encode(report).write(to: URL(fileURLWithPath: json)) }
-            if let junit { try Data(JUnitReport.encode(report).utf8).write(to: URL(fileURLWithPath: junit)) }
-            if let html { try Data(HTMLReport.encode(report).utf8).write(to: URL(fileURLWithPath: html)) }
+            if let json { try ReportFiles.write(JSONReport.encode(report), to: json) }
+            if let junit { try ReportFiles.write(Data(JUnitReport.encode(report).utf8), to: junit) }
+            if let html { try ReportFiles.write(Data(HTMLReport.encode(report).utf8), to: html) }
         } catch {
-            Self.fail("pubnub-harness run: cannot write a report: \(error.localizedDescription)")
+            throw CLIFailure("\(error)")
         }
         if report.exitCode != 0 { throw ExitCode(report.exitCode) }
     }
@@ -127,11 +135,6 @@ struct RunCommand: AsyncParsableCommand {
         return colon != text.startIndex && (1...65_535).contains(port)
     }
 
-    /// Prints one line to stderr and exits with status 2 (a setup error: nothing was run).
-    static func fail(_ message: String) -> Never {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
-        Foundation.exit(2)
-    }
 }
 
 /// The integration seam of `run`: the in-process mock server and the built-in client.

@@ -12,7 +12,7 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Run the mock PubNub server (plain HTTP, optional TLS, fault injection, /__admin/ control API)."
     )
 
-    @Option(help: "Address to listen on.")
+    @Option(help: "Address to listen on: an IP address or a host name such as localhost.")
     var host = "127.0.0.1"
 
     @Option(help: "Plain HTTP port (0 picks a free one).")
@@ -47,7 +47,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("event-loops"), help: "Event-loop threads (default: one per core).")
     var eventLoops: Int?
 
-    @Option(name: .customLong("log-level"), help: "Level at which each request is logged on one line: trace, debug, info, notice, warning, error, critical.")
+    @Option(name: .customLong("log-level"), help: "Lowest level logged: trace, debug, info (requests, fault firings, plan installs and clears), notice, warning (unparsable requests, failed TLS handshakes), error, critical.")
     var logLevel = "info"
 
     @Flag(name: .customLong("quiet"), help: "Do not log requests.")
@@ -66,6 +66,7 @@ struct ServeCommand: AsyncParsableCommand {
         _ = try parsedKeysets()
         _ = try parsedFaultPorts()
         _ = try parsedTLSFault()
+        if HostName.numeric(host) == nil { throw ValidationError("--host: cannot resolve '\(host)'") }
     }
 
     func run() async throws {
@@ -73,7 +74,8 @@ struct ServeCommand: AsyncParsableCommand {
         var logger = Logger(label: "pubnub-harness")
         logger.logLevel = level
         var configuration = MockServerConfiguration()
-        configuration.host = host
+        guard let numericHost = HostName.numeric(host) else { throw UsageError("--host: cannot resolve '\(host)'") }
+        configuration.host = numericHost
         configuration.port = port
         configuration.tlsPort = tlsPort
         configuration.tlsFault = try parsedTLSFault() ?? .none
@@ -83,24 +85,28 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.presenceTimeoutFloor = presenceTimeoutFloor
         configuration.eventLoopCount = eventLoops
         configuration.adminAllowsRemotePeers = adminRemote
-        configuration.requestLogLevel = quiet ? nil : level
+        // Requests are logged at info: `--log-level` is the threshold, `--quiet` turns them off.
+        configuration.requestLogLevel = quiet ? nil : .info
 
+        var plans: [(file: String, bytes: [UInt8])] = []
+        for file in planFiles { plans.append((file, [UInt8](try readInput(file, what: "plan")))) }
         let server: MockServer
         do {
             server = try MockServer(configuration: configuration, logger: logger)
-            for file in planFiles {
-                let bytes = try readFile(file)
-                do {
-                    for installed in try server.faults.installPlans(fromFile: bytes) {
-                        say("plan \(file): subscribe key \(installed.subscribeKey), seed \(installed.seed)")
-                    }
-                } catch {
-                    throw CLIFailure("--plan \(file): \(error)")
+        } catch {
+            throw CLIFailure("\(error)")
+        }
+        for (file, bytes) in plans {
+            do {
+                for installed in try server.faults.installPlans(fromFile: bytes) {
+                    say("plan \(file): subscribe key \(installed.subscribeKey), seed \(installed.seed)")
                 }
+            } catch {
+                throw UsageError("--plan \(file): \(error)")
             }
+        }
+        do {
             try server.start()
-        } catch let failure as CLIFailure {
-            throw failure
         } catch {
             throw CLIFailure("\(error)")
         }
@@ -131,7 +137,10 @@ struct ServeCommand: AsyncParsableCommand {
         if let caOut { say("test CA written to \(caOut)") }
         let keys = server.configuration.keysets.map(\.subscribeKey)
         say("Access Manager keysets: \(keys.isEmpty ? "none (all keys are open demo keys)" : keys.joined(separator: ", "))")
-        say("admin API: http://\(host):\(server.address?.port ?? port)/__admin/")
+        if let address = server.address {
+            let shown = address.host.contains(":") ? "[\(address.host)]" : address.host
+            say("admin API: http://\(shown):\(address.port)/__admin/ (GET /__admin/ lists the routes, /__admin/health answers ok)")
+        }
     }
 
     private func parsedKeysets() throws -> [Keyset] {
@@ -163,13 +172,6 @@ struct ServeCommand: AsyncParsableCommand {
             }
             return FaultListenerSpec(fault: fault, port: port)
         }
-    }
-
-    private func readFile(_ path: String) throws -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CLIFailure("--plan \(path): cannot read the file")
-        }
-        return Array(data)
     }
 }
 

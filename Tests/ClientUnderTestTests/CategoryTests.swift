@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import Testing
 @testable import ClientUnderTest
+import HarnessHTTPClient
 
 /// Every HTTP-level and transport-level condition → its status category, against real loopback sockets.
 @Suite struct CategoryTests {

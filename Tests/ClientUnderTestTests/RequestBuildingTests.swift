@@ -51,9 +51,4 @@ import Testing
         #expect(throws: Never.self) { try NameValidation.check(["a.b-c_d~é"], kind: "channel", operation: .subscribe) }
     }
 
-    @Test func requestBytes() {
-        let request = HTTPClientRequest(method: "POST", target: "/p?x=1", body: Array("{}".utf8))
-        #expect(String(decoding: request.encode(hostHeader: "h:1", userAgent: "ua"), as: UTF8.self)
-            == "POST /p?x=1 HTTP/1.1\r\nHost: h:1\r\nUser-Agent: ua\r\nAccept: */*\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}")
-    }
 }

@@ -91,6 +91,8 @@ import Testing
         let journal = try await server.journal(subscribeKey: "sub-1")
         #expect(journal == [JournalEntry(method: "GET", path: "/time/0", query: ["uuid": "u"], arrivalTime: 2.5, endpoint: "time", subscribeKey: "sub-1", uuid: "u")])
         try await server.publish(subscribeKey: "sub-1", publishKey: "pub-1", channel: "a b", message: #"{"k":"v"}"#)
+        try await server.registerKeyset(subscribeKey: "sub-1", publishKey: "pub-1", secretKey: "sec-1")
+        try await server.grant(Grant(channels: ["a b"], authKey: "au", read: true, write: false, ttlMinutes: 7), subscribeKey: "sub-1")
         try await server.reset()
 
         let seen = try await server.request(method: "GET", path: "/__stub/seen", query: [], body: nil)
@@ -103,7 +105,9 @@ import Testing
             ["GET", "/__admin/refused-port", ""],
             ["GET", "/__admin/tls/ca", ""],
             ["GET", "/__admin/journal/sub-1", ""],
-            ["GET", "/publish/pub-1/sub-1/0/a%20b/0/%7B%22k%22%3A%22v%22%7D?uuid=harness-publisher", ""],
+            ["POST", "/__admin/messages/sub-1", #"{"channel":"a b","messageJSON":"{\"k\":\"v\"}","publisher":"harness-publisher"}"#],
+            ["POST", "/__admin/keysets", #"{"publishKey":"pub-1","secretKey":"sec-1","subscribeKey":"sub-1"}"#],
+            ["POST", "/__admin/grants/sub-1", #"{"authKeys":["au"],"channels":["a b"],"groups":[],"manage":false,"read":true,"ttl":7,"write":false}"#],
             ["POST", "/__admin/reset", ""],
         ])
     }
@@ -115,8 +119,15 @@ import Testing
         await #expect(throws: HarnessServerError.requestFailed(operation: "install plan", detail: #"HTTP 400 {"error":"rules[0].fault.kind: unknown kind \"nope\""}"#)) {
             try await server.installPlan(json: ["rules": [["fault": ["kind": "nope"]]]], subscribeKey: "bad")
         }
-        await #expect(throws: HarnessServerError.unsupported("creating Access Manager keysets over /__admin/ (use serve --keyset)")) {
-            try await server.registerKeyset(subscribeKey: "s", publishKey: "p", secretKey: "k")
+        // A port bound without listening (the in-process server keeps it while it runs): refused.
+        let local = try InProcessHarnessServer.start()
+        let unreachable = AdminHTTPServer(address: "127.0.0.1:\(try await local.refusedPort())")
+        await #expect(throws: HarnessServerError.requestFailed(operation: "register keyset", detail: "connect failed: errno 111 (Connection refused)")) {
+            try await unreachable.registerKeyset(subscribeKey: "s", publishKey: "p", secretKey: "k")
+        }
+        await local.shutdown()
+        await #expect(throws: HarnessServerError.requestFailed(operation: "grant", detail: "no-port is not HOST:PORT")) {
+            try await AdminHTTPServer(address: "no-port").grant(Grant(), subscribeKey: "s")
         }
     }
 }

@@ -2,6 +2,9 @@
 // Linux system calls that Glibc's Swift module does not export (epoll, eventfd, accept4, timerfd).
 #ifndef CPOSIX_H
 #define CPOSIX_H
+#if !defined(__linux__)
+#error "pubnub-harness builds on Linux only: its event loop uses epoll and eventfd"
+#endif
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>

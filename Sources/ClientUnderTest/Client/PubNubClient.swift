@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessHTTPClient
 import Synchronization
 
 /// A PubNub client with the 4.x Result/Status model, on its own sockets and OpenSSL.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import Glibc
+import HarnessHTTPClient
 
 /// One REST call before the common query parameters are added.
 struct PubNubRequest: Sendable {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessHTTPClient
 
 /// Turns a transport outcome into a JSON body or a status (ObjC 4.x rules):
 /// HTTP 400 → BadRequest, 403 → AccessDenied (affected channels from `payload`), 404 → ResourceNotFound,

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessHTTPClient
 
 extension Subscriber {
     /// Reports `PNUnexpectedDisconnectCategory`; with `restoreSubscription` starts pinging `/time/0`

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessHTTPClient
 import Synchronization
 
 /// The subscribe loop state machine (ObjC 4.x behaviour):

@@ -1,60 +1,37 @@
 // SPDX-License-Identifier: MIT
-import Foundation
+import HarnessHTTPClient
 
-/// Sends HTTP/1.1 requests on a fresh connection each (`Connection: close`), each on its own
-/// dedicated thread, and bridges the outcome back to async code with a continuation.
+/// The client's HTTP layer: one ``HTTPClient`` connection per request (`Connection: close`), its
+/// failures translated into ``TransportError`` (and so into status categories) at this boundary.
 public final class HTTPTransport: Sendable {
-    public let host: String
-    public let port: Int
-    let tls: TLSContext?
-    let userAgent: String
+    let client: HTTPClient
 
     /// - Parameter trustedCA: nil for plain HTTP.
     public init(host: String, port: Int, trustedCA: PubNubTrustedCA?, userAgent: String) throws(TransportError) {
-        self.host = host
-        self.port = port
-        self.tls = try trustedCA.map { ca throws(TransportError) in try TLSContext(trustedCA: ca) }
-        self.userAgent = userAgent
+        do {
+            client = try HTTPClient(host: host, port: port, trust: trustedCA.map(\.httpTrust), userAgent: userAgent, keepAlive: false)
+        } catch {
+            throw TransportError(error)
+        }
     }
 
-    var hostHeader: String {
-        let defaultPort = tls == nil ? 80 : 443
-        let name = host.contains(":") ? "[\(host)]" : host
-        return port == defaultPort ? name : "\(name):\(port)"
-    }
+    public var host: String { client.host }
+    public var port: Int { client.port }
 
     /// Performs the request with one overall deadline; `cancel` aborts it from any thread.
     public func perform(_ request: HTTPClientRequest, timeout: Double, cancel: CancellationSignal = CancellationSignal())
         async -> Result<HTTPClientResponse, TransportError>
     {
-        await withCheckedContinuation { continuation in
-            let thread = Thread { [self] in
-                continuation.resume(returning: self.performBlocking(request, timeout: timeout, cancel: cancel))
-            }
-            thread.name = "pubnub-http"
-            thread.start()
-        }
+        await client.perform(request, timeout: timeout, cancel: cancel).mapError(TransportError.init)
     }
+}
 
-    /// The blocking implementation; runs on the calling (dedicated) thread.
-    func performBlocking(_ request: HTTPClientRequest, timeout: Double, cancel: CancellationSignal)
-        -> Result<HTTPClientResponse, TransportError>
-    {
-        let deadline = Deadline(secondsFromNow: timeout)
-        do throws(TransportError) {
-            let fd = try TCPConnector.connect(host: host, port: port, deadline: deadline, cancel: cancel)
-            let plain = PlainStream(fd: fd, cancel: cancel)
-            let stream: any ByteStream = if let tls {
-                try TLSStream(plain: plain, context: tls, host: host, deadline: deadline)
-            } else {
-                plain
-            }
-            defer { stream.close() }
-            try stream.send(request.encode(hostHeader: hostHeader, userAgent: userAgent), deadline: deadline)
-            var reader = HTTPResponseReader(stream: stream, deadline: deadline)
-            return .success(try reader.read())
-        } catch {
-            return .failure(cancel.isCancelled ? .cancelled : error)
+extension PubNubTrustedCA {
+    var httpTrust: HTTPTrust {
+        switch self {
+        case .file(let path): .file(path)
+        case .pem(let pem): .pem(pem)
+        case .system: .system
         }
     }
 }

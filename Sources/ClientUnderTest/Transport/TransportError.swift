@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
+import HarnessHTTPClient
 
-/// Why a request failed below HTTP. Each case maps to exactly one status category.
+/// Why a request failed below HTTP, as the client reports it. Each case maps to exactly one
+/// status category; ``init(_:)`` translates the HTTP layer's ``HTTPClientError``.
 public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The host name could not be resolved.
     case nameResolution(String)
@@ -22,6 +24,22 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
     case malformedHTTP(String)
     /// A local problem (socket creation, TLS context setup, CA file unreadable).
     case localFailure(String)
+
+    /// The client's view of an HTTP-layer failure.
+    public init(_ error: HTTPClientError) {
+        switch error {
+        case .nameResolution(let host): self = .nameResolution(host)
+        case .connectFailed(let code, let text): self = .connectFailed(errno: code, text)
+        case .connectionLost(let code, let text): self = .connectionLost(errno: code, text)
+        case .closedBeforeResponse(let count): self = .closedBeforeResponse(receivedBytes: count)
+        case .timedOut(let phase): self = .timedOut(phase: phase)
+        case .cancelled: self = .cancelled
+        case .tlsHandshakeFailed(let reason): self = .tlsHandshakeFailed(reason)
+        case .tlsUntrustedCertificate(let code, let text): self = .tlsUntrustedCertificate(verifyResult: code, text)
+        case .malformedHTTP(let reason): self = .malformedHTTP(reason)
+        case .localFailure(let reason): self = .localFailure(reason)
+        }
+    }
 
     public var description: String {
         switch self {

@@ -4,12 +4,16 @@ import Synchronization
 
 /// Progress while cases run and the summary at the end, for people and CI logs.
 ///
-/// On a terminal the progress is one bar rewritten with `\r`; elsewhere (CI, pipes) each finished
-/// case is a plain line.
+/// On a terminal the progress is one bar rewritten with `\r`, with the running failure count;
+/// elsewhere (CI, pipes) each finished case is a plain line. Values longer than
+/// ``valueLimit`` characters are cut (the JSON report has them in full).
 public final class ConsoleReporter: Sendable {
+    /// Characters of one value (a detail line, a request line) printed before it is cut.
+    public static let valueLimit = 200
     private let interactive: Bool
     private let write: @Sendable (String) -> Void
     private let lastLength = Mutex(0)
+    private let failures = Mutex(0)
 
     /// - Parameters:
     ///   - interactive: draw a bar (defaults to "stdout is a terminal and `CI` is unset").
@@ -30,11 +34,15 @@ public final class ConsoleReporter: Sendable {
 
     /// Called after each case.
     public func progress(_ result: CaseResult, finished: Int, total: Int) {
+        let failed = failures.withLock { count in
+            if result.outcome == .fail { count += 1 }
+            return count
+        }
         if interactive {
             let width = 30
             let filled = total == 0 ? width : finished * width / total
             let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-            let line = "[\(bar)] \(finished)/\(total) \(result.id)"
+            let line = "[\(bar)] \(finished)/\(total) \(failed) failed \(Self.cut(result.id, limit: 60))"
             let padding = lastLength.withLock { last in
                 defer { last = line.count }
                 return max(0, last - line.count)
@@ -53,12 +61,12 @@ public final class ConsoleReporter: Sendable {
             text += "\(suite): \(counts[0]) passed, \(counts[1]) non-strict, \(counts[2]) failed, \(counts[3]) skipped"
             text += (counts[4] > 0 ? ", \(counts[4]) flaky" : "") + "\n"
             for result in results where result.outcome == .fail || result.outcome == .flaky || result.deviation == .fixed {
-                text += "  \(Self.label(result)) \(result.id) — \(result.title) (\(result.spec))\n"
-                text += "      expected: \(Self.list(result.expected))\n      observed: \(Self.list(result.observed))\n"
-                for line in result.detail.split(separator: "\n") { text += "      \(line)\n" }
+                text += "  \(Self.label(result)) \(result.id) — \(Self.cut(result.title)) (\(result.spec))\n"
+                text += "      expected: \(Self.cut(Self.list(result.expected)))\n      observed: \(Self.cut(Self.list(result.observed)))\n"
+                for line in result.detail.split(separator: "\n") { text += "      \(Self.cut(String(line)))\n" }
                 if result.outcome == .fail && !result.wireLog.isEmpty {
                     text += "      last requests:\n"
-                    for line in result.wireLog { text += "        \(line)\n" }
+                    for line in result.wireLog { text += "        \(Self.cut(line))\n" }
                 }
             }
         }
@@ -66,15 +74,22 @@ public final class ConsoleReporter: Sendable {
         text += "\n\(s.total) cases: \(s.passed) passed, \(s.nonStrict) non-strict, \(s.failed) failed, \(s.skipped) skipped"
         if s.flaky > 0 { text += ", \(s.flaky) flaky" }
         text += " in \(String(format: "%.2f", s.durationSeconds)) s (seed \(s.seed))\n"
-        let unexpected = report.results.count { $0.isUnexpectedFailure }
-        let fixed = report.results.count { $0.deviation == .fixed }
-        if unexpected > 0 { text += "\(unexpected) new failure(s)\n" }
+        let counts = ReportCounts(report.results)
+        if counts.newFailures > 0 { text += "\(counts.newFailures) new failure(s)\n" }
+        if counts.expectedDeviations > 0 { text += "\(counts.expectedDeviations) expected deviation(s)\n" }
+        if counts.fixed > 0 { text += "\(counts.fixed) expected deviation(s) fixed: remove them from the expectation file\n" }
         if s.flaky > 0 { text += "\(s.flaky) flaky case(s): missed the budget under load, passed alone (not failing)\n" }
         if report.backOffs > 0, let final = report.finalConcurrency {
             text += "cases missed their budgets: parallelism halved \(report.backOffs) time(s), down to \(final)\n"
         }
-        if fixed > 0 { text += "\(fixed) expected deviation(s) fixed: remove them from the expectation file\n" }
+        text += counts.verdict + "\n"
         write(text)
+    }
+
+    /// The text, or its first `limit` characters and a pointer to the JSON report.
+    public static func cut(_ text: String, limit: Int = valueLimit) -> String {
+        guard text.count > limit else { return text }
+        return String(text.prefix(limit)) + "… (full value in the JSON report)"
     }
 
     static func label(_ result: CaseResult) -> String {

@@ -3,8 +3,12 @@ import Foundation
 
 /// The `--json` report (schema: docs/report-schema.json).
 public enum JSONReport {
-    /// The report as a JSON value: `{"summary": {...}, "cases": [...]}`.
+    /// The version of the report's layout; raised when a field changes meaning or goes away.
+    public static let schemaVersion = 3
+
+    /// The report as a JSON value: `{"schemaVersion": 3, "summary": {...}, "cases": [...]}`.
     public static func value(_ report: RunReport) -> JSONValue {
+        let counts = ReportCounts(report.results)
         let summary: JSONValue = [
             "total": .number(Double(report.summary.total)),
             "passed": .number(Double(report.summary.passed)),
@@ -12,6 +16,9 @@ public enum JSONReport {
             "failed": .number(Double(report.summary.failed)),
             "skipped": .number(Double(report.summary.skipped)),
             "flaky": .number(Double(report.summary.flaky)),
+            "newFailures": .number(Double(counts.newFailures)),
+            "expectedDeviations": .number(Double(counts.expectedDeviations)),
+            "fixed": .number(Double(counts.fixed)),
             "durationSeconds": .number(rounded(report.summary.durationSeconds)),
             // A string: a 64-bit seed does not fit a JSON number exactly in every reader.
             "seed": .string(String(report.summary.seed)),
@@ -33,7 +40,7 @@ public enum JSONReport {
             if let deviation = result.deviation { members["deviation"] = .string(deviation.rawValue) }
             return .object(members)
         }
-        return ["summary": summary, "cases": .array(cases)]
+        return ["schemaVersion": .number(Double(schemaVersion)), "summary": summary, "cases": .array(cases)]
     }
 
     /// Pretty-printed JSON text with sorted keys.

@@ -1,19 +1,21 @@
 // SPDX-License-Identifier: MIT
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HarnessHTTPClient
 
-/// A mock server in another process, controlled through its `/__admin/` routes.
+/// A mock server in another process, controlled through its `/__admin/` routes over kept-alive
+/// connections (``HarnessHTTPClient``).
 ///
-/// Access Manager keysets cannot be created over `/__admin/` (they are given to
-/// `pubnub-harness serve --keyset`), so ``registerKeyset(subscribeKey:publishKey:secretKey:)``
-/// and ``grant(_:subscribeKey:)`` throw ``HarnessServerError/unsupported(_:)`` and the cases
-/// needing them are skipped.
+/// Keysets, grants and server-side publishes go through `/__admin/keysets`, `/__admin/grants/{key}`
+/// and `/__admin/messages/{key}`, which act on the service exactly as the in-process server does
+/// (a publish is injected, bypassing keys, Access Manager and the publish size limit), so a run
+/// against `serve` in another process gives the same results as a run in process.
 public struct AdminHTTPServer: HarnessServer {
     public let address: String
     public let tlsAddress: String?
-    private let session: URLSession
+    /// Keep-alive connections to the server's plain listener; nil when `address` is not `HOST:PORT`.
+    private let client: HTTPClient?
+    /// Seconds each control request may take.
+    static let requestTimeout = 5.0
 
     /// - Parameters:
     ///   - address: `host:port` of the server's plain listener.
@@ -21,9 +23,18 @@ public struct AdminHTTPServer: HarnessServer {
     public init(address: String, tlsAddress: String? = nil) {
         self.address = address
         self.tlsAddress = tlsAddress
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 5
-        self.session = URLSession(configuration: configuration)
+        self.client = Self.hostAndPort(address).flatMap { host, port in
+            try? HTTPClient(host: host, port: port, trust: nil, userAgent: "pubnub-harness-admin", keepAlive: true)
+        }
+    }
+
+    /// Splits `host:port` (`[v6]:port` too); nil when there is no valid port.
+    static func hostAndPort(_ address: String) -> (String, Int)? {
+        guard let colon = address.lastIndex(of: ":"), let port = Int(address[address.index(after: colon)...]),
+              (1...65_535).contains(port), colon != address.startIndex else { return nil }
+        var host = String(address[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return (host, port)
     }
 
     public func caPEM() async throws -> String? {
@@ -76,28 +87,31 @@ public struct AdminHTTPServer: HarnessServer {
     }
 
     public func registerKeyset(subscribeKey: String, publishKey: String, secretKey: String) async throws {
-        throw HarnessServerError.unsupported("creating Access Manager keysets over /__admin/ (use serve --keyset)")
+        let body: JSONValue = ["subscribeKey": .string(subscribeKey), "publishKey": .string(publishKey), "secretKey": .string(secretKey)]
+        try await expectOK(send("POST", "/__admin/keysets", body: Data(body.jsonText.utf8), operation: "register keyset"), "register keyset")
     }
 
     public func grant(_ grant: Grant, subscribeKey: String) async throws {
-        throw HarnessServerError.unsupported("grants over /__admin/")
+        let body: JSONValue = [
+            "channels": .array(grant.channels.map { .string($0) }), "groups": .array(grant.groups.map { .string($0) }),
+            "authKeys": .array(grant.authKey.map { [.string($0)] } ?? []),
+            "read": .bool(grant.read), "write": .bool(grant.write), "manage": .bool(grant.manage),
+            "ttl": .number(Double(grant.ttlMinutes)),
+        ]
+        let path = "/__admin/grants/\(Self.segment(subscribeKey))"
+        try await expectOK(send("POST", path, body: Data(body.jsonText.utf8), operation: "grant"), "grant")
     }
 
     public func request(method: String, path: String, query: [(String, String)], body: [UInt8]?) async throws -> (status: Int, body: [UInt8]) {
-        var components = URLComponents()
-        components.queryItems = query.isEmpty ? nil : query.map { URLQueryItem(name: $0.0, value: $0.1) }
-        let suffix = components.percentEncodedQuery.map { "?" + $0 } ?? ""
+        let suffix = query.isEmpty ? "" : "?" + query.map { "\(Self.segment($0.0))=\(Self.segment($0.1))" }.joined(separator: "&")
         let answer = try await send(method, path + suffix, body: body.map { Data($0) }, operation: "\(method) \(path)")
         return (answer.status, [UInt8](answer.body))
     }
 
     public func publish(subscribeKey: String, publishKey: String, channel: String, message: String) async throws {
-        let base = "/publish/\(Self.segment(publishKey))/\(Self.segment(subscribeKey))/0/\(Self.segment(channel))/0"
-        // Long messages go in a POST body (spec §4.2): a GET path would exceed the URI limit.
-        let answer = message.utf8.count > 1_000
-            ? try await send("POST", base + "?uuid=harness-publisher", body: Data(message.utf8), operation: "publish")
-            : try await send("GET", base + "/\(Self.segment(message))?uuid=harness-publisher", operation: "publish")
-        try expectOK(answer, "publish")
+        let body: JSONValue = ["channel": .string(channel), "messageJSON": .string(message), "publisher": "harness-publisher"]
+        let path = "/__admin/messages/\(Self.segment(subscribeKey))"
+        try await expectOK(send("POST", path, body: Data(body.jsonText.utf8), operation: "publish"), "publish")
     }
 
     /// Resets every plan, journal and listener of the server (`POST /__admin/reset`).
@@ -106,19 +120,14 @@ public struct AdminHTTPServer: HarnessServer {
     }
 
     private func send(_ method: String, _ pathAndQuery: String, body: Data? = nil, operation: String) async throws -> (status: Int, body: Data) {
-        guard let url = URL(string: "http://\(address)\(pathAndQuery)") else {
-            throw HarnessServerError.requestFailed(operation: operation, detail: "invalid URL for \(pathAndQuery)")
+        guard let client else {
+            throw HarnessServerError.requestFailed(operation: operation, detail: "\(address) is not HOST:PORT")
         }
-        var request = URLRequest(url: url)
-        request.httpMethod = method
-        if let body {
-            request.httpBody = body
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        }
-        do {
-            let (data, response) = try await session.data(for: request)
-            return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
-        } catch {
+        let request = HTTPClientRequest(method: method, target: pathAndQuery, body: body.map { [UInt8]($0) })
+        switch await client.perform(request, timeout: Self.requestTimeout) {
+        case .success(let response):
+            return (response.statusCode, Data(response.body))
+        case .failure(let error):
             throw HarnessServerError.requestFailed(operation: operation, detail: "\(error)")
         }
     }

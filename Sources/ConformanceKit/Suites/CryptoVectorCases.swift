@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 import Foundation
 
-/// One case per (vector file, key, scheme) of `Fixtures/crypto`: the runner publishes each
+/// One case per (vector file, key, scheme) of the crypto vectors (built into the binary from
+/// `Fixtures/crypto`, or read from a directory): the runner publishes each
 /// vector's ciphertext and the client must deliver its plaintext (or a decryption failure).
 ///
 /// Vector files are read loosely: a top-level array or `{"vectors": [...]}`; per vector
@@ -21,17 +22,27 @@ public enum CryptoVectorCases {
     public static func cases(directory: URL) -> [ConformanceCase] {
         let files = ((try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? [])
             .filter { $0.pathExtension == "json" }.sorted { $0.lastPathComponent < $1.lastPathComponent }
-        return files.flatMap { file in cases(file: file) }
+        return files.flatMap { file in cases(name: file.lastPathComponent, data: try? Data(contentsOf: file)) }
+    }
+
+    /// Cases for vector files given by name and text (the files built into the binary).
+    public static func cases(files: [(name: String, text: String)]) -> [ConformanceCase] {
+        files.sorted { $0.name < $1.name }.flatMap { cases(name: $0.name, data: Data($0.text.utf8)) }
     }
 
     static func cases(file: URL) -> [ConformanceCase] {
-        let stem = slug(file.deletingPathExtension().lastPathComponent)
-        guard let data = try? Data(contentsOf: file), let value = try? JSONValue.parse(data) else {
-            return [unreadable(stem, file, "not JSON")]
+        cases(name: file.lastPathComponent, data: try? Data(contentsOf: file))
+    }
+
+    /// Cases of one vector file; `data` nil when it could not be read.
+    static func cases(name: String, data: Data?) -> [ConformanceCase] {
+        let stem = slug(String(name.hasSuffix(".json") ? name.dropLast(5) : Substring(name)))
+        guard let data, let value = try? JSONValue.parse(data) else {
+            return [unreadable(stem, name, "not JSON")]
         }
         let items = value.arrayValue ?? value["vectors"]?.arrayValue ?? []
         let vectors = items.compactMap(vector)
-        if vectors.isEmpty { return [unreadable(stem, file, "no vector with key, scheme, plaintext and ciphertext")] }
+        if vectors.isEmpty { return [unreadable(stem, name, "no vector with key, scheme, plaintext and ciphertext")] }
         var groups: [(String, String)] = []
         for vector in vectors where !groups.contains(where: { $0 == (vector.key, vector.scheme) }) {
             groups.append((vector.key, vector.scheme))
@@ -46,7 +57,7 @@ public enum CryptoVectorCases {
             let anyFail = members.contains(where: \.mustFail)
             return ConformanceCase(
                 "encryption.vectors.\(stem)\(groups.count > 1 ? "-\(index + 1)" : "")",
-                "Vectors of \(file.lastPathComponent) (\(group.1)) decrypt as recorded", spec: "crypto §6",
+                "Vectors of \(name) (\(group.1)) decrypt as recorded", spec: "crypto §6",
                 client: ClientOverrides(cipherKey: group.0, cipherScheme: group.1), steps: steps,
                 expected: anyFail ? [.connected, .decryptionError] : [.connected], timeBudget: .seconds(3), requires: [.encryption])
         }
@@ -78,9 +89,9 @@ public enum CryptoVectorCases {
         return Vector(key: key, scheme: scheme, plaintext: plaintext, ciphertext: cipher, mustFail: mustFail)
     }
 
-    static func unreadable(_ stem: String, _ file: URL, _ why: String) -> ConformanceCase {
+    static func unreadable(_ stem: String, _ name: String, _ why: String) -> ConformanceCase {
         // The step can never succeed: the vector file itself is broken and must be fixed.
-        ConformanceCase("encryption.vectors.\(stem)", "Vector file \(file.lastPathComponent) is unusable: \(why)", spec: "crypto §6",
+        ConformanceCase("encryption.vectors.\(stem)", "Vector file \(name) is unusable: \(why)", spec: "crypto §6",
                         steps: [.expectJournal(.count(endpoint: "unreadable-vector-file", atLeast: 1), withinMs: 0)],
                         expected: [], requires: [.encryption])
     }

@@ -112,7 +112,10 @@ final class Connection: LoopHandler {
             handshakeWantsWrite = false
         case .wantWrite:
             handshakeWantsWrite = true
-        case .eof, .failed:
+        case .eof:
+            closeNow(reset: false)
+        case .failed(_, let detail):
+            core.diagnostics?(.tlsHandshakeFailure(peer: peer, reason: detail))
             closeNow(reset: false)
         }
         updateInterest()
@@ -196,6 +199,7 @@ final class Connection: LoopHandler {
                 continueSent = false
             } catch {
                 parseError = error
+                core.diagnostics?(.parseFailure(peer: peer, status: error.status, reason: "\(error)"))
             }
         }
         if parser.expectsContinue && !continueSent && current == nil && queueHead == queue.count && !outputPending {

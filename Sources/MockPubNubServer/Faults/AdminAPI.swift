@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
+import Logging
 
-/// The HTTP control API under `/__admin/` (docs/faults.md): plans, journals, reset and listener faults.
+/// The HTTP control API under `/__admin/` (docs/faults.md): plans, journals, reset, listener
+/// faults, Access Manager keysets and grants, injected messages; `GET /__admin/` lists the routes.
 ///
 /// Answers loopback peers only unless `allowRemote`; every answer is JSON. Errors have the shape
 /// `{"error":true,"message":"...","status":400,"service":"Admin"}`.
@@ -10,6 +12,9 @@ public struct AdminAPI: RequestHandler {
     private let allowRemote: Bool
     private let resetService: @Sendable () -> Void
     private let certificateAuthorityPEM: String?
+    let serviceControl: AdminServiceControl?
+    /// Where keyset registrations are logged (plan installs are logged by the fault layer).
+    let logger: Logger?
 
     /// - Parameters:
     ///   - faults: the fault layer whose plans and journals the API controls.
@@ -17,10 +22,14 @@ public struct AdminAPI: RequestHandler {
     ///   - allowRemote: answer peers that are not loopback (otherwise they get 403).
     ///   - resetService: resets the PubNub service's state on `POST /__admin/reset`.
     ///   - certificateAuthorityPEM: the test CA served by `GET /__admin/tls/ca` (404 without one).
+    ///   - serviceControl: keysets, grants and injected messages; without it those routes answer 501.
     public init(
         faults: FaultLayer, listeners: (any ListenerFaultControl)? = nil, allowRemote: Bool = false,
-        resetService: @escaping @Sendable () -> Void = {}, certificateAuthorityPEM: String? = nil
+        resetService: @escaping @Sendable () -> Void = {}, certificateAuthorityPEM: String? = nil,
+        serviceControl: AdminServiceControl? = nil
     ) {
+        self.serviceControl = serviceControl
+        self.logger = faults.logger
         self.certificateAuthorityPEM = certificateAuthorityPEM
         self.faults = faults
         listenerControl = listeners
@@ -43,6 +52,12 @@ public struct AdminAPI: RequestHandler {
         let method = request.method
         let rest = Array(segments.dropFirst())
         switch (rest.first, rest.count) {
+        case (nil, 0), ("", 1):
+            return index(request)
+        case ("health", 1):
+            return health(request, plans: faults.installedPlans().count)
+        case ("keysets", 1), ("grants", 2), ("messages", 2):
+            return serviceRoute(rest, request: request)
         case ("plans", 1):
             switch method {
             case "GET": return Self.ok(.object([("plans", .array(faults.installedPlans().map(\.json)))]))

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import Logging
 import Synchronization
 
 /// The request handler between the transport and the PubNub service that applies fault plans.
@@ -33,6 +34,8 @@ public final class FaultLayer: RequestHandler {
     private let seedSource: @Sendable () -> UInt64
     private let executor: FaultExecutor
     private let state = Mutex(State())
+    /// Where fault firings and plan installs/clears are logged (at info), if anywhere.
+    let logger: Logger?
 
     /// Creates the layer in front of `upstream` (the PubNub service).
     /// - Parameters:
@@ -44,8 +47,10 @@ public final class FaultLayer: RequestHandler {
     public init(
         upstream: any RequestHandler, scheduler: any Scheduler, journalCapacity: Int = 10_000,
         seedSource: @escaping @Sendable () -> UInt64 = { UInt64.random(in: .min ... .max) },
-        encryptor: ForeignMessageEncryptor? = FaultLayer.cryptoModuleEncryptor
+        encryptor: ForeignMessageEncryptor? = FaultLayer.cryptoModuleEncryptor,
+        logger: Logger? = nil
     ) {
+        self.logger = logger
         self.upstream = upstream
         service = upstream as? PubNubService
         self.scheduler = scheduler
@@ -90,6 +95,9 @@ public final class FaultLayer: RequestHandler {
             }
             return
         }
+        logger?.info(
+            "fault \(fired.fault.kind.rawValue) (rule \(fired.ruleID)) fired on \(request.method) \(request.target)",
+            metadata: ["peer": "\(context.peer)", "subscribeKey": "\(route?.subscribeKey ?? "-")"])
         switch executor.execution(for: fired.fault, request: request, route: route, context: context) {
         case .answer(let action):
             responder.send(action)
@@ -174,6 +182,7 @@ extension FaultLayer {
         try plan.validate()
         let planner = FaultPlanner(plan: plan, fallbackSeed: plan.seed ?? seedSource())
         state.withLock { $0.planners[subscribeKey] = planner }
+        logger?.info("plan installed for subscribe key \(subscribeKey): \(plan.rules.count) rule(s), seed \(planner.seed)")
         return planner.seed
     }
 
@@ -186,12 +195,18 @@ extension FaultLayer {
     /// Removes the plan of `subscribeKey`; returns whether there was one.
     @discardableResult
     public func clearPlan(for subscribeKey: String) -> Bool {
-        state.withLock { $0.planners.removeValue(forKey: subscribeKey) != nil }
+        let cleared = state.withLock { $0.planners.removeValue(forKey: subscribeKey) != nil }
+        if cleared { logger?.info("plan cleared for subscribe key \(subscribeKey)") }
+        return cleared
     }
 
     /// Removes every plan.
     public func clearAllPlans() {
-        state.withLock { $0.planners.removeAll() }
+        let count = state.withLock { state in
+            defer { state.planners.removeAll() }
+            return state.planners.count
+        }
+        if count > 0 { logger?.info("\(count) plan(s) cleared") }
     }
 
     /// The installed plans, by key.

@@ -36,8 +36,10 @@ public final class HTTPServer: Sendable {
 
     /// Creates a stopped server whose handler needs the server's scheduler (e.g. the PubNub
     /// service's long-poll timers): `makeHandler` is called once, here, with `scheduler`.
+    ///   - diagnostics: told about unparsable requests and failed TLS handshakes (for logging).
     public init(
         configuration: HTTPServerConfiguration = HTTPServerConfiguration(),
+        diagnostics: (@Sendable (ConnectionDiagnostic) -> Void)? = nil,
         makeHandler: (_ scheduler: any Scheduler) -> any RequestHandler
     ) {
         self.configuration = configuration
@@ -56,7 +58,7 @@ public final class HTTPServer: Sendable {
         core = ServerCore(
             handler: makeHandler(scheduler), limits: configuration.limits,
             maxQueuedRequests: max(1, configuration.maxPipelinedRequests),
-            finDrainNanos: configuration.finDrainTimeout.clampedNanoseconds)
+            finDrainNanos: configuration.finDrainTimeout.clampedNanoseconds, diagnostics: diagnostics)
     }
 
     deinit { stop() }

@@ -58,12 +58,17 @@ public final class MockServer: Sendable {
 
         let control = ListenerControlBox()
         var made: (PubNubService, FaultLayer)?
-        http = HTTPServer(configuration: httpConfiguration) { scheduler in
+        var diagnostics: (@Sendable (ConnectionDiagnostic) -> Void)?
+        if let logger {
+            diagnostics = { (diagnostic: ConnectionDiagnostic) in logger.warning("\(diagnostic)") }
+        }
+        http = HTTPServer(configuration: httpConfiguration, diagnostics: diagnostics) { scheduler in
             let service = PubNubService(configuration: serviceConfiguration, scheduler: scheduler)
-            let faults = FaultLayer(upstream: service, scheduler: scheduler)
+            let faults = FaultLayer(upstream: service, scheduler: scheduler, logger: logger)
             let admin = AdminAPI(
                 faults: faults, listeners: control, allowRemote: configuration.adminAllowsRemotePeers,
-                resetService: { service.reset() }, certificateAuthorityPEM: authorityPEM)
+                resetService: { service.reset() }, certificateAuthorityPEM: authorityPEM,
+                serviceControl: AdminServiceControl(service: service))
             made = (service, faults)
             let root: any RequestHandler = AdminRouter(admin: admin, next: faults)
             guard let level = configuration.requestLogLevel, let logger else { return root }

@@ -2,7 +2,8 @@
 import Foundation
 import Testing
 
-/// `pubnub-harness serve --plan FILE` refuses an invalid plan with one line naming the field.
+/// `pubnub-harness serve --plan FILE` refuses an invalid plan with one line naming the field (a
+/// usage error: exit 2).
 /// Runs the built binary (.build/debug/pubnub-harness); skipped when it has not been built.
 @Suite struct ServePlanErrorTests {
     private static let packageRoot = URL(fileURLWithPath: #filePath)
@@ -30,7 +31,7 @@ import Testing
             process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
             do { try process.run() } catch { continuation.resume(throwing: error) }
         }
-        #expect(status == 1)
+        #expect(status == 2)
         #expect(String(decoding: try Data(contentsOf: err), as: UTF8.self) == "error: --plan \(plan.path): rules[1].match.chanel: unknown field\n")
         #expect(String(decoding: try Data(contentsOf: out), as: UTF8.self) == "")
     }

@@ -16,9 +16,10 @@ public struct HTTPClientRequest: Sendable, Equatable {
     /// "GET /path?query".
     public var summary: String { "\(method) \(target)" }
 
-    /// The request bytes: request line, Host, User-Agent, Accept, `Connection: close`, body headers.
-    func encode(hostHeader: String, userAgent: String) -> [UInt8] {
-        var head = "\(method) \(target) HTTP/1.1\r\nHost: \(hostHeader)\r\nUser-Agent: \(userAgent)\r\nAccept: */*\r\nConnection: close\r\n"
+    /// The request bytes: request line, Host, User-Agent, Accept, `Connection` (`close`, or
+    /// `keep-alive` when the connection is to be reused), body headers.
+    public func encode(hostHeader: String, userAgent: String, keepAlive: Bool = false) -> [UInt8] {
+        var head = "\(method) \(target) HTTP/1.1\r\nHost: \(hostHeader)\r\nUser-Agent: \(userAgent)\r\nAccept: */*\r\nConnection: \(keepAlive ? "keep-alive" : "close")\r\n"
         if let body {
             head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n"
         }

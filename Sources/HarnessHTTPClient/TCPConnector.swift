@@ -5,7 +5,7 @@ import Glibc
 /// Opens a non-blocking TCP connection with a deadline.
 enum TCPConnector {
     static func connect(host: String, port: Int, deadline: Deadline, cancel: CancellationSignal)
-        throws(TransportError) -> Int32
+        throws(HTTPClientError) -> Int32
     {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
@@ -14,7 +14,7 @@ enum TCPConnector {
         let rc = getaddrinfo(host, String(port), &hints, &list)
         guard rc == 0, let first = list else { throw .nameResolution(host) }
         defer { freeaddrinfo(first) }
-        var lastError = TransportError.nameResolution(host)
+        var lastError = HTTPClientError.nameResolution(host)
         var cursor: UnsafeMutablePointer<addrinfo>? = first
         while let info = cursor {
             cursor = info.pointee.ai_next
@@ -30,7 +30,7 @@ enum TCPConnector {
     }
 
     private static func attempt(_ info: addrinfo, deadline: Deadline, cancel: CancellationSignal)
-        throws(TransportError) -> Int32
+        throws(HTTPClientError) -> Int32
     {
         let fd = socket(info.ai_family, info.ai_socktype | cposix_SOCK_NONBLOCK | cposix_SOCK_CLOEXEC, info.ai_protocol)
         guard fd >= 0 else { throw .localFailure("socket: \(errnoText(errno))") }

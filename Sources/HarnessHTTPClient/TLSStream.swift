@@ -8,11 +8,12 @@ import Glibc
 /// (self-signed 18/19, unknown issuer 20/21, expired 10, not yet valid 9, hostname mismatch 62, …)
 /// is `tlsUntrustedCertificate`; anything else — alerts, "wrong version number" from a plain-HTTP
 /// server, no shared cipher, and EOF or reset during the handshake — is `tlsHandshakeFailed`.
-final class TLSStream: ByteStream {
+// @unchecked Sendable: used by one thread at a time; handed over only through HTTPClient's pool lock.
+final class TLSStream: ByteStream, @unchecked Sendable {
     private let plain: PlainStream
     private let ssl: OpaquePointer
 
-    init(plain: PlainStream, context: TLSContext, host: String, deadline: Deadline) throws(TransportError) {
+    init(plain: PlainStream, context: TLSContext, host: String, deadline: Deadline) throws(HTTPClientError) {
         self.plain = plain
         guard let ssl = SSL_new(context.ctx) else { throw .localFailure("SSL_new failed") }
         self.ssl = ssl
@@ -26,6 +27,12 @@ final class TLSStream: ByteStream {
         try handshake(deadline: deadline)
     }
 
+    var fd: Int32 { plain.fd }
+    var cancel: CancellationSignal {
+        get { plain.cancel }
+        set { plain.cancel = newValue }
+    }
+
     deinit {
         SSL_free(ssl)
         plain.close()
@@ -37,7 +44,7 @@ final class TLSStream: ByteStream {
         return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
     }
 
-    private func handshake(deadline: Deadline) throws(TransportError) {
+    private func handshake(deadline: Deadline) throws(HTTPClientError) {
         ERR_clear_error()
         while true {
             errno = 0
@@ -66,7 +73,7 @@ final class TLSStream: ByteStream {
         }
     }
 
-    func send(_ bytes: [UInt8], deadline: Deadline) throws(TransportError) {
+    func send(_ bytes: [UInt8], deadline: Deadline) throws(HTTPClientError) {
         var offset = 0
         while offset < bytes.count {
             errno = 0
@@ -76,7 +83,7 @@ final class TLSStream: ByteStream {
         }
     }
 
-    func receive(maxCount: Int, deadline: Deadline) throws(TransportError) -> [UInt8] {
+    func receive(maxCount: Int, deadline: Deadline) throws(HTTPClientError) -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: maxCount)
         while true {
             errno = 0
@@ -89,7 +96,7 @@ final class TLSStream: ByteStream {
         }
     }
 
-    private func handleIOError(_ error: Int32, savedErrno: Int32, deadline: Deadline, phase: String) throws(TransportError) {
+    private func handleIOError(_ error: Int32, savedErrno: Int32, deadline: Deadline, phase: String) throws(HTTPClientError) {
         switch error {
         case SSL_ERROR_WANT_READ:
             try waitReady(fd: plain.fd, events: Int16(POLLIN), deadline: deadline, cancel: plain.cancel, phase: phase)

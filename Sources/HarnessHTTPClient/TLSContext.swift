@@ -7,7 +7,7 @@ import COpenSSL
 final class TLSContext: @unchecked Sendable {
     let ctx: OpaquePointer
 
-    init(trustedCA: PubNubTrustedCA) throws(TransportError) {
+    init(trust: HTTPTrust) throws(HTTPClientError) {
         guard let ctx = SSL_CTX_new(TLS_client_method()) else { throw .localFailure("SSL_CTX_new failed") }
         self.ctx = ctx
         _ = copenssl_ctx_set_min_proto_version(ctx, TLS1_2_VERSION)
@@ -15,7 +15,7 @@ final class TLSContext: @unchecked Sendable {
         // the HTTP layer then decides whether the response was complete.
         _ = copenssl_ctx_set_options(ctx, 1 << 7)
         SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, nil)
-        switch trustedCA {
+        switch trust {
         case .system:
             SSL_CTX_set_default_verify_paths(ctx)
         case .file(let path):
@@ -31,7 +31,7 @@ final class TLSContext: @unchecked Sendable {
 
     deinit { SSL_CTX_free(ctx) }
 
-    private static func addPEM(_ pem: String, to ctx: OpaquePointer) throws(TransportError) {
+    private static func addPEM(_ pem: String, to ctx: OpaquePointer) throws(HTTPClientError) {
         let bytes = Array(pem.utf8)
         guard let store = SSL_CTX_get_cert_store(ctx) else { throw .localFailure("no certificate store") }
         let added: Int = bytes.withUnsafeBytes { raw in

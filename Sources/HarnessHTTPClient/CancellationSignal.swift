@@ -19,7 +19,7 @@ public final class CancellationSignal: Sendable {
     /// True once `cancel()` was called.
     public var isCancelled: Bool { state.withLock { $0 } }
 
-    /// Wakes the I/O thread; its request fails with `TransportError.cancelled`.
+    /// Wakes the I/O thread; its request fails with `HTTPClientError.cancelled`.
     public func cancel() {
         let first = state.withLock { cancelled in
             defer { cancelled = true }

@@ -10,6 +10,9 @@ struct HTTPResponseReader {
     private let deadline: Deadline
     private var buffer: [UInt8] = []
     private var received = 0
+    /// Whether the last response may be followed by another on the same connection: HTTP/1.1,
+    /// no `Connection: close`, framed by length or chunks, and no bytes beyond it.
+    private(set) var connectionReusable = false
 
     init(stream: any ByteStream, deadline: Deadline) {
         self.stream = stream
@@ -17,7 +20,7 @@ struct HTTPResponseReader {
     }
 
     /// Reads more bytes; returns false at end of stream.
-    private mutating func fill() throws(TransportError) -> Bool {
+    private mutating func fill() throws(HTTPClientError) -> Bool {
         let chunk = try stream.receive(maxCount: 16 * 1024, deadline: deadline)
         if chunk.isEmpty { return false }
         received += chunk.count
@@ -25,7 +28,7 @@ struct HTTPResponseReader {
         return true
     }
 
-    private mutating func readLine(limit: Int) throws(TransportError) -> String {
+    private mutating func readLine(limit: Int) throws(HTTPClientError) -> String {
         while true {
             if let lf = buffer.firstIndex(of: 0x0A) {
                 var line = Array(buffer[..<lf])
@@ -38,7 +41,7 @@ struct HTTPResponseReader {
         }
     }
 
-    mutating func read() throws(TransportError) -> HTTPClientResponse {
+    mutating func read() throws(HTTPClientError) -> HTTPClientResponse {
         while true {
             let statusLine = try readLine(limit: Self.maxHeaderBytes)
             let parts = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
@@ -58,12 +61,15 @@ struct HTTPResponseReader {
                 headers.append((name, value))
             }
             if (100..<200).contains(code) { continue }
+            let closes = headers.contains { $0.name == "connection" && $0.value.lowercased().contains("close") }
+            connectionReusable = parts[0] == "HTTP/1.1" && !closes
             let body = try readBody(headers: headers, statusCode: code)
+            if !buffer.isEmpty { connectionReusable = false }
             return HTTPClientResponse(statusCode: code, headers: headers, body: body)
         }
     }
 
-    private mutating func readBody(headers: [(name: String, value: String)], statusCode: Int) throws(TransportError) -> [UInt8] {
+    private mutating func readBody(headers: [(name: String, value: String)], statusCode: Int) throws(HTTPClientError) -> [UInt8] {
         if statusCode == 204 || statusCode == 304 { return [] }
         if let coding = headers.first(where: { $0.name == "transfer-encoding" })?.value, coding.lowercased().contains("chunked") {
             return try readChunked()
@@ -75,15 +81,19 @@ struct HTTPResponseReader {
             while buffer.count < length {
                 if try !fill() { throw .closedBeforeResponse(receivedBytes: received) }
             }
-            return Array(buffer[0..<length])
+            let body = Array(buffer[0..<length])
+            buffer.removeFirst(length)
+            return body
         }
+        connectionReusable = false
         while try fill() {
             if buffer.count > Self.maxBodyBytes { throw .malformedHTTP("body too large") }
         }
+        defer { buffer = [] }
         return buffer
     }
 
-    private mutating func readChunked() throws(TransportError) -> [UInt8] {
+    private mutating func readChunked() throws(HTTPClientError) -> [UInt8] {
         var body: [UInt8] = []
         while true {
             let sizeLine = try readLine(limit: 1024)

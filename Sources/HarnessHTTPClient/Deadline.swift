@@ -21,7 +21,7 @@ struct Deadline {
 
 /// Waits until `fd` is ready for `events`, the deadline passes, or the cancellation signal fires.
 func waitReady(fd: Int32, events: Int16, deadline: Deadline, cancel: CancellationSignal, phase: String)
-    throws(TransportError)
+    throws(HTTPClientError)
 {
     while true {
         if cancel.isCancelled { throw .cancelled }

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+import Foundation
+import Glibc
+
+/// The built `pubnub-harness` binary (`.build/debug`, where `swift build` and `swift test` put it)
+/// run as a subprocess, as a user or a CI job runs it.
+enum HarnessProcess {
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let binary = packageRoot.appendingPathComponent(".build/debug/pubnub-harness").path
+    static var exists: Bool { FileManager.default.isExecutableFile(atPath: binary) }
+
+    struct Outcome {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs to completion in `directory` (a fresh temporary one by default); at most `limit` seconds.
+    static func run(_ arguments: [String], in directory: URL? = nil, limit: Double = 60) async throws -> Outcome {
+        let work = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("harness-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let io = FileManager.default.temporaryDirectory.appendingPathComponent("harness-io-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: io, withIntermediateDirectories: true)
+        defer {
+            try? FileManager.default.removeItem(at: io)
+            if directory == nil { try? FileManager.default.removeItem(at: work) }
+        }
+        let out = io.appendingPathComponent("out"), err = io.appendingPathComponent("err")
+        for file in [out, err] { try Data().write(to: file) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        process.currentDirectoryURL = work
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do { try process.run() } catch { continuation.resume(throwing: error) }
+            let pid = process.processIdentifier
+            // The time budget: a process still running then is killed (and the test fails on its status).
+            DispatchQueue.global().asyncAfter(deadline: .now() + limit) { if process.isRunning { kill(pid, SIGKILL) } }
+        }
+        return Outcome(status: status, stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
+                       stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
+    }
+
+    /// A running `serve`; its output is read through a pipe. Every blocking wait runs on a
+    /// dedicated thread, never on the Swift concurrency pool (other tests run there meanwhile).
+    // @unchecked Sendable: one test drives it, awaiting each call before the next, so `text` and
+    // the pipe are never used by two threads at once.
+    final class Server: @unchecked Sendable {
+        let pid: pid_t
+        private let output: Int32
+        private(set) var text = ""
+
+        init(_ arguments: [String]) throws {
+            var fds: [Int32] = [0, 0]
+            guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) }
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
+            posix_spawn_file_actions_adddup2(&actions, fds[1], 2)
+            posix_spawn_file_actions_addclose(&actions, fds[0])
+            let argv = ([HarnessProcess.binary, "serve"] + arguments).map { strdup($0) } + [nil]
+            defer { argv.forEach { free($0) } }
+            var pid: pid_t = 0
+            let result = posix_spawn(&pid, HarnessProcess.binary, &actions, nil, argv, environ)
+            close(fds[1])
+            guard result == 0 else {
+                close(fds[0])
+                throw POSIXError(POSIXErrorCode(rawValue: result) ?? .ENOENT)
+            }
+            self.pid = pid
+            output = fds[0]
+        }
+
+        /// The rest of the first output line starting with `prefix` (bounded: 10 s).
+        func line(after prefix: String) async -> String? {
+            await offPool { self.blockingLine(after: prefix) }
+        }
+
+        /// Waits (bounded: 5 s) until the output contains `text`.
+        func waitFor(_ text: String) async -> Bool {
+            await offPool {
+                for _ in 0..<50 where !self.text.contains(text) { self.readSome(waitMs: 100) }
+                return self.text.contains(text)
+            }
+        }
+
+        /// Sends SIGINT, reads the remaining output, and returns the exit status (nil if it had to be killed).
+        func stop() async -> Int32? {
+            await offPool { self.blockingStop() }
+        }
+
+        private func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+            await withCheckedContinuation { continuation in
+                Thread.detachNewThread { continuation.resume(returning: work()) }
+            }
+        }
+
+        private func blockingLine(after prefix: String) -> String? {
+            for _ in 0..<100 {
+                if let line = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().first(where: { $0.hasPrefix(prefix) }) {
+                    return String(line.dropFirst(prefix.count))
+                }
+                guard readSome(waitMs: 100) else { return nil }
+            }
+            return nil
+        }
+
+        /// Reads what is available within `waitMs`; false at end of output.
+        @discardableResult
+        func readSome(waitMs: Int32) -> Bool {
+            var pfd = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
+            guard poll(&pfd, 1, waitMs) >= 0 else { return false }
+            if pfd.revents == 0 { return true }
+            var buffer = [UInt8](repeating: 0, count: 8192)
+            let n = buffer.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
+            if n <= 0 { return false }
+            text += String(decoding: buffer[..<n], as: UTF8.self)
+            return true
+        }
+
+        private func blockingStop() -> Int32? {
+            kill(pid, SIGINT)
+            for _ in 0..<100 where readSome(waitMs: 100) {}
+            close(output)
+            var status: Int32 = 0
+            for _ in 0..<500 {
+                if waitpid(pid, &status, WNOHANG) == pid { return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F) }
+                usleep(10_000)
+            }
+            kill(pid, SIGKILL)
+            _ = waitpid(pid, &status, 0)
+            return nil
+        }
+    }
+}
