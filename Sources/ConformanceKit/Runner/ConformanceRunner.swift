@@ -101,7 +101,7 @@ public struct ConformanceRunner: Sendable {
                 while running < governor.limit, next < order.count { startNext() }
             }
         }
-        // Alone, in execution order: nothing else competes for the machine.
+        // One after another, after every other case: nothing else competes for the machine.
         for (testCase, first) in retries {
             report(FlakyRetry.classify(first: first, retry: await executor.run(testCase)))
         }
