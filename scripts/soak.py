@@ -131,12 +131,14 @@ class Stats:
             return dict(self.counts)
 
 
-def soak_worker(port, deadline, stop, stats, seed):
+ALL_OPERATIONS = ["publish", "publish", "subscribe", "heartbeat", "history", "plan", "grant", "pam-publish",
+                  "fault-traffic"]
+
+
+def soak_worker(port, deadline, stop, stats, seed, operations=ALL_OPERATIONS):
     rng = random.Random(seed)
     client = Client(port, timeout=15)
     cursors = {}
-    operations = ["publish", "publish", "subscribe", "heartbeat", "history", "plan", "grant", "pam-publish",
-                  "fault-traffic"]
     for _ in range(10_000_000):
         if stop.is_set() or time.monotonic() >= deadline:
             break
@@ -207,8 +209,13 @@ def run_soak(args):
     stop = threading.Event()
     start = time.monotonic()
     deadline = start + args.seconds
-    threads = [threading.Thread(target=soak_worker, args=(args.port, deadline, stop, stats, i), daemon=True)
-               for i in range(args.workers)]
+    operations = args.ops.split(",") if args.ops else ALL_OPERATIONS
+    unknown = set(operations) - set(ALL_OPERATIONS)
+    if unknown:
+        print(f"soak: unknown operations {sorted(unknown)} (known: {sorted(set(ALL_OPERATIONS))})")
+        return 2
+    threads = [threading.Thread(target=soak_worker, args=(args.port, deadline, stop, stats, i, operations),
+                                daemon=True) for i in range(args.workers)]
     threads += [threading.Thread(target=long_poller, args=(args.port, deadline, stop, stats, i), daemon=True)
                 for i in range(args.pollers)]
     for thread in threads:
@@ -276,7 +283,50 @@ def run_soak(args):
     return 0 if not failures else 1
 
 
+class DeliveryLedger:
+    """What one subscriber received, per publisher: messages are numbered 1...K per publisher."""
+
+    def __init__(self, publishers, messages):
+        self.messages = messages
+        self.seen = [set() for _ in range(publishers)]
+        self.highest = [0] * publishers
+        self.duplicated = 0
+        self.reordered = 0
+        self.received = 0
+
+    def record(self, publisher, number):
+        if number in self.seen[publisher]:
+            self.duplicated += 1
+            return
+        if number < self.highest[publisher]:
+            self.reordered += 1
+        self.seen[publisher].add(number)
+        self.highest[publisher] = max(self.highest[publisher], number)
+        self.received += 1
+
+    def counts(self):
+        """(lost, duplicated, reordered); lost counts numbers 1...K never received."""
+        lost = sum(self.messages - len(seen) for seen in self.seen)
+        return lost, self.duplicated, self.reordered
+
+
+def self_test():
+    """The ledger's arithmetic on known sequences, so a broken counter cannot pass a run."""
+    cases = [([1, 2, 3], (0, 0, 0)), ([1, 3], (1, 0, 0)), ([1, 2, 2, 3], (0, 1, 0)),
+             ([1, 3, 2], (0, 0, 1)), ([3, 2, 1, 1], (0, 1, 2)), ([], (3, 0, 0))]
+    for sequence, expected in cases:
+        ledger = DeliveryLedger(1, 3)
+        for number in sequence:
+            ledger.record(0, number)
+        if ledger.counts() != expected:
+            print(f"integrity: self-test FAILED: {sequence} gave {ledger.counts()}, expected {expected}")
+            return False
+    return True
+
+
 def run_integrity(args):
+    if not self_test():
+        return 1
     run = f"{int(time.time())}-{os.getpid()}"
     channels = [f"integrity-{run}-p{i}" for i in range(args.publishers)]
     deadline = time.monotonic() + args.seconds
@@ -286,10 +336,7 @@ def run_integrity(args):
 
     def subscriber(index):
         client = Client(args.port, timeout=30)
-        last = [0] * args.publishers
-        seen = [set() for _ in range(args.publishers)]
-        duplicated = [0] * args.publishers
-        reordered = [0] * args.publishers
+        ledger = DeliveryLedger(args.publishers, args.messages)
         tt = "0"
         path = f"/v2/subscribe/{SUB}/{','.join(channels)}/0?uuid=integrity-sub-{index}"
         try:
@@ -299,8 +346,7 @@ def run_integrity(args):
             ready.wait()
         expected = args.publishers * args.messages
         for _ in range(expected + 10_000):
-            received = sum(len(s) for s in seen)
-            if received >= expected or time.monotonic() >= deadline:
+            if ledger.received >= expected or time.monotonic() >= deadline:
                 break
             try:
                 status, body = client.request("GET", path + f"&tt={tt}")
@@ -313,17 +359,9 @@ def run_integrity(args):
             envelope = json.loads(body)
             tt = envelope["t"]["t"]
             for item in envelope["m"]:
-                payload = item["d"]
-                p, n = payload["p"], payload["n"]
-                if n in seen[p]:
-                    duplicated[p] += 1
-                elif n < last[p]:
-                    reordered[p] += 1
-                seen[p].add(n)
-                last[p] = max(last[p], n)
+                ledger.record(item["d"]["p"], item["d"]["n"])
         client.close()
-        lost = [args.messages - len(seen[p]) for p in range(args.publishers)]
-        results[index] = (lost, duplicated, reordered)
+        results[index] = ledger.counts()
 
     def publisher(index):
         client = Client(args.port, timeout=15)
@@ -359,10 +397,10 @@ def run_integrity(args):
         if result is None:
             unfinished += 1
             continue
-        lost += sum(result[0])
-        duplicated += sum(result[1])
-        reordered += sum(result[2])
-    worst = max((sum(r[0]) + sum(r[1]) + sum(r[2]) for r in results if r), default=0)
+        lost += result[0]
+        duplicated += result[1]
+        reordered += result[2]
+    worst = max((sum(r) for r in results if r), default=0)
     total = args.publishers * args.messages
     print(f"integrity: {args.publishers} publishers x {args.messages} messages, {args.subscribers} subscribers; "
           f"{total * args.subscribers} deliveries expected in {elapsed:.1f}s")
@@ -382,11 +420,12 @@ def main():
     soak.add_argument("--port", type=int, required=True)
     soak.add_argument("--pid", type=int, required=True)
     soak.add_argument("--seconds", type=int, default=300)
-    soak.add_argument("--warmup", type=int, default=None, help="default: a fifth of the run, at least 10 s")
+    soak.add_argument("--warmup", type=int, default=None, help="default: two fifths of the run, at least 10 s")
     soak.add_argument("--workers", type=int, default=8)
     soak.add_argument("--pollers", type=int, default=16)
     soak.add_argument("--sample", type=float, default=3.0)
     soak.add_argument("--samples-out", default=None)
+    soak.add_argument("--ops", default=None, help="comma-separated subset of the operations (default: all)")
     integrity = modes.add_parser("integrity")
     integrity.add_argument("--port", type=int, required=True)
     integrity.add_argument("--publishers", type=int, required=True)
@@ -396,7 +435,7 @@ def main():
     args = parser.parse_args()
     if args.mode == "soak":
         if args.warmup is None:
-            args.warmup = max(10, args.seconds // 5)
+            args.warmup = max(10, args.seconds * 2 // 5)
         sys.exit(run_soak(args))
     if not (1 <= args.publishers <= 64 and 1 <= args.subscribers <= 500 and 1 <= args.messages <= 1000):
         parser.error("publishers 1-64, subscribers 1-500, messages 1-1000 (the channel log keeps 1000)")

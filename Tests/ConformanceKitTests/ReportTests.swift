@@ -3,6 +3,7 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
+import PubNubCrypto
 import Synchronization
 import Testing
 @testable import ConformanceKit
@@ -195,8 +196,8 @@ import Testing
             .appendingPathComponent("Fixtures/expectations")
         let files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil).filter { $0.pathExtension == "json" }
         #expect(!files.isEmpty)
-        // With the vector cases of Fixtures/crypto: expectation files may name them too.
-        let catalog = ConformanceCatalog.all(cryptoVectors: directory.deletingLastPathComponent().appendingPathComponent("crypto"))
+        // The catalog `run` uses: the suites and the vector cases built into the binary.
+        let catalog = ConformanceCatalog.all() + CryptoVectorCases.cases(files: EmbeddedCryptoVectors.files)
         for file in files {
             let expectations = try ExpectationFile.load(contentsOf: file)
             #expect(expectations.unknownCases(in: catalog) == [], "\(file.lastPathComponent)")

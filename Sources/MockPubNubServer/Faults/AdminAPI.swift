@@ -95,6 +95,15 @@ public struct AdminAPI: RequestHandler {
             return Self.ok(.object([("reset", .bool(true))]))
         case ("listeners", _), ("refused-port", 1):
             return listenerRoute(rest, request: request)
+        case ("connections", 1):
+            guard method == "GET" else { return Self.methodNotAllowed(method, allowed: "GET") }
+            guard let counts = listenerControl?.connectionCounts() else {
+                return Self.error(501, "connection counts are not available on this server")
+            }
+            return Self.ok(.object([
+                ("open", .int(counts.open)), ("headerTimeouts", .int(counts.closed.headerTimeouts)),
+                ("idleTimeouts", .int(counts.closed.idleTimeouts)), ("tlsOnPlainPort", .int(counts.closed.tlsOnPlainPort)),
+            ]))
         case ("tls", 2) where rest[1] == "ca":
             guard method == "GET" else { return Self.methodNotAllowed(method, allowed: "GET") }
             guard let certificateAuthorityPEM else { return Self.error(404, "this server has no TLS certificate authority") }

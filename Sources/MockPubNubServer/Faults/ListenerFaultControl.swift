@@ -14,4 +14,11 @@ public protocol ListenerFaultControl: Sendable {
     func queueConnectionFaults(_ faults: [ListenerFault], port: Int) throws
     /// A loopback port on which connections are refused (nothing listens there).
     func refusedPort() throws -> Int
+    /// Open connections and the connections the server closed on its own (timeouts, TLS on the
+    /// plain port), for `GET /__admin/connections`; `nil` when not attached to a transport.
+    func connectionCounts() -> (open: Int, closed: ConnectionCloseCounts)?
+}
+
+extension ListenerFaultControl {
+    public func connectionCounts() -> (open: Int, closed: ConnectionCloseCounts)? { nil }
 }

@@ -16,6 +16,8 @@ struct SubscribeFaultBodies {
     var region: Int
     /// "Now" as a timetoken (the request's arrival).
     var now: UInt64
+    /// The legacy v1 array format when the request came by `/subscribe/…`; `nil` = v2 envelopes.
+    var legacy: SubscribeFormat?
 
     /// The publisher uuid (`i`) of generated messages.
     static let publisher = "fault-injector"
@@ -24,9 +26,12 @@ struct SubscribeFaultBodies {
         subscribeKey = route.subscribeKey ?? ""
         channels = route.channels
         groups = route.channelGroups
-        cursor = route.query["tt"].flatMap { UInt64($0) } ?? 0
+        cursor = (route.subscribeV1?.timetoken ?? route.query["tt"]).flatMap { UInt64($0) } ?? 0
         region = route.query["tr"].flatMap { Int($0) } ?? 1
         self.now = now
+        legacy = route.subscribeV1.map {
+            SubscribeFormat.v1($0, subscription: SubscriptionSet(channels: route.channels, groups: route.channelGroups))
+        }
     }
 
     /// The first timetoken after both the cursor and now, so every generated message is newer than `tt`.
@@ -35,19 +40,19 @@ struct SubscribeFaultBodies {
     /// `count` messages at once, on `channel` (default: the first channel, or `fault-channel`).
     func messages(count: Int, channel: String?) -> String {
         let (name, group) = target(channel)
-        var envelopes: [FaultJSON] = []
-        envelopes.reserveCapacity(count)
+        var items: [Item] = []
+        items.reserveCapacity(count)
         for index in 1...max(count, 1) {
             let payload: FaultJSON = .object([("n", .int(index)), ("text", .string("message \(index) of \(count)"))])
-            envelopes.append(envelope(channel: name, group: group, timetoken: base + UInt64(index), sequence: index, payload: payload))
+            items.append(Item(channel: name, group: group, timetoken: base + UInt64(index), sequence: index, payload: payload))
         }
-        return response(cursor: base + UInt64(count), region: region, messages: envelopes)
+        return response(cursor: base + UInt64(count), region: region, messages: items)
     }
 
     /// One message whose payload is `ciphertext` (a base64 string), as an encrypting publisher sends it.
     func encryptedMessage(ciphertext: String) -> String {
         let (name, group) = target(nil)
-        let message = envelope(channel: name, group: group, timetoken: base + 1, sequence: 1, payload: .string(ciphertext))
+        let message = Item(channel: name, group: group, timetoken: base + 1, sequence: 1, payload: .string(ciphertext))
         return response(cursor: base + 1, region: region, messages: [message])
     }
 
@@ -69,7 +74,17 @@ struct SubscribeFaultBodies {
         return ("fault-channel", nil)
     }
 
-    private func envelope(channel: String, group: String?, timetoken: UInt64, sequence: Int, payload: FaultJSON) -> FaultJSON {
+    /// One generated message before it is rendered in the request's format.
+    private struct Item {
+        var channel: String
+        var group: String?
+        var timetoken: UInt64
+        var sequence: Int
+        var payload: FaultJSON
+    }
+
+    private func envelope(_ item: Item) -> FaultJSON {
+        let (channel, group, timetoken, sequence, payload) = (item.channel, item.group, item.timetoken, item.sequence, item.payload)
         var members: [(String, FaultJSON)] = [
             ("a", .string("1")), ("f", .int(0)), ("i", .string(Self.publisher)), ("s", .int(sequence)),
             ("p", .object([("t", .string(String(timetoken))), ("r", .int(region))])),
@@ -79,11 +94,17 @@ struct SubscribeFaultBodies {
         return .object(members)
     }
 
-    /// `{"t":{"t":"<cursor>","r":<region>},"m":[...]}` with `t` first (spec §5.2).
-    private func response(cursor: UInt64, region: Int, messages: [FaultJSON]) -> String {
-        FaultJSON.object([
+    /// `{"t":{"t":"<cursor>","r":<region>},"m":[...]}` with `t` first (spec §5.2), or for a v1
+    /// request its array (`[[payloads],"<cursor>",…]`, no region).
+    private func response(cursor: UInt64, region: Int, messages: [Item]) -> String {
+        if case .v1(let callback, let shape) = legacy {
+            return SubscribeFormat.v1Body(
+                cursor: cursor, messages: messages.map { ($0.payload.text, $0.channel, $0.group ?? $0.channel) },
+                callback: callback, shape: shape)
+        }
+        return FaultJSON.object([
             ("t", .object([("t", .string(String(cursor))), ("r", .int(region))])),
-            ("m", .array(messages)),
+            ("m", .array(messages.map(envelope))),
         ]).text
     }
 }

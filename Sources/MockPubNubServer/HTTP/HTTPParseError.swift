@@ -4,6 +4,10 @@
 public enum HTTPParseError: Error, Sendable, Hashable {
     /// The request line is not `method SP request-target SP HTTP-version` (RFC 9112 §3).
     case invalidRequestLine
+    /// The request-target is neither origin-form (`/…`) nor absolute-form (`http://…`), e.g. `time/0` (RFC 9112 §3.2).
+    case invalidRequestTarget
+    /// The first bytes are a TLS handshake record: a TLS client connected to a plain HTTP port.
+    case tlsOnPlainPort
     /// The version is well-formed but not HTTP/1.0 or HTTP/1.1 (RFC 9110 §15.6.6).
     case unsupportedVersion(String)
     /// A header line has no colon, an empty or invalid name, or whitespace before the colon (RFC 9112 §5.1).
@@ -26,7 +30,7 @@ public enum HTTPParseError: Error, Sendable, Hashable {
     /// The HTTP status the server answers this error with.
     public var status: Int {
         switch self {
-        case .invalidRequestLine, .invalidHeader, .invalidContentLength,
+        case .invalidRequestLine, .invalidRequestTarget, .tlsOnPlainPort, .invalidHeader, .invalidContentLength,
             .conflictingContentLengthAndTransferEncoding, .invalidChunkedBody:
             400
         case .unsupportedVersion: 505
@@ -52,6 +56,7 @@ public enum HTTPParseError: Error, Sendable, Hashable {
         case .bodyTooLarge: message = "Request Entity Too Large"
         case .unsupportedVersion: message = "HTTP Version Not Supported"
         case .unsupportedTransferEncoding: message = "Not Implemented"
+        case .tlsOnPlainPort: message = "This port speaks plain HTTP, not TLS: use http:// or the TLS port"
         default: message = "Bad Request"
         }
         return .pubNub(status, "{\"message\":\"\(message)\",\"error\":true,\"service\":\"Balancer\",\"status\":\(status)}")

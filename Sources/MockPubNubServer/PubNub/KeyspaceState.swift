@@ -19,6 +19,8 @@ struct Waiter {
     var subscription: SubscriptionSet
     var cursor: UInt64
     var timer: (any ScheduledWork)?
+    /// How its answer is written (v2, or the legacy v1 array).
+    var format = SubscribeFormat.v2
 }
 
 /// Side effects gathered under the keyspace lock and carried out after it is released.
@@ -185,7 +187,7 @@ struct KeyspaceState {
         }
         let candidates = waiters(reading: Set(outbox.touched))
         outbox.touched.removeAll()
-        struct Key: Hashable { var cursor: UInt64; var subscription: SubscriptionSet }
+        struct Key: Hashable { var cursor: UInt64; var subscription: SubscriptionSet; var format: SubscribeFormat }
         // The response is shared (its body bytes are copied on write only), so a publish to N
         // identical long-polls renders one body, not N. Waiters parked by the same kind of client
         // usually share their key, so the last one is checked before the dictionary.
@@ -195,14 +197,15 @@ struct KeyspaceState {
         outbox.cancels.reserveCapacity(outbox.cancels.count + candidates.count)
         for id in candidates {
             guard let waiter = waiters[id] else { continue }
-            let key = Key(cursor: waiter.cursor, subscription: waiter.subscription)
+            let key = Key(cursor: waiter.cursor, subscription: waiter.subscription, format: waiter.format)
             let response: HTTPResponse?
             if let last, last.key == key {
                 response = last.response
             } else if let cached = rendered[key] {
                 response = cached
             } else {
-                response = pendingBody(for: waiter.subscription, after: waiter.cursor, env: env).map { .pubNub(200, $0) }
+                response = pendingBody(for: waiter.subscription, after: waiter.cursor, env: env, format: waiter.format)
+                    .map { .pubNub(200, $0) }
                 rendered[key] = .some(response)
             }
             last = (key, response)

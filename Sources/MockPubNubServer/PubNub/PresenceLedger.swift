@@ -20,20 +20,22 @@ extension KeyspaceState {
         guard !channels.isEmpty else { return }
         presenceGeneration += 1
         let generation = presenceGeneration
-        var member = members[uuid] ?? PresenceMember(timeout: timeout)
+        var member = members.removeValue(forKey: uuid) ?? PresenceMember(timeout: timeout)
         member.timeout = timeout
-        let requested = Set(channels)
-        let coversAll = member.channels.keys.allSatisfy { requested.contains($0) }
         var joined: [String] = []
         for channel in channels where member.channels[channel] == nil {
             joined.append(channel)
             occupants[channel, default: []].insert(uuid)
         }
         for channel in channels { member.channels[channel] = generation }
-        if coversAll {
-            outbox.cancels.append(contentsOf: member.timers.values)
-            member.timers.removeAll()
+        // A timer is kept only while some channel was last refreshed at its generation: the others
+        // can no longer expire anything, and keeping them would let a uuid that heartbeats one of
+        // several channels pile up a timer per heartbeat (memory, and an O(n) copy per expiry).
+        let live = Set(member.channels.values)
+        for (timerGeneration, work) in member.timers where !live.contains(timerGeneration) {
+            outbox.cancels.append(work)
         }
+        member.timers = member.timers.filter { live.contains($0.key) }
         members[uuid] = member
         // A join carries no `data` for state set before it (recorded 2020); state given with the
         // joining request itself (`state` on subscribe / heartbeat) rides on the join (UNVERIFIED).
@@ -61,10 +63,10 @@ extension KeyspaceState {
 
     /// The presence timer of `generation` fired: `timeout` for every channel not refreshed since.
     mutating func expire(uuid: String, generation: UInt64, env: ServiceEnvironment, outbox: inout Outbox) {
-        guard var member = members[uuid] else { return }
-        member.timers.removeValue(forKey: generation)
-        members[uuid] = member
-        let stale = member.channels.filter { $0.value <= generation }.map(\.key).sorted()
+        // Mutated in place: a copy of the member would copy its timer table on every expiry.
+        guard members[uuid] != nil else { return }
+        members[uuid]?.timers.removeValue(forKey: generation)
+        let stale = (members[uuid]?.channels ?? [:]).filter { $0.value <= generation }.map(\.key).sorted()
         for channel in stale {
             remove(uuid: uuid, channel: channel, action: "timeout", env: env, outbox: &outbox)
         }

@@ -5,6 +5,7 @@ import Glibc
 import Musl
 #endif
 import CPosix
+import Logging
 import Synchronization
 
 /// An HTTP/1.1 server on epoll event loops that hands every request to a `RequestHandler`.
@@ -30,15 +31,19 @@ public final class HTTPServer: Sendable {
     }()
 
     /// Creates a stopped server; nothing is bound until `start()`.
-    public convenience init(configuration: HTTPServerConfiguration = HTTPServerConfiguration(), handler: any RequestHandler) {
-        self.init(configuration: configuration) { _ in handler }
+    public convenience init(
+        configuration: HTTPServerConfiguration = HTTPServerConfiguration(), logger: Logger? = nil,
+        diagnostics: (@Sendable (ConnectionDiagnostic) -> Void)? = nil, handler: any RequestHandler
+    ) {
+        self.init(configuration: configuration, logger: logger, diagnostics: diagnostics) { _ in handler }
     }
 
     /// Creates a stopped server whose handler needs the server's scheduler (e.g. the PubNub
     /// service's long-poll timers): `makeHandler` is called once, here, with `scheduler`.
-    ///   - diagnostics: told about unparsable requests and failed TLS handshakes (for logging).
+    ///   - logger: receives connection timeouts (debug).
+    ///   - diagnostics: told about unparsable requests, TLS on the plain port and failed TLS handshakes (for logging).
     public init(
-        configuration: HTTPServerConfiguration = HTTPServerConfiguration(),
+        configuration: HTTPServerConfiguration = HTTPServerConfiguration(), logger: Logger? = nil,
         diagnostics: (@Sendable (ConnectionDiagnostic) -> Void)? = nil,
         makeHandler: (_ scheduler: any Scheduler) -> any RequestHandler
     ) {
@@ -58,7 +63,10 @@ public final class HTTPServer: Sendable {
         core = ServerCore(
             handler: makeHandler(scheduler), limits: configuration.limits,
             maxQueuedRequests: max(1, configuration.maxPipelinedRequests),
-            finDrainNanos: configuration.finDrainTimeout.clampedNanoseconds, diagnostics: diagnostics)
+            finDrainNanos: configuration.finDrainTimeout.clampedNanoseconds,
+            requestTimeoutNanos: configuration.headerTimeout?.clampedNanoseconds ?? 0,
+            idleTimeoutNanos: configuration.idleTimeout?.clampedNanoseconds ?? 0, logger: logger,
+            diagnostics: diagnostics)
     }
 
     deinit { stop() }
@@ -157,6 +165,15 @@ public final class HTTPServer: Sendable {
 
     /// Accepted sockets not yet closed (HTTP connections and faulted sockets).
     public var openConnectionCount: Int { core.openConnections.load(ordering: .relaxed) }
+
+    /// How many connections the server closed on its own for slowness or idleness, and how many
+    /// spoke TLS to a plain port.
+    public var connectionCloseCounts: ConnectionCloseCounts {
+        ConnectionCloseCounts(
+            headerTimeouts: core.requestTimeouts.load(ordering: .relaxed),
+            idleTimeouts: core.idleTimeouts.load(ordering: .relaxed),
+            tlsOnPlainPort: core.tlsOnPlainPort.load(ordering: .relaxed))
+    }
 
     /// The ports of the open listeners.
     public var listenerPorts: [Int] { state.withLock { $0.listeners.keys.sorted() } }

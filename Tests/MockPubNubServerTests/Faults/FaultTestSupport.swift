@@ -6,13 +6,24 @@ import Synchronization
 final class ManualScheduler: Scheduler {
     private final class Item: ScheduledWork {
         let deadline: Duration
-        let work: @Sendable () -> Void
+        /// Dropped once run or cancelled, like the event loop's timer heap does: a handle kept by
+        /// the work's own captures must not keep the work alive (a reference cycle).
+        let work: Mutex<(@Sendable () -> Void)?>
         let cancelled = Atomic<Bool>(false)
         init(deadline: Duration, work: @escaping @Sendable () -> Void) {
             self.deadline = deadline
-            self.work = work
+            self.work = Mutex(work)
         }
-        func cancel() { cancelled.store(true, ordering: .releasing) }
+        func cancel() {
+            cancelled.store(true, ordering: .releasing)
+            work.withLock { $0 = nil }
+        }
+        func take() -> (@Sendable () -> Void)? {
+            work.withLock { work in
+                defer { work = nil }
+                return work
+            }
+        }
     }
 
     private let state = Mutex<(now: Duration, items: [Item])>((.zero, []))
@@ -40,7 +51,7 @@ final class ManualScheduler: Scheduler {
             state.items.removeAll { $0.deadline <= now }
             return due
         }
-        for item in due where !item.cancelled.load(ordering: .acquiring) { item.work() }
+        for item in due where !item.cancelled.load(ordering: .acquiring) { item.take()?() }
     }
 }
 

@@ -152,3 +152,28 @@ import Testing
             + event(serviceFirstTT + 1, "ch", "join", "eve", occupancy: 1, at: second) + "]}")
     }
 }
+
+/// Found by the soak (docs/reliability.md): a uuid on several channels that heartbeats one of them
+/// at a time piled up one presence timer per heartbeat, and each expiry copied the whole pile,
+/// until the event loops spent minutes under the keyspace lock.
+@Suite struct PresenceTimerBoundTests {
+    @Test func heartbeatsOnOneOfSeveralChannelsKeepOneTimerPerChannel() {
+        let h = ServiceHarness()
+        h.call("/v2/presence/sub-key/demo/channel/a/heartbeat?heartbeat=60&uuid=u")
+        h.call("/v2/presence/sub-key/demo/channel/b/heartbeat?heartbeat=60&uuid=u")
+        for index in 0..<500 {
+            let channel = index.isMultiple(of: 2) ? "a" : "b"
+            h.call("/v2/presence/sub-key/demo/channel/\(channel)/heartbeat?heartbeat=60&uuid=u")
+        }
+        #expect(h.scheduler.pending == 2)
+        // Presence still times out per channel: b refreshed last, a one heartbeat earlier.
+        h.call("/v2/presence/sub-key/demo/channel/b/heartbeat?heartbeat=60&uuid=u")
+        h.scheduler.advance(by: .seconds(30))
+        h.call("/v2/presence/sub-key/demo/channel/b/heartbeat?heartbeat=60&uuid=u")
+        h.scheduler.advance(by: .seconds(30))
+        #expect(h.call("/v2/presence/sub-key/demo/uuid/u").1.contains("\"channels\":[\"b\"]"))
+        h.scheduler.advance(by: .seconds(30))
+        #expect(h.call("/v2/presence/sub-key/demo/uuid/u").1.contains("\"channels\":[]"))
+        #expect(h.scheduler.pending == 0)
+    }
+}
