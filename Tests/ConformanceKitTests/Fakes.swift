@@ -121,3 +121,18 @@ extension JournalEntry {
                   uuid: uuid, rule: rule)
     }
 }
+
+/// The time scale of this machine, measured once per test process as `run --time-scale auto`
+/// does: tests that run cases through the runner stretch their windows on a loaded machine.
+enum TestPacing {
+    private static let cached = Mutex<Double?>(nil)
+
+    static func scale() async -> Double {
+        if let known = cached.withLock({ $0 }) { return known }
+        let measured = TimeScale.fromProbe(await MachineProbe.measured()).factor
+        return cached.withLock { value in
+            if value == nil { value = measured }
+            return value ?? measured
+        }
+    }
+}

@@ -5,9 +5,9 @@ import Foundation
 /// The `--json` report (schema: docs/report-schema.json).
 public enum JSONReport {
     /// The version of the report's layout; raised when a field changes meaning or goes away.
-    public static let schemaVersion = 2
+    public static let schemaVersion = 3
 
-    /// The report as a JSON value: `{"schemaVersion": 2, "summary": {...}, "cases": [...]}`.
+    /// The report as a JSON value: `{"schemaVersion": 3, "summary": {...}, "cases": [...]}`.
     public static func value(_ report: RunReport) -> JSONValue {
         let counts = ReportCounts(report.results)
         let summary: JSONValue = [
@@ -16,6 +16,7 @@ public enum JSONReport {
             "nonStrict": .int(report.summary.nonStrict),
             "failed": .int(report.summary.failed),
             "skipped": .int(report.summary.skipped),
+            "flaky": .int(report.summary.flaky),
             "newFailures": .int(counts.newFailures),
             "expectedDeviations": .int(counts.expectedDeviations),
             "fixed": .int(counts.fixed),
