@@ -88,28 +88,39 @@ struct KeyspaceState {
         return result
     }
 
-    /// The subscribe body for messages newer than `cursor`, or `nil` when there are none.
-    func pendingBody(for subscription: SubscriptionSet, after cursor: UInt64, env: ServiceEnvironment) -> String? {
-        var found: [(timetoken: UInt64, envelope: String)] = []
-        let limit = max(1, env.configuration.maxMessagesPerSubscribeResponse)
+    /// The live messages newer than `cursor` on every source of `subscription` that `include`
+    /// accepts, oldest first, at most `limit` of them, each with the group or channel it matched.
+    func pendingMessages(
+        for subscription: SubscriptionSet, after cursor: UInt64, limit: Int,
+        including include: (StoredMessage) -> Bool = { _ in true }
+    ) -> [(message: StoredMessage, match: String?)] {
+        var found: [(message: StoredMessage, match: String?)] = []
         for source in sources(of: subscription) {
             guard let log = logs[source.channel] else { continue }
             var index = log.firstIndex(after: cursor)
             var taken = 0
             while index < log.messages.endIndex && taken < limit {
                 let message = log.messages[index]
-                if message.live {
-                    found.append((message.timetoken, message.envelope(match: source.match)))
+                if message.live && include(message) {
+                    found.append((message, source.match))
                     taken += 1
                 }
                 index += 1
             }
         }
-        guard !found.isEmpty else { return nil }
-        found.sort { $0.timetoken < $1.timetoken }
+        found.sort { $0.message.timetoken < $1.message.timetoken }
         if found.count > limit { found.removeLast(found.count - limit) }
+        return found
+    }
+
+    /// The subscribe body for messages newer than `cursor`, or `nil` when there are none.
+    func pendingBody(for subscription: SubscriptionSet, after cursor: UInt64, env: ServiceEnvironment) -> String? {
+        let limit = max(1, env.configuration.maxMessagesPerSubscribeResponse)
+        let found = pendingMessages(for: subscription, after: cursor, limit: limit)
+        guard let last = found.last else { return nil }
         return PubNubBodies.subscribe(
-            cursor: found[found.count - 1].timetoken, region: env.configuration.region, envelopes: found.map(\.envelope))
+            cursor: last.message.timetoken, region: env.configuration.region,
+            envelopes: found.map { $0.message.envelope(match: $0.match) })
     }
 
     mutating func addChannels(_ channels: [String], to group: String) {

@@ -89,26 +89,12 @@ extension KeyspaceState {
         }
         // Signals are left out: v1 clients predate them and could not tell them from messages
         // (UNVERIFIED what the live service sent a v1 subscriber).
-        var found: [(timetoken: UInt64, payload: String, channel: String, match: String)] = []
         let limit = max(1, env.configuration.maxMessagesPerSubscribeResponse)
-        for source in sources(of: subscription) {
-            guard let log = logs[source.channel] else { continue }
-            var index = log.firstIndex(after: cursor)
-            var taken = 0
-            while index < log.messages.endIndex && taken < limit {
-                let message = log.messages[index]
-                if message.live && message.kind != .signal {
-                    found.append((message.timetoken, message.payload, message.channel, source.match ?? message.channel))
-                    taken += 1
-                }
-                index += 1
-            }
-        }
-        guard !found.isEmpty else { return nil }
-        found.sort { $0.timetoken < $1.timetoken }
-        if found.count > limit { found.removeLast(found.count - limit) }
+        let found = pendingMessages(for: subscription, after: cursor, limit: limit) { $0.kind != .signal }
+        guard let last = found.last else { return nil }
         return SubscribeFormat.v1Body(
-            cursor: found[found.count - 1].timetoken, messages: found.map { ($0.payload, $0.channel, $0.match) },
+            cursor: last.message.timetoken,
+            messages: found.map { ($0.message.payload, $0.message.channel, $0.match ?? $0.message.channel) },
             callback: callback, shape: shape)
     }
 }
