@@ -25,18 +25,24 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "CPosix"),
-        .target(name: "PubNubCrypto", dependencies: ["COpenSSL"], swiftSettings: strict),
+        .target(name: "HarnessJSON", swiftSettings: strict),
+        .target(name: "PubNubCrypto", dependencies: ["COpenSSL", "HarnessJSON"], swiftSettings: strict),
         .target(
             name: "MockPubNubServer",
             dependencies: [
-                "COpenSSL", "CPosix", "CZlib", "PubNubCrypto", .product(name: "Logging", package: "swift-log"),
+                "COpenSSL", "CPosix", "CZlib", "HarnessJSON", "PubNubCrypto", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
         .target(name: "HarnessHTTPClient", dependencies: ["COpenSSL", "CPosix"], swiftSettings: strict),
-        .target(name: "ClientUnderTest", dependencies: ["COpenSSL", "HarnessHTTPClient", "PubNubCrypto"], swiftSettings: strict),
-        .target(name: "ConformanceKit", dependencies: ["MockPubNubServer", "PubNubCrypto", "HarnessHTTPClient"], swiftSettings: strict),
-        .target(name: "BuiltInAdapter", dependencies: ["ConformanceKit", "ClientUnderTest"], swiftSettings: strict),
+        .target(
+            name: "ClientUnderTest", dependencies: ["COpenSSL", "HarnessHTTPClient", "HarnessJSON", "PubNubCrypto"], swiftSettings: strict
+        ),
+        .target(
+            name: "ConformanceKit", dependencies: ["HarnessJSON", "MockPubNubServer", "PubNubCrypto", "HarnessHTTPClient"],
+            swiftSettings: strict
+        ),
+        .target(name: "BuiltInAdapter", dependencies: ["ConformanceKit", "ClientUnderTest", "HarnessJSON"], swiftSettings: strict),
         .executableTarget(
             name: "pubnub-harness",
             dependencies: [
@@ -47,23 +53,28 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(name: "harness-bench", dependencies: ["CPosix", "MockPubNubServer"], swiftSettings: strict),
+        // Test support shared by every test target: blocking client, scripted server, response reader.
+        .target(name: "HarnessTesting", dependencies: ["CPosix", "MockPubNubServer"], path: "Tests/HarnessTesting", swiftSettings: strict),
+        .testTarget(name: "HarnessJSONTests", dependencies: ["HarnessJSON", "HarnessTesting", "PubNubCrypto"], swiftSettings: strict),
+        .testTarget(name: "PubNubCryptoTests", dependencies: ["HarnessTesting", "PubNubCrypto"], swiftSettings: strict),
+        .testTarget(
+            name: "MockPubNubServerTests", dependencies: ["HarnessJSON", "HarnessTesting", "MockPubNubServer"], swiftSettings: strict
+        ),
         // Fuzz entry points (docs/reliability.md): plain functions in a library, so `swift test`
         // runs them on seeded mutations and `harness-fuzz` serves both libFuzzer and corpus replay.
         .target(name: "HarnessFuzzing", dependencies: ["MockPubNubServer", "ConformanceKit"], swiftSettings: strict),
         .target(name: "CFuzzerEntry"),
         .executableTarget(name: "harness-fuzz", dependencies: ["HarnessFuzzing", "CFuzzerEntry"], swiftSettings: strict),
-        .testTarget(name: "HarnessHTTPClientTests", dependencies: ["HarnessHTTPClient", "MockPubNubServer"], swiftSettings: strict),
-        .testTarget(name: "PubNubCryptoTests", dependencies: ["PubNubCrypto"], swiftSettings: strict),
-        .testTarget(name: "MockPubNubServerTests", dependencies: ["MockPubNubServer"], swiftSettings: strict),
-        .testTarget(name: "HarnessFuzzingTests", dependencies: ["HarnessFuzzing"], swiftSettings: strict),
+        .testTarget(name: "HarnessHTTPClientTests", dependencies: ["HarnessHTTPClient", "HarnessTesting", "MockPubNubServer"], swiftSettings: strict),
+        .testTarget(name: "HarnessFuzzingTests", dependencies: ["HarnessFuzzing", "HarnessTesting"], swiftSettings: strict),
         .testTarget(
             name: "ClientUnderTestTests",
-            dependencies: ["ClientUnderTest", "HarnessHTTPClient", "MockPubNubServer", "PubNubCrypto"],
+            dependencies: ["ClientUnderTest", "HarnessHTTPClient", "HarnessJSON", "HarnessTesting", "MockPubNubServer", "PubNubCrypto"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "ConformanceKitTests",
-            dependencies: ["ConformanceKit", "BuiltInAdapter", "MockPubNubServer", "HarnessHTTPClient", "PubNubCrypto"],
+            dependencies: ["ConformanceKit", "BuiltInAdapter", "HarnessJSON", "HarnessTesting", "MockPubNubServer", "HarnessHTTPClient", "PubNubCrypto"],
             swiftSettings: strict
         ),
     ]

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import ClientUnderTest
 import ConformanceKit
+import HarnessJSON
 import Synchronization
 
 /// One `PubNubClient` driven for one case; its listener events become ``ClientEvent``s.
@@ -59,7 +60,7 @@ final class EventForwarder: PubNubListener {
         let channel = event.channel.hasSuffix("-pnpres") ? String(event.channel.dropLast(7)) : event.channel
         continuation.yield(.presence(PresenceEvent(
             channel: channel, action: event.event, uuid: event.uuid, occupancy: event.occupancy,
-            state: event.state.map(JSONBridge.harness))))
+            state: event.state)))
     }
 
     func client(_ client: PubNubClient, didReceiveStatus status: PNStatus) {
@@ -80,7 +81,7 @@ final class EventForwarder: PubNubListener {
     static func message(_ event: PNMessageEvent, isSignal: Bool) -> MessageEvent {
         MessageEvent(
             channel: event.channel, subscription: event.subscription == event.channel ? nil : event.subscription,
-            message: JSONBridge.harness(event.message), publisher: event.publisher, timetoken: String(event.timetoken),
+            message: event.message, publisher: event.publisher, timetoken: String(event.timetoken),
             isSignal: isSignal, decryptionFailed: event.decryptionFailed)
     }
 }

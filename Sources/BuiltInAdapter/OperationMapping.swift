@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import ClientUnderTest
 import ConformanceKit
+import HarnessJSON
 
 /// Maps each ``ClientOperation`` to a `PubNubClient` call and its outcome to an ``OperationResult``
 /// (data shapes of docs/driver-protocol.md).
@@ -12,11 +13,11 @@ enum OperationMapping {
                 let result = try await client.time()
                 return success(["timetoken": .string(String(result.timetoken))])
             case .publish(let channel, let message, let meta, let store, let usePOST):
-                let result = try await client.publish(JSONBridge.client(message), channel: channel, meta: meta.map(JSONBridge.client),
+                let result = try await client.publish(message, channel: channel, meta: meta,
                                                       store: store, usePOST: usePOST)
                 return .acknowledgment(data: ["timetoken": .string(String(result.timetoken))])
             case .signal(let channel, let message):
-                let result = try await client.signal(JSONBridge.client(message), channel: channel)
+                let result = try await client.signal(message, channel: channel)
                 return .acknowledgment(data: ["timetoken": .string(String(result.timetoken))])
             case .subscribe(let channels, let groups, let withPresence, let timetoken):
                 try await client.subscribe(channels: channels, channelGroups: groups, withPresence: withPresence,
@@ -35,16 +36,16 @@ enum OperationMapping {
                 let result = try await client.whereNow(uuid: uuid)
                 return success(["channels": .array(result.channels.map { .string($0) })])
             case .setState(let channels, let groups, let state):
-                let result = try await client.setState(JSONBridge.client(state), channels: channels, channelGroups: groups)
-                return .acknowledgment(data: ["channels": .object(result.channels.mapValues(JSONBridge.harness))])
+                let result = try await client.setState(state, channels: channels, channelGroups: groups)
+                return .acknowledgment(data: ["channels": .object(JSONObject(result.channels))])
             case .getState(let channels, let groups, let uuid):
                 let result = try await client.getState(channels: channels, channelGroups: groups, uuid: uuid)
-                return success(["channels": .object(result.channels.mapValues(JSONBridge.harness))])
+                return success(["channels": .object(JSONObject(result.channels))])
             case .history(let channel, let start, let end, let count, let reverse, let includeTimetoken):
                 let result = try await client.history(
                     channel: channel, start: try timetokenValue(start), end: try timetokenValue(end), count: count ?? 100,
                     reverse: reverse, includeTimetoken: includeTimetoken)
-                let data: ConformanceKit.JSONValue = [
+                let data: JSONValue = [
                     "messages": .array(result.messages.map(historyEntry)),
                     "start": .string(String(result.start)), "end": .string(String(result.end)),
                 ]
@@ -52,12 +53,12 @@ enum OperationMapping {
             case .fetchMessages(let channels, let start, let end, let max):
                 let result = try await client.fetchMessages(channels: channels, start: try timetokenValue(start),
                                                             end: try timetokenValue(end), maximumPerChannel: max)
-                let data: ConformanceKit.JSONValue = ["channels": .object(result.channels.mapValues { .array($0.map(historyEntry)) })]
+                let data: JSONValue = ["channels": .object(JSONObject(result.channels.mapValues { JSONValue.array($0.map(historyEntry)) }))]
                 return historyResult(data, failed: result.channels.values.contains { $0.contains(where: \.decryptionFailed) })
             case .messageCounts(let channels, let timetokens):
                 let values = try timetokens.map { try timetokenValue($0) ?? 0 }
                 let result = try await client.messageCounts(channels: channels, timetokens: values)
-                return success(["channels": .object(result.channels.mapValues { .number(Double($0)) })])
+                return success(["channels": .object(JSONObject(result.channels.mapValues { JSONValue.int($0) }))])
             case .deleteMessages(let channel, let start, let end):
                 return result(of: await client.deleteMessages(channel: channel, start: try timetokenValue(start), end: try timetokenValue(end)))
             case .addChannelsToGroup(let group, let channels):
@@ -76,49 +77,49 @@ enum OperationMapping {
     }
 
     /// A success that carries a result object (no category).
-    static func success(_ data: ConformanceKit.JSONValue) -> OperationResult {
+    static func success(_ data: JSONValue) -> OperationResult {
         OperationResult(category: nil, isError: false, statusCode: 200, data: data)
     }
 
     /// A status as a result: its category, error flag, HTTP status and error details.
     static func result(of status: PNStatus) -> OperationResult {
         let category = StatusCategory(rawValue: status.category.rawValue) ?? .unknown
-        var data: ConformanceKit.JSONValue?
+        var data: JSONValue?
         if let errorData = status.errorData {
-            var members: [String: ConformanceKit.JSONValue] = ["information": .string(errorData.information)]
+            var members: [String: JSONValue] = ["information": .string(errorData.information)]
             if !errorData.channels.isEmpty { members["channels"] = .array(errorData.channels.map { .string($0) }) }
             if !errorData.channelGroups.isEmpty { members["channelGroups"] = .array(errorData.channelGroups.map { .string($0) }) }
-            if let body = errorData.body { members["body"] = JSONBridge.harness(body) }
-            data = .object(members)
+            if let body = errorData.body { members["body"] = body }
+            data = .object(JSONObject(members))
         }
         return OperationResult(category: category, isError: status.isError,
                                statusCode: status.statusCode == 0 ? nil : status.statusCode, data: data)
     }
 
     /// History answered, but an entry failed to decrypt: reported with `PNDecryptionErrorCategory`.
-    static func historyResult(_ data: ConformanceKit.JSONValue, failed: Bool) -> OperationResult {
+    static func historyResult(_ data: JSONValue, failed: Bool) -> OperationResult {
         failed ? OperationResult(category: .decryptionError, isError: true, statusCode: 200, data: data) : success(data)
     }
 
-    static func historyEntry(_ entry: PNHistoryMessage) -> ConformanceKit.JSONValue {
-        var members: [String: ConformanceKit.JSONValue] = ["message": JSONBridge.harness(entry.message)]
+    static func historyEntry(_ entry: PNHistoryMessage) -> JSONValue {
+        var members: [String: JSONValue] = ["message": entry.message]
         if let timetoken = entry.timetoken { members["timetoken"] = .string(String(timetoken)) }
-        return .object(members)
+        return .object(JSONObject(members))
     }
 
-    static func hereNowData(_ result: PNHereNowResult, includeUUIDs: Bool, includeState: Bool) -> ConformanceKit.JSONValue {
-        let channels = result.channels.mapValues { occupancy -> ConformanceKit.JSONValue in
-            var members: [String: ConformanceKit.JSONValue] = ["occupancy": .number(Double(occupancy.occupancy))]
+    static func hereNowData(_ result: PNHereNowResult, includeUUIDs: Bool, includeState: Bool) -> JSONValue {
+        let channels = result.channels.mapValues { occupancy -> JSONValue in
+            var members: [String: JSONValue] = ["occupancy": .int(occupancy.occupancy)]
             if includeUUIDs {
                 members["uuids"] = .array(occupancy.occupants.map { occupant in
-                    var entry: [String: ConformanceKit.JSONValue] = ["uuid": .string(occupant.uuid)]
-                    if includeState, let state = occupant.state { entry["state"] = JSONBridge.harness(state) }
-                    return .object(entry)
+                    var entry: [String: JSONValue] = ["uuid": .string(occupant.uuid)]
+                    if includeState, let state = occupant.state { entry["state"] = state }
+                    return .object(JSONObject(entry))
                 })
             }
-            return .object(members)
+            return .object(JSONObject(members))
         }
-        return ["totalOccupancy": .number(Double(result.totalOccupancy)), "channels": .object(channels)]
+        return ["totalOccupancy": .int(result.totalOccupancy), "channels": .object(JSONObject(channels))]
     }
 
     /// A timetoken given as text; text that is not one is a broken case step.

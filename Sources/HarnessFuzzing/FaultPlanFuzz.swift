@@ -9,9 +9,9 @@ import MockPubNubServer
 /// name a field path.
 enum FaultPlanFuzz {
     static func run(_ input: [UInt8]) throws(FuzzFailure) {
-        if let document = try? FaultJSON.parse(input) {
-            let text = document.bytes
-            guard let again = try? FaultJSON.parse(text), again == document else {
+        if let document = try? JSONValue.parse(input, maxDepth: 64) {
+            let text = document.jsonBytes
+            guard let again = try? JSONValue.parse(text, maxDepth: 64), again == document else {
                 throw FuzzFailure(.faultPlan, "plan JSON writes back to the same value", String(decoding: text, as: UTF8.self))
             }
         }
@@ -25,7 +25,7 @@ enum FaultPlanFuzz {
         } catch {}
         do {
             let plans = try FaultPlanFile.decode(json: input)
-            let file = FaultJSON.array(plans.map(\.plan.json)).bytes
+            let file = JSONValue.array(plans.map(\.plan.json)).jsonBytes
             let again: [(subscribeKey: String, plan: FaultPlan)]
             do {
                 again = try FaultPlanFile.decode(json: file)
@@ -43,7 +43,7 @@ enum FaultPlanFuzz {
     }
 
     static func roundTrip(_ plan: FaultPlan) throws(FuzzFailure) {
-        let text = plan.json.bytes
+        let text = plan.json.jsonBytes
         let again: FaultPlan
         do {
             again = try FaultPlan.decode(json: text)

@@ -3,7 +3,7 @@ import Foundation
 import MockPubNubServer
 
 /// Fuzz entry for the payload JSON scanner (the server's validation of published messages and
-/// stored JSON, reached through `PayloadJSON`).
+/// stored JSON, reached through `PubNubJSON`).
 ///
 /// Invariants:
 /// - On ASCII input the scanner agrees with Foundation's `JSONSerialization` (fragments allowed),
@@ -15,7 +15,7 @@ import MockPubNubServer
 enum JSONScannerFuzz {
     static func run(_ input: [UInt8]) throws(FuzzFailure) {
         let text = String(decoding: input, as: UTF8.self)
-        let accepted = PayloadJSON.isValid(text)
+        let accepted = PubNubJSON.isValid(text)
         if input.allSatisfy({ $0 < 0x80 }) {
             let platform = (try? JSONSerialization.jsonObject(with: Data(input), options: [.fragmentsAllowed])) != nil
             if accepted != platform, platformDeparture(input, platformAccepts: platform) == nil {
@@ -24,17 +24,17 @@ enum JSONScannerFuzz {
                     "scanner \(accepted), JSONSerialization \(platform): \(text.debugDescription)")
             }
         }
-        let members = PayloadJSON.objectMembers(text)
+        let members = PubNubJSON.objectMembers(text)
         if members != nil && !accepted {
             throw FuzzFailure(.jsonScanner, "object members only of valid JSON", text.debugDescription)
         }
         // Wrapping adds a level; at the nesting limit that level is refused, as it must be.
         guard accepted, maxNesting(input) < 510 else { return }
         let value = trimmed(text)
-        guard PayloadJSON.isValid("[" + text + "]"), PayloadJSON.isValid("[1," + text + "]") else {
+        guard PubNubJSON.isValid("[" + text + "]"), PubNubJSON.isValid("[1," + text + "]") else {
             throw FuzzFailure(.jsonScanner, "a valid value is a valid array element", text.debugDescription)
         }
-        guard let wrapped = PayloadJSON.objectMembers("{\"v\":" + text + "}"), wrapped.count == 1,
+        guard let wrapped = PubNubJSON.objectMembers("{\"v\":" + text + "}"), wrapped.count == 1,
             wrapped[0].key == "v", wrapped[0].value == value
         else {
             throw FuzzFailure(.jsonScanner, "a valid value is an object member with the same text", text.debugDescription)
@@ -43,8 +43,8 @@ enum JSONScannerFuzz {
             throw FuzzFailure(.jsonScanner, "a valid object has members", text.debugDescription)
         }
         if let members {
-            let rebuilt = "{" + members.map { PayloadJSON.quote($0.key) + ":" + $0.value }.joined(separator: ",") + "}"
-            guard let again = PayloadJSON.objectMembers(rebuilt),
+            let rebuilt = "{" + members.map { PubNubJSON.quote($0.key) + ":" + $0.value }.joined(separator: ",") + "}"
+            guard let again = PubNubJSON.objectMembers(rebuilt),
                 again.map(\.key) == members.map(\.key), again.map(\.value) == members.map(\.value)
             else {
                 throw FuzzFailure(.jsonScanner, "members rebuild to the same members", "\(text.debugDescription) -> \(rebuilt.debugDescription)")

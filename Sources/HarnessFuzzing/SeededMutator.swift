@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: MIT
+import MockPubNubServer
 
 /// A small deterministic mutator for the seeded fuzz runs of `swift test`: byte flips, inserts,
 /// deletions, duplications, splices from other seeds and insertion of tokens that matter to the
 /// decoders (CRLF, quotes, brackets, escapes, digits). Not a replacement for libFuzzer's guided
 /// search; it keeps every entry point exercised on every test run.
 public struct SeededMutator: Sendable {
-    private var state: UInt64
+    private var random: FaultRandom
 
     /// Creates a mutator; the same seed gives the same mutations.
     public init(seed: UInt64) {
-        state = seed
+        random = FaultRandom(seed: seed)
     }
 
     /// Tokens inserted whole (they are what the decoders branch on).
@@ -20,14 +21,8 @@ public struct SeededMutator: Sendable {
         "\"fault\":{\"kind\":", "\"id\":",
     ].map { Array($0.utf8) }
 
-    /// The next pseudo-random number (SplitMix64).
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    /// The next pseudo-random number (the fault layer's SplitMix64).
+    public mutating func next() -> UInt64 { random.next() }
 
     mutating func below(_ bound: Int) -> Int {
         bound <= 1 ? 0 : Int(next() % UInt64(bound))

@@ -11,6 +11,10 @@ import Glibc
 //       parks N subscribe long-polls, reads the server's RSS, publishes once, times the fan-out
 //   harness-bench faultdelay --port P [--delays 50,100,250] [--rounds N] [--install-rounds N]
 //       accuracy of `delay` faults and "installed → next request sees it" (scripts/measure-fault-delay.sh)
+//   harness-bench slowclients --port P [--slow 2000] [--idle 100] [--seconds 20]
+//       slow (one head byte per second) and idle connections; when the server closed them
+//   harness-bench latency --port P [--seconds 10] [--interval-ms 5] [--label L]
+//       `/time/0` latency on one keep-alive connection (scripts/slow-clients.sh)
 
 /// Writes one line to a file descriptor, unbuffered (the bench script reads it through a pipe).
 func emit(_ line: String, to fd: Int32 = 1) {
@@ -54,6 +58,24 @@ case "faultdelay":
     } catch {
         fail("\(error)")
     }
+case "slowclients":
+    guard let port = option("--port").flatMap(Int.init) else { fail("slowclients needs --port P") }
+    do {
+        try SlowClientsBench.slowClients(
+            port: port, slow: Int(option("--slow") ?? "2000") ?? 2000, idle: Int(option("--idle") ?? "100") ?? 100,
+            seconds: Double(option("--seconds") ?? "20") ?? 20)
+    } catch {
+        fail("\(error)")
+    }
+case "latency":
+    guard let port = option("--port").flatMap(Int.init) else { fail("latency needs --port P") }
+    do {
+        try SlowClientsBench.latency(
+            port: port, seconds: Double(option("--seconds") ?? "10") ?? 10,
+            intervalMs: Int(option("--interval-ms") ?? "5") ?? 5, label: option("--label") ?? "latency")
+    } catch {
+        fail("\(error)")
+    }
 default:
-    fail("usage: harness-bench serve-core [--port P] [--loops N] | longpoll --connections N --url URL [--pid PID] | faultdelay --port P")
+    fail("usage: harness-bench serve-core [--port P] [--loops N] | longpoll --connections N --url URL [--pid PID] | faultdelay --port P | slowclients --port P | latency --port P")
 }

@@ -30,8 +30,15 @@ struct RunCommand: AsyncParsableCommand {
     var clientName: String?
     @Option(help: "The client's expectation file of known deviations.")
     var expectations: String?
-    @Option(help: "How many cases run at once.")
-    var concurrency: Int = 8
+    @Option(name: [.customLong("jobs"), .customLong("concurrency")],
+            help: "How many cases run at once at first (default: from the core count, fewer for --client-command); halved when cases miss their budgets.")
+    var jobs: Int?
+    @Option(help: "Stretch every case budget and wait window by this factor (>= 1), or 'auto' to measure the machine first.")
+    var timeScale: String = "auto"
+    @Option(help: "Seconds a driver may take to start and answer hello/configure (outside case budgets).")
+    var driverStartTimeout: Double = 30
+    @Flag(help: "Do not retry alone a case that ran out of time (no 'flaky' outcome).")
+    var noRetry = false
     @Option(help: "Use a running server (HOST:PORT) through its /__admin/ API instead of the in-process one.")
     var server: String?
     @Option(help: "The TLS listener (HOST:PORT) of the --server, if it has one.")
@@ -40,7 +47,11 @@ struct RunCommand: AsyncParsableCommand {
     var vectors: String?
 
     func validate() throws {
-        guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if TimeScale.parse(timeScale) == nil { throw ValidationError("--time-scale must be 'auto' or a number from 1 to 100") }
+        guard driverStartTimeout.isFinite, driverStartTimeout >= 1, driverStartTimeout <= 600 else {
+            throw ValidationError("--driver-start-timeout must be from 1 to 600 seconds")
+        }
         for address in [server, tlsServer].compactMap({ $0 }) where !Self.isHostPort(address) {
             throw ValidationError("\(address) is not HOST:PORT")
         }
@@ -64,7 +75,8 @@ struct RunCommand: AsyncParsableCommand {
         let client: any ConformanceClient
         if let clientCommand {
             try await Preflight.checkCommand(clientCommand)
-            client = ExternalProcessClient(command: clientCommand, name: clientName ?? "external")
+            client = ExternalProcessClient(command: clientCommand, name: clientName ?? "external",
+                                           startTimeout: .milliseconds(Int(driverStartTimeout * 1_000)))
         } else {
             client = HarnessWiring.builtInClient()
         }
@@ -91,8 +103,18 @@ struct RunCommand: AsyncParsableCommand {
         let console = ConsoleReporter()
         say("pubnub-harness \(HarnessVersion.current); server: \(server.map { "\($0) (--server)" } ?? "in process"); crypto vectors: \(catalog.vectorSource)")
         console.start(total: cases.count, seed: seed, client: client.name)
+        let scale: TimeScale
+        if case .some(.some(let factor)) = TimeScale.parse(timeScale) {
+            scale = TimeScale(factor: factor, origin: "--time-scale \(timeScale)")
+        } else {
+            scale = TimeScale.fromProbe(await MachineProbe.measured())
+        }
+        let jobs = self.jobs ?? ConcurrencyGovernor.defaultJobs(cores: ProcessInfo.processInfo.activeProcessorCount,
+                                                               externalDriver: clientCommand != nil)
+        console.pacing("\(scale), \(jobs) case(s) at once\(clientCommand == nil ? "" : ", driver start-up limit \(driverStartTimeout) s")")
         let runner = ConformanceRunner(server: harness, client: client,
-                                       options: RunOptions(seed: seed, concurrency: concurrency, expectations: expectationFile))
+                                       options: RunOptions(seed: seed, concurrency: jobs, expectations: expectationFile,
+                                                           timeScale: scale.factor, retryMissedTime: !noRetry))
         let report = await runner.run(cases) { result, finished, total in
             console.progress(result, finished: finished, total: total)
         }

@@ -41,6 +41,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("long-poll-timeout"), help: "Seconds an idle subscribe long-poll is held before it answers empty.")
     var longPollTimeout = 280.0
 
+    @Option(name: .customLong("header-timeout"), help: "Seconds a request head may take from its first byte (or from the accept) before 408 and close; 0 = no limit.")
+    var headerTimeout = 10.0
+
+    @Option(name: .customLong("idle-timeout"), help: "Seconds a keep-alive connection may stay without a request before it is closed; 0 = no limit.")
+    var idleTimeout = 60.0
+
     @Option(name: .customLong("presence-timeout-floor"), help: "Minimum presence timeout in seconds (default: honour what clients send).")
     var presenceTimeoutFloor: Int?
 
@@ -60,6 +66,8 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535, got \(port)") }
         if let tlsPort, !(0...65535).contains(tlsPort) { throw ValidationError("--tls-port must be 0...65535, got \(tlsPort)") }
         guard longPollTimeout > 0 else { throw ValidationError("--long-poll-timeout must be positive") }
+        guard headerTimeout >= 0, headerTimeout.isFinite else { throw ValidationError("--header-timeout must be >= 0 seconds") }
+        guard idleTimeout >= 0, idleTimeout.isFinite else { throw ValidationError("--idle-timeout must be >= 0 seconds") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level: unknown level '\(logLevel)'") }
         if tlsFault != nil && tlsPort == nil { throw ValidationError("--tls-fault needs --tls-port") }
         if caOut != nil && tlsPort == nil && faultPorts.isEmpty { throw ValidationError("--tls-ca-out needs --tls-port") }
@@ -83,6 +91,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.keysets = try parsedKeysets()
         configuration.longPollIdleTimeout = .milliseconds(Int((longPollTimeout * 1000).rounded()))
         configuration.presenceTimeoutFloor = presenceTimeoutFloor
+        configuration.headerTimeout = headerTimeout > 0 ? .milliseconds(Int((headerTimeout * 1000).rounded())) : nil
+        configuration.idleTimeout = idleTimeout > 0 ? .milliseconds(Int((idleTimeout * 1000).rounded())) : nil
         configuration.eventLoopCount = eventLoops
         configuration.adminAllowsRemotePeers = adminRemote
         // Requests are logged at info: `--log-level` is the threshold, `--quiet` turns them off.

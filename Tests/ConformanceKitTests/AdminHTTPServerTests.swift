@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 import Foundation
 import Testing
 @testable import ConformanceKit
@@ -25,7 +26,7 @@ import Testing
             if self.path == "/__admin/refused-port": return self.answer(200, '{"port": 4343}')
             if self.path == "/__admin/tls/ca": return self.answer(200, "-----BEGIN CERTIFICATE-----\nX\n-----END CERTIFICATE-----\n", "application/x-pem-file")
             if self.path.startswith("/__admin/journal/"):
-                return self.answer(200, '[{"method":"GET","path":"/time/0","query":{"uuid":"u"},"headers":{},"body":null,"arrivalTime":2.5,"endpoint":"time","subscribeKey":"sub-1","uuid":"u","rule":null}]')
+                return self.answer(200, '{"subscribeKey":"sub-1","lastSequence":1,"entries":[{"sequence":1,"arrivalTime":2.5,"connectionID":1,"requestOnConnection":0,"localPort":0,"isTLS":false,"method":"GET","path":"/time/0","query":[{"name":"uuid","value":"u"}],"rawQuery":"uuid=u","headers":[],"endpoint":"time","subscribeKey":"sub-1","uuid":"u"}]}')
             if self.path.startswith("/__admin/plans/bad"): return self.answer(400, '{"error":"rules[0].fault.kind: unknown kind \\"nope\\""}')
             if self.path.startswith("/publish/"): return self.answer(200, '[1,"Sent","17000000000000000"]', "text/javascript")
             self.answer(204, "")
@@ -96,9 +97,9 @@ import Testing
         try await server.reset()
 
         let seen = try await server.request(method: "GET", path: "/__stub/seen", query: [], body: nil)
-        let calls = try JSONValue.parse(Data(seen.body))
+        let calls = try JSONValue.parse(seen.body)
         #expect(calls == [
-            ["PUT", "/__admin/plans/sub-1", #"{"rules":[],"version":1}"#],
+            ["PUT", "/__admin/plans/sub-1", #"{"version":1,"rules":[]}"#],
             ["DELETE", "/__admin/plans/sub-1", ""],
             ["POST", "/__admin/listeners", #"{"fault":"tls-expired"}"#],
             ["DELETE", "/__admin/listeners/4242", ""],
@@ -106,8 +107,8 @@ import Testing
             ["GET", "/__admin/tls/ca", ""],
             ["GET", "/__admin/journal/sub-1", ""],
             ["POST", "/__admin/messages/sub-1", #"{"channel":"a b","messageJSON":"{\"k\":\"v\"}","publisher":"harness-publisher"}"#],
-            ["POST", "/__admin/keysets", #"{"publishKey":"pub-1","secretKey":"sec-1","subscribeKey":"sub-1"}"#],
-            ["POST", "/__admin/grants/sub-1", #"{"authKeys":["au"],"channels":["a b"],"groups":[],"manage":false,"read":true,"ttl":7,"write":false}"#],
+            ["POST", "/__admin/keysets", #"{"subscribeKey":"sub-1","publishKey":"pub-1","secretKey":"sec-1"}"#],
+            ["POST", "/__admin/grants/sub-1", #"{"channels":["a b"],"groups":[],"authKeys":["au"],"read":true,"write":false,"manage":false,"ttl":7}"#],
             ["POST", "/__admin/reset", ""],
         ])
     }

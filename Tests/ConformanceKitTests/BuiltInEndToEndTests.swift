@@ -9,12 +9,17 @@ import Testing
     @Test func builtInClientPassesPublishPresenceAndAccessManagerSuites() async throws {
         let (server, stop) = try await IntegrationHarness.startServer()
         let cases = try ConformanceCatalog.select(ConformanceCatalog.all(), suites: ["publish", "presence", "pam"], ids: [])
-        let runner = ConformanceRunner(server: server, client: BuiltInClient(), options: RunOptions(seed: 7, concurrency: 4, expectations: nil))
+        // Paced for this machine as `run --time-scale auto` would: a loaded machine stretches the
+        // budgets and windows; a case that still runs out of time is retried alone (flaky).
+        let scale = TimeScale.fromProbe(await MachineProbe.measured())
+        let runner = ConformanceRunner(server: server, client: BuiltInClient(),
+                                       options: RunOptions(seed: 7, concurrency: 4, expectations: nil, timeScale: scale.factor))
         let report = await runner.run(cases)
         await stop()
 
         #expect(report.results.count == cases.count)
-        let notPassed = report.results.filter { $0.outcome != .pass }.map { "\($0.id): \($0.outcome) \($0.detail)" }
+        // A flaky case passed when run alone: the client is right, the machine was busy.
+        let notPassed = report.results.filter { $0.outcome != .pass && $0.outcome != .flaky }.map { "\($0.id): \($0.outcome) \($0.detail)" }
         #expect(notPassed == [])
     }
 
@@ -28,7 +33,7 @@ import Testing
         let journal = try await server.journal(subscribeKey: "sub-j")
         #expect(journal.map(\.path) == ["/publish/pub-j/sub-j/0/ch/0/%22hi%22"])
         #expect(journal.first?.query["uuid"] == "u-1")
-        #expect(journal.first?.endpoint == "publish")
+        #expect(journal.first?.endpoint == .publish)
         let port = try await server.openListener(fault: "close-on-accept")
         #expect(port > 0 && port != Int(server.address.split(separator: ":").last ?? "") )
         try await server.closeListener(port: port)
@@ -38,14 +43,15 @@ import Testing
     }
 
     @Test func sessionSettingsReachTheClientAndUnknownSchemesAreUnsupported() async throws {
+        let refusing = RefusingPort()
         var overrides = ClientOverrides(cipherKey: "k", cipherScheme: "rot13")
-        let unknown = ClientSessionConfiguration(origin: "127.0.0.1:1", caPEM: nil, subscribeKey: "s", publishKey: "p", uuid: "u",
+        let unknown = ClientSessionConfiguration(origin: "127.0.0.1:\(refusing.port)", caPEM: nil, subscribeKey: "s", publishKey: "p", uuid: "u",
                                                  overrides: overrides)
         await #expect(throws: ClientAdapterError.unsupported("cipher scheme rot13")) {
             _ = try await BuiltInClient().makeSession(configuration: unknown)
         }
         overrides = ClientOverrides(presenceHeartbeatValue: 3)
-        let short = ClientSessionConfiguration(origin: "127.0.0.1:1", caPEM: nil, subscribeKey: "s", publishKey: "p", uuid: "u",
+        let short = ClientSessionConfiguration(origin: "127.0.0.1:\(refusing.port)", caPEM: nil, subscribeKey: "s", publishKey: "p", uuid: "u",
                                                overrides: overrides)
         let session = try await BuiltInClient().makeSession(configuration: short)
         await session.close()

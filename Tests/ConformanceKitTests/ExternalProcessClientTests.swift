@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 import Foundation
 import Testing
 @testable import ConformanceKit
@@ -96,11 +97,11 @@ import Testing
     }
 
     @Test func operationsEncodeAsDocumented() {
-        #expect(JSONValue.object(ClientOperation.publish(channel: "c", message: ["a": 1], meta: nil, storeInHistory: false).driverFields).jsonText
+        #expect(JSONValue.object(JSONObject(ClientOperation.publish(channel: "c", message: ["a": 1], meta: nil, storeInHistory: false).driverFields)).jsonText
                 == #"{"channel":"c","message":{"a":1},"storeInHistory":false,"type":"publish","usePOST":false}"#)
-        #expect(JSONValue.object(ClientOperation.subscribe(channels: ["a"], groups: [], withPresence: true, timetoken: "1").driverFields).jsonText
+        #expect(JSONValue.object(JSONObject(ClientOperation.subscribe(channels: ["a"], groups: [], withPresence: true, timetoken: "1").driverFields)).jsonText
                 == #"{"channels":["a"],"groups":[],"timetoken":"1","type":"subscribe","withPresence":true}"#)
-        #expect(JSONValue.object(ClientOperation.history(channel: "h", count: 2).driverFields).jsonText
+        #expect(JSONValue.object(JSONObject(ClientOperation.history(channel: "h", count: 2).driverFields)).jsonText
                 == #"{"channel":"h","count":2,"includeTimetoken":true,"reverse":false,"type":"history"}"#)
     }
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import MockPubNubServer
 import Foundation
 import Synchronization
 @testable import ConformanceKit
@@ -108,5 +109,30 @@ extension ConformanceCase {
                      listener: ListenerSetup = .shared, requires: Set<Capability> = []) -> ConformanceCase {
         ConformanceCase(id, "test \(id)", spec: "§0", plan: plan, listener: listener, steps: steps, expected: expected,
                         tolerated: tolerated, alternatives: alternatives, timeBudget: budget, requires: requires)
+    }
+}
+
+extension JournalEntry {
+    /// An entry for fakes: the query as a dictionary (in name order), the endpoint by name.
+    init(method: String, path: String, query: [String: String] = [:], arrivalTime: Double, endpoint: String,
+         subscribeKey: String = "", uuid: String? = nil, rule: String? = nil) {
+        self.init(method: method, path: path, query: query.sorted { $0.key < $1.key }.map { QueryItem(name: $0.key, value: $0.value) },
+                  arrivalTime: arrivalTime, endpoint: PubNubEndpoint(rawValue: endpoint), subscribeKey: subscribeKey,
+                  uuid: uuid, rule: rule)
+    }
+}
+
+/// The time scale of this machine, measured once per test process as `run --time-scale auto`
+/// does: tests that run cases through the runner stretch their windows on a loaded machine.
+enum TestPacing {
+    private static let cached = Mutex<Double?>(nil)
+
+    static func scale() async -> Double {
+        if let known = cached.withLock({ $0 }) { return known }
+        let measured = TimeScale.fromProbe(await MachineProbe.measured()).factor
+        return cached.withLock { value in
+            if value == nil { value = measured }
+            return value ?? measured
+        }
     }
 }

@@ -7,7 +7,7 @@ import Testing
     func run(_ testCase: ConformanceCase, script: @escaping Script) async -> (CaseResult, FakeServer) {
         let server = FakeServer()
         let client = ScriptedClient(server: server, script: script)
-        let report = await ConformanceRunner(server: server, client: client, options: RunOptions(seed: 1)).run([testCase])
+        let report = await ConformanceRunner(server: server, client: client, options: RunOptions(seed: 1, timeScale: await TestPacing.scale())).run([testCase])
         return (report.results[0], server)
     }
 

@@ -13,19 +13,8 @@ final class KeepAliveTestServer: Sendable {
     private let state = Mutex<(accepted: Int, open: [Int32], stopped: Bool)>((0, [], false))
 
     init(reply: @escaping @Sendable (Int, String) -> [UInt8]?) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(fd, 16) == 0 else { throw POSIXError(.EADDRINUSE) }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(fd, $0, &length) }
-        }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        let (fd, port) = try loopbackListener(backlog: 16)
+        self.port = port
         listenFD = fd
         self.reply = reply
         Thread { [self] in acceptLoop() }.start()

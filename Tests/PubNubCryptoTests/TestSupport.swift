@@ -42,23 +42,6 @@ struct LabeledVector: Sendable, CustomTestStringConvertible {
     var testDescription: String { "\(file):\(vector.id)" }
 }
 
-/// SplitMix64: a small deterministic generator for seeded random tests.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-extension SeededGenerator {
-    mutating func bytes(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8.random(in: 0...255, using: &self) } }
-}
-
 /// Runs `body` and returns the ``CryptoError`` kind it throws, or nil if it does not throw.
 func thrownKind<T>(_ body: () throws(CryptoError) -> T) -> CryptoError.Kind? {
     do {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 
 /// History v2, fetch messages v3, delete, message counts: requests and parsers.
 enum HistoryEndpoints {
@@ -92,7 +93,7 @@ enum HistoryEndpoints {
         guard let map = body["channels"]?.objectValue else { return nil }
         var counts: [String: Int] = [:]
         for (name, value) in map {
-            guard let count = value.intValue else { return nil }
+            guard let count = value.int64Value else { return nil }
             counts[name] = Int(count)
         }
         return PNMessageCountResult(channels: counts)

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 
 /// Here now, where now, get/set state: requests and response parsers.
 enum PresenceEndpoints {
@@ -44,8 +45,8 @@ enum PresenceEndpoints {
                     guard let occupancy = parseOccupancy(entry) else { return nil }
                     channels[name] = occupancy
                 }
-                let totalOccupancy = payload["total_occupancy"]?.intValue.map { Int($0) } ?? channels.values.reduce(0) { $0 + $1.occupancy }
-                return PNHereNowResult(totalChannels: payload["total_channels"]?.intValue.map { Int($0) } ?? channels.count,
+                let totalOccupancy = payload["total_occupancy"]?.int64Value.map { Int($0) } ?? channels.values.reduce(0) { $0 + $1.occupancy }
+                return PNHereNowResult(totalChannels: payload["total_channels"]?.int64Value.map { Int($0) } ?? channels.count,
                                        totalOccupancy: totalOccupancy, channels: channels)
             }
             guard requested.count == 1, groups.isEmpty, let occupancy = parseOccupancy(body) else { return nil }
@@ -54,7 +55,7 @@ enum PresenceEndpoints {
     }
 
     private static func parseOccupancy(_ entry: JSONValue) -> PNChannelOccupancy? {
-        guard let occupancy = entry["occupancy"]?.intValue else { return nil }
+        guard let occupancy = entry["occupancy"]?.int64Value else { return nil }
         var occupants: [PNOccupant] = []
         for item in entry["uuids"]?.arrayValue ?? [] {
             if let uuid = item.stringValue {
@@ -78,7 +79,7 @@ enum PresenceEndpoints {
         if let channel = body["channel"]?.stringValue, let payload = body["payload"] {
             return PNStateResult(channels: [channel: payload])
         }
-        if let map = body["payload"]?["channels"]?.objectValue { return PNStateResult(channels: map) }
+        if let map = body["payload"]?["channels"]?.objectValue { return PNStateResult(channels: map.dictionary) }
         return nil
     }
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 
 /// Publish (GET and POST) and signal requests, and their response parser.
 enum PublishEndpoints {
@@ -30,11 +31,11 @@ enum PublishEndpoints {
     /// `[1,"Sent","<timetoken>"]` → result; `[0,"<text>",…]` → BadRequest.
     static func parse(_ request: PubNubRequest) -> @Sendable (JSONValue) -> Result<PNPublishResult, PNStatus> {
         { body in
-            if body[0]?.intValue == 0 {
+            if body[0]?.int64Value == 0 {
                 return .failure(PNStatus(category: .badRequest, operation: request.operation, statusCode: 200,
                                          errorData: PNErrorData(information: body[1]?.stringValue ?? "publish refused", body: body)))
             }
-            guard body[0]?.intValue == 1, let tt = body[2]?.timetokenValue else {
+            guard body[0]?.int64Value == 1, let tt = body[2]?.timetokenValue else {
                 return .failure(ResponseClassifier.malformed(request, request.path, 200, "unexpected publish response shape", body))
             }
             return .success(PNPublishResult(timetoken: tt, information: body[1]?.stringValue ?? ""))

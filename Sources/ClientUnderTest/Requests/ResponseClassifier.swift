@@ -20,7 +20,7 @@ enum ResponseClassifier {
                                      request: summary))
         case .success(let r): response = r
         }
-        let parsed = try? JSONValue.parse(bytes: response.body)
+        let parsed = try? JSONValue.parse(response.body)
         if !(200..<300).contains(response.statusCode) {
             return .failure(errorStatus(response: response, body: parsed, request: request, summary: summary))
         }

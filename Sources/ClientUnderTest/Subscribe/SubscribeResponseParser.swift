@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 
 /// The cursor of a subscribe response (`t.t`, `t.r`).
 struct SubscribeCursor: Sendable, Equatable {
@@ -21,7 +22,7 @@ struct SubscribeEnvelope: Sendable, Equatable {
 enum SubscribeResponseParser {
     static func parse(_ body: JSONValue) -> (cursor: SubscribeCursor, envelopes: [SubscribeEnvelope])? {
         guard let t = body["t"], let tt = t["t"]?.timetokenValue else { return nil }
-        let region = t["r"]?.intValue.map { Int($0) }
+        let region = t["r"]?.int64Value.map { Int($0) }
         guard let items = body["m"]?.arrayValue else { return nil }
         var envelopes: [SubscribeEnvelope] = []
         for item in items {
@@ -29,7 +30,7 @@ enum SubscribeResponseParser {
                 let publishTT = item["p"]?["t"]?.timetokenValue
             else { return nil }
             let subscription = item["b"]?.stringValue
-            let type: Int = if let e = item["e"]?.intValue { Int(e) } else { channel.hasSuffix("-pnpres") ? 99 : 0 }
+            let type: Int = if let e = item["e"]?.int64Value { Int(e) } else { channel.hasSuffix("-pnpres") ? 99 : 0 }
             envelopes.append(SubscribeEnvelope(channel: channel, subscription: subscription == channel ? nil : subscription,
                                                timetoken: publishTT, type: type, publisher: item["i"]?.stringValue,
                                                payload: payload, userMetadata: item["u"]))
@@ -46,8 +47,8 @@ enum SubscribeResponseParser {
         if subscription == channel { subscription = nil }
         func names(_ key: String) -> [String] { d[key]?.arrayValue?.compactMap(\.stringValue) ?? [] }
         return PNPresenceEvent(channel: channel, subscription: subscription, timetoken: envelope.timetoken, event: action,
-                               uuid: d["uuid"]?.stringValue, occupancy: d["occupancy"]?.intValue.map { Int($0) },
-                               timestamp: d["timestamp"]?.intValue, state: d["data"],
+                               uuid: d["uuid"]?.stringValue, occupancy: d["occupancy"]?.int64Value.map { Int($0) },
+                               timestamp: d["timestamp"]?.int64Value, state: d["data"],
                                join: names("join"), leave: names("leave"), timeout: names("timeout"))
     }
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 
 /// The channels and groups of the subscribe loop, in subscription order, with presence flags and state.
 struct SubscriptionSet: Sendable, Equatable {
@@ -44,6 +45,6 @@ struct SubscriptionSet: Sendable, Equatable {
     /// State restricted to subscribed names, or nil when empty.
     var stateForRequest: JSONValue? {
         let relevant = state.filter { channels.contains($0.key) || groups.contains($0.key) }
-        return relevant.isEmpty ? nil : .object(relevant)
+        return relevant.isEmpty ? nil : .object(JSONObject(relevant))
     }
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 import Foundation
 import Synchronization
 #if canImport(Glibc)
@@ -65,7 +66,7 @@ final class DriverConnection: Sendable {
             defer { state.nextID += 1 }
             return state.nextID
         }
-        fields["id"] = .number(Double(id))
+        fields["id"] = .int(id)
         let line = Data((JSONValue.object(fields).jsonText + "\n").utf8)
         var timer: Task<Void, Never>?
         if let timeout {

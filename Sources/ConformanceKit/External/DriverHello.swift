@@ -44,7 +44,7 @@ public struct DriverHello: Sendable, Hashable {
 extension ExternalProcessClient {
     /// This client with the capabilities and profile its driver declares in `hello`.
     public func prepared() async -> any ConformanceClient {
-        guard let hello = await DriverHello.probe(command: command, timeout: controlTimeout) else { return self }
+        guard let hello = await DriverHello.probe(command: command, timeout: max(startTimeout, controlTimeout)) else { return self }
         var copy = self
         copy.capabilities = hello.capabilities ?? capabilities
         copy.profile = hello.profile

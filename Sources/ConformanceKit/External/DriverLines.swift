@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 
 /// Decoding of the lines a driver writes (docs/driver-protocol.md), pure.
 enum DriverLines {
@@ -44,14 +45,14 @@ enum DriverLines {
                 throw .protocolViolation("status without category: \(text.prefix(200))")
             }
             return .event(.status(StatusEvent(category: category, operation: value["operation"]?.stringValue,
-                                              timetoken: value["timetoken"]?.stringValue)))
+                                              timetoken: timetoken(value["timetoken"]))))
         case "message", "signal":
             guard let channel = value["channel"]?.stringValue, let message = value["message"] else {
                 throw .protocolViolation("message without channel or message: \(text.prefix(200))")
             }
             return .event(.message(MessageEvent(
                 channel: channel, subscription: value["subscription"]?.stringValue, message: message,
-                publisher: value["publisher"]?.stringValue, timetoken: value["timetoken"]?.stringValue,
+                publisher: value["publisher"]?.stringValue, timetoken: timetoken(value["timetoken"]),
                 isSignal: type == "signal" || value["signal"]?.boolValue == true,
                 decryptionFailed: value["decryptionFailed"]?.boolValue ?? false)))
         case "presence":
@@ -64,6 +65,14 @@ enum DriverLines {
             return .log(value["text"]?.stringValue ?? "")
         default:
             throw .protocolViolation("unknown line type \"\(type)\"")
+        }
+    }
+
+    /// A timetoken as the driver wrote it, exactly: a string, or a JSON number's digits.
+    private static func timetoken(_ value: JSONValue?) -> String? {
+        switch value {
+        case .string(let text)?, .number(let text)?: text
+        default: nil
         }
     }
 

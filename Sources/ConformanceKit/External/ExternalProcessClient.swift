@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 import Foundation
 
 /// A client in any language, run as a process speaking the JSON-lines driver protocol
@@ -11,25 +12,30 @@ public struct ExternalProcessClient: ConformanceClient {
     public internal(set) var profile: ClientProfile = .reference
     /// The driver's `hello`, once ``prepared()`` has asked (nil for drivers without one).
     public internal(set) var hello: DriverHello?
-    /// How long `configure` and `close` may take.
+    /// How long `close` may take (and `configure`, if longer than ``startTimeout``).
     public internal(set) var controlTimeout: Duration
+    /// How long the driver may take to start and answer `hello` or `configure`: an interpreter
+    /// starting on a busy machine, outside every case's budget.
+    public var startTimeout: Duration
 
     /// - Parameters:
     ///   - command: a shell command line (run with `/bin/sh -c "exec COMMAND"`).
     ///   - name: the client's name in reports and expectation files.
     public init(command: String, name: String = "external", capabilities: Set<Capability> = Set(Capability.allCases),
-                controlTimeout: Duration = .seconds(5)) {
+                controlTimeout: Duration = .seconds(5), startTimeout: Duration = .seconds(30)) {
         self.name = name
         self.command = command
         self.capabilities = capabilities
         self.controlTimeout = controlTimeout
+        self.startTimeout = startTimeout
     }
 
     public func makeSession(configuration: ClientSessionConfiguration) async throws -> any ClientSession {
         let connection = try DriverConnection(command: command)
         let session = ExternalSession(connection: connection, controlTimeout: controlTimeout)
         do {
-            let reply = try await connection.request(.object(configuration.driverFields), timeout: controlTimeout)
+            // The first request of a fresh process: its reply waits for the start-up too.
+            let reply = try await connection.request(.object(JSONObject(configuration.driverFields)), timeout: max(startTimeout, controlTimeout))
             if case .unsupported(let what) = reply { throw ClientAdapterError.unsupported(what) }
         } catch {
             await session.close()
@@ -47,7 +53,7 @@ struct ExternalSession: ClientSession {
     var events: AsyncStream<ClientEvent> { connection.events }
 
     func perform(_ operation: ClientOperation) async throws -> OperationResult {
-        switch try await connection.request(.object(operation.driverFields), timeout: nil) {
+        switch try await connection.request(.object(JSONObject(operation.driverFields)), timeout: nil) {
         case .result(let result): return result
         case .unsupported(let what): throw ClientAdapterError.unsupported("\(operation.name) (\(what))")
         case .error(let detail): throw ClientAdapterError.protocolViolation("\(operation.name): \(detail)")

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 
 /// An operation a client performs for a case; a client adapter maps each to its own API.
 ///
@@ -53,7 +54,7 @@ public enum ClientOperation: Sendable, Hashable {
         var fields: [String: JSONValue] = ["type": .string(name)]
         func strings(_ list: [String]) -> JSONValue { .array(list.map { .string($0) }) }
         func put(_ key: String, _ value: String?) { if let value { fields[key] = .string(value) } }
-        func put(_ key: String, _ value: Int?) { if let value { fields[key] = .number(Double(value)) } }
+        func put(_ key: String, _ value: Int?) { if let value { fields[key] = .int(value) } }
         switch self {
         case .time, .unsubscribeAll:
             break

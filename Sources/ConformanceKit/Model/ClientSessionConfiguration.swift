@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 
 /// Per-case client settings that differ from the harness defaults. Times are in milliseconds and
 /// always short: no case relies on an SDK default timeout.
@@ -101,15 +102,15 @@ public struct ClientSessionConfiguration: Sendable, Hashable {
         var fields: [String: JSONValue] = [
             "type": "configure", "origin": .string(origin), "tls": .bool(tls),
             "subscribeKey": .string(subscribeKey), "publishKey": .string(publishKey), "uuid": .string(uuid),
-            "nonSubscribeTimeoutMs": .number(Double(nonSubscribeTimeoutMs)),
-            "subscribeTimeoutMs": .number(Double(subscribeTimeoutMs)),
-            "reconnectPingIntervalMs": .number(Double(reconnectPingIntervalMs)),
+            "nonSubscribeTimeoutMs": .int(nonSubscribeTimeoutMs),
+            "subscribeTimeoutMs": .int(subscribeTimeoutMs),
+            "reconnectPingIntervalMs": .int(reconnectPingIntervalMs),
             "restoreSubscription": .bool(restoreSubscription),
             "catchUpOnSubscriptionRestore": .bool(catchUpOnSubscriptionRestore),
             "keepTimeTokenOnListChange": .bool(keepTimeTokenOnListChange),
-            "requestMessageCountThreshold": .number(Double(requestMessageCountThreshold)),
-            "presenceHeartbeatValue": .number(Double(presenceHeartbeatValue)),
-            "presenceHeartbeatIntervalMs": .number(Double(presenceHeartbeatIntervalMs)),
+            "requestMessageCountThreshold": .int(requestMessageCountThreshold),
+            "presenceHeartbeatValue": .int(presenceHeartbeatValue),
+            "presenceHeartbeatIntervalMs": .int(presenceHeartbeatIntervalMs),
         ]
         if let caPEM { fields["caPEM"] = .string(caPEM) }
         if let authKey { fields["authKey"] = .string(authKey) }

@@ -27,6 +27,11 @@ public final class ConsoleReporter: Sendable {
         write("Running \(total) case(s) against \(client), seed \(seed) (replay with --seed \(seed))\n")
     }
 
+    /// One header line on how the run is paced (time scale, parallel cases, driver start-up limit).
+    public func pacing(_ line: String) {
+        write(line + "\n")
+    }
+
     /// Called after each case.
     public func progress(_ result: CaseResult, finished: Int, total: Int) {
         let failed = failures.withLock { count in
@@ -52,9 +57,10 @@ public final class ConsoleReporter: Sendable {
     public func summary(_ report: RunReport) {
         var text = "\n"
         for (suite, results) in JUnitReport.grouped(report.results) {
-            let counts = [CaseOutcome.pass, .nonStrict, .fail, .skipped].map { outcome in results.count { $0.outcome == outcome } }
-            text += "\(suite): \(counts[0]) passed, \(counts[1]) non-strict, \(counts[2]) failed, \(counts[3]) skipped\n"
-            for result in results where result.outcome == .fail || result.deviation == .fixed {
+            let counts = [CaseOutcome.pass, .nonStrict, .fail, .skipped, .flaky].map { outcome in results.count { $0.outcome == outcome } }
+            text += "\(suite): \(counts[0]) passed, \(counts[1]) non-strict, \(counts[2]) failed, \(counts[3]) skipped"
+            text += (counts[4] > 0 ? ", \(counts[4]) flaky" : "") + "\n"
+            for result in results where result.outcome == .fail || result.outcome == .flaky || result.deviation == .fixed {
                 text += "  \(Self.label(result)) \(result.id) — \(Self.cut(result.title)) (\(result.spec))\n"
                 text += "      expected: \(Self.cut(Self.list(result.expected)))\n      observed: \(Self.cut(Self.list(result.observed)))\n"
                 for line in result.detail.split(separator: "\n") { text += "      \(Self.cut(String(line)))\n" }
@@ -66,11 +72,16 @@ public final class ConsoleReporter: Sendable {
         }
         let s = report.summary
         text += "\n\(s.total) cases: \(s.passed) passed, \(s.nonStrict) non-strict, \(s.failed) failed, \(s.skipped) skipped"
+        if s.flaky > 0 { text += ", \(s.flaky) flaky" }
         text += " in \(String(format: "%.2f", s.durationSeconds)) s (seed \(s.seed))\n"
         let counts = ReportCounts(report.results)
         if counts.newFailures > 0 { text += "\(counts.newFailures) new failure(s)\n" }
         if counts.expectedDeviations > 0 { text += "\(counts.expectedDeviations) expected deviation(s)\n" }
         if counts.fixed > 0 { text += "\(counts.fixed) expected deviation(s) fixed: remove them from the expectation file\n" }
+        if s.flaky > 0 { text += "\(s.flaky) flaky case(s): missed the budget under load, passed alone (not failing)\n" }
+        if report.backOffs > 0, let final = report.finalConcurrency {
+            text += "cases missed their budgets: parallelism halved \(report.backOffs) time(s), down to \(final)\n"
+        }
         text += counts.verdict + "\n"
         write(text)
     }
@@ -89,6 +100,7 @@ public final class ConsoleReporter: Sendable {
         case (.pass, _): "PASS"
         case (.nonStrict, _): "NON-STRICT"
         case (.skipped, _): "SKIP"
+        case (.flaky, _): "FLAKY (passed on a serial retry)"
         }
     }
 

@@ -24,14 +24,14 @@ public enum HTMLReport {
         <div class="cards">
         <div class="card">total<b>\(s.total)</b></div><div class="card pass">passed<b>\(s.passed)</b></div>
         <div class="card non-strict">non-strict<b>\(s.nonStrict)</b></div><div class="card fail">failed<b>\(s.failed)</b></div>
-        <div class="card skipped">skipped<b>\(s.skipped)</b></div></div>
+        <div class="card skipped">skipped<b>\(s.skipped)</b></div><div class="card flaky">flaky<b>\(s.flaky)</b></div></div>
         <h2>Suites</h2>
-        <table class="suites"><tr><th>suite</th><th>cases</th><th>passed</th><th>non-strict</th><th>failed</th><th>skipped</th></tr>
+        <table class="suites"><tr><th>suite</th><th>cases</th><th>passed</th><th>non-strict</th><th>failed</th><th>skipped</th><th>flaky</th></tr>
 
         """
         for (suite, results) in groups {
             html += "<tr><td>\(escape(suite))</td><td>\(results.count)</td>"
-            for outcome in [CaseOutcome.pass, .nonStrict, .fail, .skipped] {
+            for outcome in [CaseOutcome.pass, .nonStrict, .fail, .skipped, .flaky] {
                 html += "<td class=\"\(outcome.rawValue)\">\(results.count { $0.outcome == outcome })</td>"
             }
             html += "</tr>\n"
@@ -58,6 +58,7 @@ public enum HTMLReport {
             case .fail: return 1
             case .nonStrict: return 2
             case .skipped: return 3
+            case .flaky: return 2
             case .pass: return result.deviation == .fixed ? 2 : 4
             }
         }
@@ -68,7 +69,7 @@ public enum HTMLReport {
         var cell = "<code>\(escape(result.id))</code><br>\(escape(result.title)) <small>\(escape(result.spec))</small>"
         if !result.detail.isEmpty { cell += "<pre>\(escape(result.detail))</pre>" }
         if !result.wireLog.isEmpty {
-            let open = result.outcome == .fail ? " open" : ""
+            let open = result.outcome == .fail || result.outcome == .flaky ? " open" : ""
             cell += "<details\(open)><summary>wire log (\(result.wireLog.count))</summary><pre>\(escape(result.wireLog.joined(separator: "\n")))</pre></details>"
         }
         let deviation = result.deviation.map { "<br><small>\(escape($0.rawValue))</small>" } ?? ""
@@ -97,7 +98,7 @@ public enum HTMLReport {
     pre{background:#f7f7f9;padding:6px;white-space:pre-wrap;overflow-wrap:anywhere;word-break:break-word;margin:4px 0;max-width:100%}
     col.c-case{width:55%}col.c-outcome{width:11%}col.c-cmp{width:27%}col.c-time{width:7%}
     .cmp{display:grid;grid-template-columns:1fr 1fr;gap:8px}.cmp>div{min-width:0}
-    .pass{color:#1a7f37}.non-strict{color:#9a6700}.fail{color:#cf222e;font-weight:600}.skipped{color:#6e7781}
+    .pass{color:#1a7f37}.non-strict{color:#9a6700}.fail{color:#cf222e;font-weight:600}.skipped{color:#6e7781}.flaky{color:#8250df}
     .filters{margin:8px 0}.filters select{margin-right:12px}details summary{cursor:pointer}
     """
 

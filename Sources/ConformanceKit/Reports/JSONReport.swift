@@ -1,24 +1,26 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 import Foundation
 
 /// The `--json` report (schema: docs/report-schema.json).
 public enum JSONReport {
     /// The version of the report's layout; raised when a field changes meaning or goes away.
-    public static let schemaVersion = 2
+    public static let schemaVersion = 3
 
-    /// The report as a JSON value: `{"schemaVersion": 2, "summary": {...}, "cases": [...]}`.
+    /// The report as a JSON value: `{"schemaVersion": 3, "summary": {...}, "cases": [...]}`.
     public static func value(_ report: RunReport) -> JSONValue {
         let counts = ReportCounts(report.results)
         let summary: JSONValue = [
-            "total": .number(Double(report.summary.total)),
-            "passed": .number(Double(report.summary.passed)),
-            "nonStrict": .number(Double(report.summary.nonStrict)),
-            "failed": .number(Double(report.summary.failed)),
-            "skipped": .number(Double(report.summary.skipped)),
-            "newFailures": .number(Double(counts.newFailures)),
-            "expectedDeviations": .number(Double(counts.expectedDeviations)),
-            "fixed": .number(Double(counts.fixed)),
-            "durationSeconds": .number(rounded(report.summary.durationSeconds)),
+            "total": .int(report.summary.total),
+            "passed": .int(report.summary.passed),
+            "nonStrict": .int(report.summary.nonStrict),
+            "failed": .int(report.summary.failed),
+            "skipped": .int(report.summary.skipped),
+            "flaky": .int(report.summary.flaky),
+            "newFailures": .int(counts.newFailures),
+            "expectedDeviations": .int(counts.expectedDeviations),
+            "fixed": .int(counts.fixed),
+            "durationSeconds": .double(rounded(report.summary.durationSeconds)),
             // A string: a 64-bit seed does not fit a JSON number exactly in every reader.
             "seed": .string(String(report.summary.seed)),
             "client": .string(report.client),
@@ -32,14 +34,14 @@ public enum JSONReport {
                 "outcome": .string(result.outcome.rawValue),
                 "expected": .array(result.expected.map { .string($0.rawValue) }),
                 "observed": .array(result.observed.map { .string($0.rawValue) }),
-                "durationSeconds": .number(rounded(result.durationSeconds)),
+                "durationSeconds": .double(rounded(result.durationSeconds)),
                 "detail": .string(result.detail),
                 "wireLog": .array(result.wireLog.map { .string($0) }),
             ]
             if let deviation = result.deviation { members["deviation"] = .string(deviation.rawValue) }
-            return .object(members)
+            return .object(JSONObject(members))
         }
-        return ["schemaVersion": .number(Double(schemaVersion)), "summary": summary, "cases": .array(cases)]
+        return ["schemaVersion": .int(schemaVersion), "summary": summary, "cases": .array(cases)]
     }
 
     /// Pretty-printed JSON text with sorted keys.

@@ -43,6 +43,10 @@ public enum JUnitReport {
             return ""
         case .nonStrict:
             return "      <system-out>\(escape("non-strict: " + result.detail + "\n" + categories))</system-out>\n"
+        case .flaky:
+            // A pass for JUnit readers, with the miss spelled out for people.
+            return "      <properties><property name=\"outcome\" value=\"flaky\"/></properties>\n"
+                + "      <system-out>\(escape("flaky: " + result.detail + "\n" + categories))</system-out>\n"
         case .skipped:
             return "      <skipped message=\"\(escape(result.detail))\"/>\n"
         case .fail where result.deviation == .expected:

@@ -27,23 +27,30 @@ struct CaseExecutor: Sendable {
     let runSeed: UInt64
     /// How many journal entries a result keeps for its wire log.
     let wireLogLength: Int
+    /// Stretches the case's budget and must-happen windows (``CaseBudget/scaled(_:by:)``).
+    var timeScale: Double = 1
 
     func run(_ original: ConformanceCase) async -> CaseResult {
         let started = ContinuousClock.now
-        let testCase: ConformanceCase
+        let adapted: ConformanceCase
         switch ProfileRules.adapt(original, to: client.profile) {
-        case .applies(let adapted): testCase = adapted
+        case .applies(let applicable): adapted = applicable
         case .skipped(let reason):
             return CaseResult(id: original.id, suite: original.suite, title: original.title, spec: original.spec, outcome: .skipped,
                               expected: original.expected, observed: [], durationSeconds: 0, detail: reason)
         }
+        let testCase = CaseBudget.scaled(adapted, by: timeScale)
+        // Derived from the case before scaling, then scaled once.
+        let budget = CaseBudget.effective(adapted, scale: timeScale)
         let keys = CaseKeys(caseID: testCase.id)
         var listenerPort: Int?
         var planInstalled = false
-        func finish(_ outcome: CaseOutcome, _ detail: String, observed: [StatusCategory] = [], wireLog: [String] = []) -> CaseResult {
+        func finish(_ outcome: CaseOutcome, _ detail: String, observed: [StatusCategory] = [], wireLog: [String] = [],
+                    missedTime: Bool = false) -> CaseResult {
             CaseResult(id: testCase.id, suite: testCase.suite, title: testCase.title, spec: testCase.spec,
                        outcome: outcome, expected: testCase.expected, observed: observed,
-                       durationSeconds: Self.seconds(ContinuousClock.now - started), detail: detail, wireLog: wireLog)
+                       durationSeconds: Self.seconds(ContinuousClock.now - started), detail: detail, wireLog: wireLog,
+                       missedTime: missedTime)
         }
 
         let missing = testCase.requires.subtracting(client.capabilities)
@@ -92,7 +99,8 @@ struct CaseExecutor: Sendable {
             if let adapterError = error as? ClientAdapterError, case .unsupported = adapterError {
                 return finish(.skipped, "\(adapterError)")
             }
-            return finish(.fail, "client session: \(error)")
+            // A start-up that timed out says more about the machine than the client: retried alone.
+            return finish(.fail, "client session: \(error)", missedTime: Self.isTimeout(error))
         }
         let log = ObservationLog()
         let pump = Task {
@@ -105,7 +113,7 @@ struct CaseExecutor: Sendable {
                 try await server.installPlan(json: steps.seeded(plan), subscribeKey: keys.subscribeKey)
                 planInstalled = true
             }
-            budgetExceeded = await Self.race(budget: testCase.timeBudget) { await steps.run() } onTimeout: { await steps.currentStep }
+            budgetExceeded = await Self.race(budget: budget) { await steps.run() } onTimeout: { await steps.currentStep }
         } catch {
             await session.close()
             pump.cancel()
@@ -121,10 +129,10 @@ struct CaseExecutor: Sendable {
 
         var failures = await steps.failures
         if let step = budgetExceeded {
-            failures.append(.failed("time budget of \(Self.milliseconds(testCase.timeBudget)) ms exceeded at step \(step)"))
+            failures.append(.failed("time budget of \(Self.milliseconds(budget)) ms exceeded at step \(step)"))
         }
         let (outcome, detail) = Verdict.decide(testCase, failures: failures, observed: observed)
-        return finish(outcome, detail, observed: observed, wireLog: Array(wireLog))
+        return finish(outcome, detail, observed: observed, wireLog: Array(wireLog), missedTime: budgetExceeded != nil)
     }
 
     private func cleanup(keys: CaseKeys, listenerPort: Int?, planInstalled: Bool) async {
@@ -150,6 +158,13 @@ struct CaseExecutor: Sendable {
                 if once.resume(continuation, with: step) { worker.cancel() }
             }
         }
+    }
+
+    static func isTimeout(_ error: any Error) -> Bool {
+        if let adapterError = error as? ClientAdapterError, case .protocolViolation(let what) = adapterError {
+            return what.hasPrefix("no reply to ")
+        }
+        return false
     }
 
     static func distinct(_ categories: [StatusCategory]) -> [StatusCategory] {

@@ -7,6 +7,9 @@ public enum CaseOutcome: String, Sendable, Hashable, Codable, CaseIterable {
     case nonStrict = "non-strict"
     case fail
     case skipped
+    /// Missed its time budget while the runner was over-committed and passed on a serial retry:
+    /// not a failure of the client, but not a clean pass either.
+    case flaky
 }
 
 /// How a result relates to the client's expectation file.
@@ -35,10 +38,13 @@ public struct CaseResult: Sendable, Hashable {
     /// The last requests of the case's wire journal.
     public var wireLog: [String]
     public var deviation: DeviationStatus?
+    /// Whether it failed because time ran out (its budget or the driver's start-up), the kind of
+    /// failure an over-committed machine causes (see ``FlakyRetry``).
+    public var missedTime: Bool
 
     public init(id: String, suite: String, title: String, spec: String, outcome: CaseOutcome,
                 expected: [StatusCategory], observed: [StatusCategory], durationSeconds: Double,
-                detail: String, wireLog: [String] = [], deviation: DeviationStatus? = nil) {
+                detail: String, wireLog: [String] = [], deviation: DeviationStatus? = nil, missedTime: Bool = false) {
         self.id = id
         self.suite = suite
         self.title = title
@@ -50,6 +56,7 @@ public struct CaseResult: Sendable, Hashable {
         self.detail = detail
         self.wireLog = wireLog
         self.deviation = deviation
+        self.missedTime = missedTime
     }
 
     /// Whether this result makes the run fail (a failure the expectation file does not excuse).
@@ -65,6 +72,8 @@ public struct RunSummary: Sendable, Hashable {
     public var nonStrict: Int
     public var failed: Int
     public var skipped: Int
+    /// Passed only on a serial retry after missing the budget (counted, not failing).
+    public var flaky: Int
     public var durationSeconds: Double
     public var seed: UInt64
 
@@ -74,6 +83,7 @@ public struct RunSummary: Sendable, Hashable {
         nonStrict = results.count { $0.outcome == .nonStrict }
         failed = results.count { $0.outcome == .fail }
         skipped = results.count { $0.outcome == .skipped }
+        flaky = results.count { $0.outcome == .flaky }
         self.durationSeconds = durationSeconds
         self.seed = seed
     }
@@ -85,13 +95,19 @@ public struct RunReport: Sendable, Hashable {
     public var summary: RunSummary
     /// Results in catalog order.
     public var results: [CaseResult]
+    /// How many times the runner halved its parallelism because cases missed their budgets.
+    public var backOffs: Int
+    /// How many cases ran at once at the end of the run.
+    public var finalConcurrency: Int?
 
-    public init(client: String, summary: RunSummary, results: [CaseResult]) {
+    public init(client: String, summary: RunSummary, results: [CaseResult], backOffs: Int = 0, finalConcurrency: Int? = nil) {
         self.client = client
         self.summary = summary
         self.results = results
+        self.backOffs = backOffs
+        self.finalConcurrency = finalConcurrency
     }
 
-    /// 0 when nothing failed unexpectedly, 1 otherwise.
+    /// 0 when nothing failed unexpectedly, 1 otherwise (`flaky` is not a failure).
     public var exitCode: Int32 { results.contains { $0.isUnexpectedFailure } ? 1 : 0 }
 }

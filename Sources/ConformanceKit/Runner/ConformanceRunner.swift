@@ -4,22 +4,30 @@
 public struct RunOptions: Sendable {
     /// Orders the cases and seeds their plans; printed so `--seed` can replay the run.
     public var seed: UInt64
-    /// How many cases run at once against the server.
+    /// How many cases run at once against the server at first (halved on budget misses).
     public var concurrency: Int
     public var expectations: ExpectationFile?
     /// How many journal entries each result keeps.
     public var wireLogLength: Int
+    /// Stretches every budget and must-happen window (1 = the reference machine).
+    public var timeScale: Double
+    /// Whether a case that ran out of time is retried once alone (and reported `flaky` if it then passes).
+    public var retryMissedTime: Bool
 
-    public init(seed: UInt64, concurrency: Int = 8, expectations: ExpectationFile? = nil, wireLogLength: Int = 8) {
+    public init(seed: UInt64, concurrency: Int = 8, expectations: ExpectationFile? = nil, wireLogLength: Int = 8,
+                timeScale: Double = 1, retryMissedTime: Bool = true) {
         self.seed = seed
         self.concurrency = max(1, concurrency)
         self.expectations = expectations
         self.wireLogLength = wireLogLength
+        self.timeScale = max(1, timeScale.isFinite ? timeScale : 1)
+        self.retryMissedTime = retryMissedTime
     }
 }
 
-/// Runs cases against a client and a server: seeded order, bounded concurrency, every case
-/// isolated by its own keys and always cleaned up.
+/// Runs cases against a client and a server: seeded order, bounded concurrency that halves when
+/// cases miss their budgets, every case isolated by its own keys and always cleaned up; a case
+/// that ran out of time is retried once alone at the end (``FlakyRetry``).
 public struct ConformanceRunner: Sendable {
     public let server: any HarnessServer
     public let client: any ConformanceClient
@@ -45,39 +53,61 @@ public struct ConformanceRunner: Sendable {
         let byID = Dictionary(cases.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let order = Self.executionOrder(of: cases, seed: options.seed)
         let client = await self.client.prepared()
-        let executor = CaseExecutor(server: server, client: client, runSeed: options.seed, wireLogLength: options.wireLogLength)
+        let executor = CaseExecutor(server: server, client: client, runSeed: options.seed, wireLogLength: options.wireLogLength,
+                                    timeScale: options.timeScale)
         let expectations = options.expectations
         var results: [String: CaseResult] = [:]
+        var retries: [(ConformanceCase, CaseResult)] = []
+        var governor = ConcurrencyGovernor(jobs: options.concurrency)
+        let retry = options.retryMissedTime
 
-        await withTaskGroup(of: CaseResult.self) { group in
+        func report(_ result: CaseResult) {
+            var result = result
+            result.deviation = expectations.map { $0.classify(result) } ?? (result.outcome == .fail ? .newFailure : nil)
+            if result.deviation == .expected, let reason = expectations?.deviation(for: result.id)?.reason,
+               !result.detail.hasPrefix("skipped by expectation file") {
+                result.detail += (result.detail.isEmpty ? "" : "\n") + "expected deviation: \(reason)"
+            }
+            results[result.id] = result
+            progress(result, results.count, order.count)
+        }
+
+        await withTaskGroup(of: (CaseResult, Int).self) { group in
             var next = 0
+            var running = 0
             func startNext() {
                 guard next < order.count, let testCase = byID[order[next]] else { return }
                 next += 1
+                running += 1
+                let limit = governor.limit
                 group.addTask {
                     if let listed = expectations?.deviation(for: testCase.id), listed.outcome == .skipped {
-                        return CaseResult(id: testCase.id, suite: testCase.suite, title: testCase.title, spec: testCase.spec,
-                                          outcome: .skipped, expected: testCase.expected, observed: [], durationSeconds: 0,
-                                          detail: "skipped by expectation file: \(listed.reason)")
+                        return (CaseResult(id: testCase.id, suite: testCase.suite, title: testCase.title, spec: testCase.spec,
+                                           outcome: .skipped, expected: testCase.expected, observed: [], durationSeconds: 0,
+                                           detail: "skipped by expectation file: \(listed.reason)"), limit)
                     }
-                    return await executor.run(testCase)
+                    return (await executor.run(testCase), limit)
                 }
             }
-            for _ in 0..<min(options.concurrency, order.count) { startNext() }
-            while let result = await group.next() {
-                var result = result
-                result.deviation = expectations.map { $0.classify(result) } ?? (result.outcome == .fail ? .newFailure : nil)
-                if result.deviation == .expected, let reason = expectations?.deviation(for: result.id)?.reason,
-                   !result.detail.hasPrefix("skipped by expectation file") {
-                    result.detail += (result.detail.isEmpty ? "" : "\n") + "expected deviation: \(reason)"
+            while running < governor.limit, next < order.count { startNext() }
+            while let (result, limit) = await group.next() {
+                running -= 1
+                governor.record(missedBudget: result.missedTime, startedUnderLimit: limit)
+                if retry, FlakyRetry.qualifies(result), let testCase = byID[result.id] {
+                    retries.append((testCase, result))
+                } else {
+                    report(result)
                 }
-                results[result.id] = result
-                progress(result, results.count, order.count)
-                startNext()
+                while running < governor.limit, next < order.count { startNext() }
             }
+        }
+        // One after another, after every other case: nothing else competes for the machine.
+        for (testCase, first) in retries {
+            report(FlakyRetry.classify(first: first, retry: await executor.run(testCase)))
         }
         let ordered = cases.compactMap { results[$0.id] }
         let summary = RunSummary(results: ordered, durationSeconds: CaseExecutor.seconds(ContinuousClock.now - started), seed: options.seed)
-        return RunReport(client: client.name, summary: summary, results: ordered)
+        return RunReport(client: client.name, summary: summary, results: ordered, backOffs: governor.backOffs,
+                         finalConcurrency: governor.limit)
     }
 }

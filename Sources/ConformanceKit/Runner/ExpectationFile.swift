@@ -7,6 +7,7 @@ import Foundation
 /// listed do not fail the run; a listed case that passes is reported as fixed; anything else that
 /// fails is a new failure.
 public struct ExpectationFile: Sendable, Hashable, Codable {
+    /// One case expected not to pass (fail, non-strict or skipped), with the reason.
     public struct Deviation: Sendable, Hashable, Codable {
         /// The case id.
         public var `case`: String

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-public import MockPubNubServer
+import MockPubNubServer
 
 /// The run's seedable generator: the fault layer's SplitMix64, so a run's order and plan seeds replay exactly.
-public typealias SeededGenerator = FaultRandom
+package typealias SeededGenerator = FaultRandom
 
 /// FNV-1a 64 of a string: stable across runs and platforms (unlike `Hasher`).
-public func stableHash(_ text: String) -> UInt64 {
+package func stableHash(_ text: String) -> UInt64 {
     var hash: UInt64 = 0xCBF2_9CE4_8422_2325
     for byte in text.utf8 {
         hash ^= UInt64(byte)

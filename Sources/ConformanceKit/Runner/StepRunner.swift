@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 import Foundation
 
 /// A problem found while running a case's steps.
@@ -262,7 +263,7 @@ final class StepRunner: Sendable {
     /// The plan with the case's derived seed, unless it names its own.
     func seeded(_ plan: JSONValue) -> JSONValue {
         guard case .object(var members) = plan, members["seed"] == nil else { return plan }
-        members["seed"] = .number(Double(CaseKeys.planSeed(runSeed: runSeed, caseID: testCase.id)))
+        members["seed"] = .int(CaseKeys.planSeed(runSeed: runSeed, caseID: testCase.id))
         return .object(members)
     }
 
@@ -302,7 +303,7 @@ final class StepRunner: Sendable {
         let text: String
         switch value {
         case .string(let string): text = string
-        case .number(let number): text = String(format: "%.0f", number)
+        case .number(let number): text = number
         default: return false
         }
         return text.count == 17 && text.allSatisfy(\.isASCII) && text.allSatisfy(\.isNumber)

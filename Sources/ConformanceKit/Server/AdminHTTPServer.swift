@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 import Foundation
 import HarnessHTTPClient
 
@@ -41,7 +42,7 @@ public struct AdminHTTPServer: HarnessServer {
         let (status, body) = try await send("GET", "/__admin/tls/ca", operation: "fetch CA")
         guard status == 200 else { return nil }
         // `{"caPEM": "-----BEGIN CERTIFICATE-----…"}`; a bare PEM body is accepted too.
-        if let value = try? JSONValue.parse(body), let pem = value["caPEM"]?.stringValue { return pem }
+        if let value = try? JSONValue.parse(Array(body)), let pem = value["caPEM"]?.stringValue { return pem }
         return String(decoding: body, as: UTF8.self)
     }
 
@@ -59,11 +60,10 @@ public struct AdminHTTPServer: HarnessServer {
     public func journal(subscribeKey: String) async throws -> [JournalEntry] {
         let answer = try await send("GET", "/__admin/journal/\(Self.segment(subscribeKey))", operation: "journal")
         try expectOK(answer, "journal")
-        // The admin API answers `{"subscribeKey", "lastSequence", "entries": [...]}`; a bare array is accepted too.
+        // The admin API answers `{"subscribeKey", "lastSequence", "entries": [...]}`.
         struct Page: Decodable { var entries: [JournalEntry] }
         do {
-            if let page = try? JSONDecoder().decode(Page.self, from: answer.body) { return page.entries }
-            return try JSONDecoder().decode([JournalEntry].self, from: answer.body)
+            return try JSONDecoder().decode(Page.self, from: answer.body).entries
         } catch {
             throw HarnessServerError.invalidAnswer(operation: "journal", detail: "\(error)")
         }
@@ -96,7 +96,7 @@ public struct AdminHTTPServer: HarnessServer {
             "channels": .array(grant.channels.map { .string($0) }), "groups": .array(grant.groups.map { .string($0) }),
             "authKeys": .array(grant.authKey.map { [.string($0)] } ?? []),
             "read": .bool(grant.read), "write": .bool(grant.write), "manage": .bool(grant.manage),
-            "ttl": .number(Double(grant.ttlMinutes)),
+            "ttl": .int(grant.ttlMinutes),
         ]
         let path = "/__admin/grants/\(Self.segment(subscribeKey))"
         try await expectOK(send("POST", path, body: Data(body.jsonText.utf8), operation: "grant"), "grant")
@@ -140,7 +140,7 @@ public struct AdminHTTPServer: HarnessServer {
     }
 
     private func port(_ body: Data, _ operation: String) throws -> Int {
-        guard let value = try? JSONValue.parse(body), let port = value["port"]?.intValue else {
+        guard let value = try? JSONValue.parse(Array(body)), let port = value["port"]?.intValue else {
             throw HarnessServerError.invalidAnswer(operation: operation, detail: String(decoding: body.prefix(200), as: UTF8.self))
         }
         return port

@@ -47,7 +47,7 @@ public final class InProcessHarnessServer: HarnessServer {
 
     public func installPlan(json: JSONValue, subscribeKey: String) async throws {
         do {
-            try server.installPlan(json: Array(json.jsonText.utf8), subscribeKey: subscribeKey)
+            try server.installPlan(FaultPlan(json: json), subscribeKey: subscribeKey)
         } catch {
             throw HarnessServerError.requestFailed(operation: "install plan", detail: "\(error)")
         }
@@ -58,13 +58,7 @@ public final class InProcessHarnessServer: HarnessServer {
     }
 
     public func journal(subscribeKey: String) async throws -> [JournalEntry] {
-        let entries = server.journal(subscribeKey: subscribeKey)
-        let bytes = FaultJSON.array(entries.map(\.json)).bytes
-        do {
-            return try JSONDecoder().decode([JournalEntry].self, from: Data(bytes))
-        } catch {
-            throw HarnessServerError.invalidAnswer(operation: "journal", detail: "\(error)")
-        }
+        server.journal(subscribeKey: subscribeKey)
     }
 
     public func openListener(fault: String) async throws -> Int {

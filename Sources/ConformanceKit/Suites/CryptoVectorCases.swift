@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 import Foundation
 
 /// One case per (vector file, key, scheme) of the crypto vectors (built into the binary from
@@ -37,7 +38,7 @@ public enum CryptoVectorCases {
     /// Cases of one vector file; `data` nil when it could not be read.
     static func cases(name: String, data: Data?) -> [ConformanceCase] {
         let stem = slug(String(name.hasSuffix(".json") ? name.dropLast(5) : Substring(name)))
-        guard let data, let value = try? JSONValue.parse(data) else {
+        guard let data, let value = try? JSONValue.parse(Array(data)) else {
             return [unreadable(stem, name, "not JSON")]
         }
         let items = value.arrayValue ?? value["vectors"]?.arrayValue ?? []

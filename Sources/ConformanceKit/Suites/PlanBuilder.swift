@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 
 /// Builders for fault plans (docs/fault-plans.md) as JSON values, for the catalog.
 public enum PlanBuilder {
@@ -6,10 +7,10 @@ public enum PlanBuilder {
     public static func rule(
         _ id: String, endpoint: String, query: [String: String] = [:], times: Int? = nil, fault: JSONValue
     ) -> JSONValue {
-        var match: [String: JSONValue] = ["endpoint": .string(endpoint)]
-        if !query.isEmpty { match["query"] = .object(query.mapValues { .string($0) }) }
-        var rule: [String: JSONValue] = ["id": .string(id), "match": .object(match), "fault": fault]
-        if let times { rule["times"] = .number(Double(times)) }
+        var match: JSONObject = ["endpoint": .string(endpoint)]
+        if !query.isEmpty { match["query"] = .object(JSONObject(query.mapValues { JSONValue.string($0) })) }
+        var rule: JSONObject = ["id": .string(id), "match": .object(match), "fault": fault]
+        if let times { rule["times"] = .int(times) }
         return .object(rule)
     }
 
@@ -42,7 +43,7 @@ public enum PlanBuilder {
     }
 
     /// The `status` fault.
-    public static func status(_ code: Int) -> JSONValue { ["kind": "status", "status": .number(Double(code))] }
+    public static func status(_ code: Int) -> JSONValue { ["kind": "status", "status": .int(code)] }
     /// A fault with only a kind.
     public static func kind(_ kind: String) -> JSONValue { ["kind": .string(kind)] }
 }

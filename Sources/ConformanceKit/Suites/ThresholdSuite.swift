@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 
 /// requestMessageCountThreshold (spec §11.3): PNRequestMessageCountExceededCategory when one
 /// subscribe response carries at least the threshold of messages.
 enum ThresholdSuite {
     static func burst(_ count: Int) -> JSONValue {
-        PlanBuilder.onFirstLongPoll(["kind": "messages", "count": .number(Double(count)), "channel": "ch-n"])
+        PlanBuilder.onFirstLongPoll(["kind": "messages", "count": .int(count), "channel": "ch-n"])
     }
 
     static func burstCase(_ name: String, _ title: String, count: Int, threshold: Int, exceeded: Bool) -> ConformanceCase {

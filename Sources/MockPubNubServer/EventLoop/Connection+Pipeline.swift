@@ -36,12 +36,16 @@ extension Connection {
                 current = InFlight(
                     token: 0, responder: Responder { _ in }, keepAlive: false, isHead: false,
                     pendingAction: nil, executing: true)
-                enqueueOutput(HTTPResponseEncoder.encode(error.response, keepAlive: false))
+                enqueueOutput(HTTPResponseEncoder.encode(core.parseErrorResponse(error), keepAlive: false))
                 afterFlush = .close(.fin)
                 flush()
                 break
             }
             break
+        }
+        if current == nil && state == .open {
+            if core.watchesConnections { watchAfterPump() }
+            sendContinueIfExpected()
         }
         if readPaused && state == .open && parseError == nil && queue.count - queueHead < core.maxQueuedRequests {
             // Resume from the loop (not recursively): level-triggered epoll may not fire again if
@@ -77,7 +81,9 @@ extension Connection {
         }
         current = InFlight(
             token: token, responder: responder, keepAlive: parsed.keepAlive,
-            isHead: parsed.request.method == "HEAD", pendingAction: nil)
+            isHead: parsed.request.method == "HEAD", http10: parsed.request.version == "HTTP/1.0", pendingAction: nil)
+        // In flight: neither slow nor idle (a parked long-poll has its own timeout).
+        watchPhase = .none
         let context = RequestContext(
             connectionID: connectionID, peer: peer, localPort: localPort, isTLS: isTLS,
             arrivalTime: arrival, sequenceOnConnection: sequence)
@@ -102,7 +108,8 @@ extension Connection {
         guard state == .open, let inFlight = current else { return }
         switch action {
         case .respond(let response):
-            enqueueOutput(loop.encode(response, keepAlive: inFlight.keepAlive, headRequest: inFlight.isHead))
+            enqueueOutput(loop.encode(
+                response, keepAlive: inFlight.keepAlive, headRequest: inFlight.isHead, http10: inFlight.http10))
             afterFlush = inFlight.keepAlive ? .nextRequest : .close(.fin)
             flush()
         case .raw(let bytes, let then):

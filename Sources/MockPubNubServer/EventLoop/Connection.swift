@@ -17,6 +17,8 @@ final class Connection: LoopHandler {
         var responder: Responder
         var keepAlive: Bool
         var isHead: Bool
+        /// The request was HTTP/1.0: its answer gets an `HTTP/1.0` status line.
+        var http10 = false
         var pendingAction: ResponseAction?
         var executing = false
     }
@@ -57,6 +59,13 @@ final class Connection: LoopHandler {
     var handshakeWantsWrite = false
     /// Reading stopped for backpressure; on resuming, read at once (a TLS stream may hold buffered bytes).
     var readPaused = false
+    /// What the connection timeouts currently watch (see `Connection+Watchdog`).
+    var watchPhase = WatchPhase.none
+    /// When the watched phase times out (monotonic nanoseconds).
+    var watchDeadline: UInt64 = 0
+    /// The one loop timer of the watchdog, and when it fires; re-armed lazily.
+    var watchTimer: TimerHandle?
+    var watchTimerDeadline: UInt64 = 0
 
     init(loop: EventLoop, core: ServerCore, fd: Int32, stream: any StreamIO, localPort: Int, isTLS: Bool) {
         self.loop = loop
@@ -80,6 +89,10 @@ final class Connection: LoopHandler {
             return
         }
         registration = id
+        if core.requestTimeoutNanos > 0 {
+            // The first request's head must arrive within the timeout from the accept.
+            setWatch(.request, deadline: loop.batchTime &+ core.requestTimeoutNanos)
+        }
         advanceHandshake()
     }
 
@@ -199,10 +212,22 @@ final class Connection: LoopHandler {
                 continueSent = false
             } catch {
                 parseError = error
-                core.diagnostics?(.parseFailure(peer: peer, status: error.status, reason: "\(error)"))
+                if error == .tlsOnPlainPort {
+                    core.tlsOnPlainPort.add(1, ordering: .relaxed)
+                    core.diagnostics?(.tlsOnPlainPort(peer: peer, port: localPort))
+                } else {
+                    core.diagnostics?(.parseFailure(peer: peer, status: error.status, reason: "\(error)"))
+                }
             }
         }
-        if parser.expectsContinue && !continueSent && current == nil && queueHead == queue.count && !outputPending {
+        sendContinueIfExpected()
+    }
+
+    /// Sends `100 Continue` (RFC 9110 §10.1.1) when the request being received expects it, before
+    /// its body is read, once nothing is in flight before it; never to an HTTP/1.0 client.
+    func sendContinueIfExpected() {
+        if parser.expectsContinue && !continueSent && current == nil && queueHead == queue.count && !outputPending
+            && parseError == nil {
             continueSent = true
             enqueueOutput(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
             flush()
@@ -237,6 +262,8 @@ final class Connection: LoopHandler {
         state = .closed
         for timer in timers { timer.cancel() }
         timers.removeAll()
+        watchTimer?.cancel()
+        watchTimer = nil
         let abandoned = current?.responder
         current = nil
         queue.removeAll()

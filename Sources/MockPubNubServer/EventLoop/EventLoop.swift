@@ -28,7 +28,10 @@ final class EventLoop: @unchecked Sendable {
     /// Work queued by the loop's own thread to run after the current event batch (no lock).
     private var deferred: [() -> Void] = []
     /// The response this loop encoded last, with its framing and its bytes (see `encode`).
-    private var lastEncoded: (response: HTTPResponse, keepAlive: Bool, headRequest: Bool, bytes: [UInt8])?
+    private var lastEncoded: (response: HTTPResponse, keepAlive: Bool, headRequest: Bool, http10: Bool, bytes: [UInt8])?
+    /// Monotonic nanoseconds read once when `epoll_wait` returned: a clock for deadlines that
+    /// tolerate the length of one event batch (connection timeouts), without a clock read each.
+    private(set) var batchTime: UInt64 = cposix_monotonic_nanos()
     private let cancelledTimers = CancelledTimerCounter()
     private var handlers: [UInt64: any LoopHandler] = [:]
     private var nextID: UInt64 = 1
@@ -106,13 +109,13 @@ final class EventLoop: @unchecked Sendable {
     /// The wire bytes of `response` (loop thread only). One publish answers thousands of parked
     /// long-polls with the same response value; this loop's connections then share one encoded
     /// buffer instead of each encoding and holding a copy.
-    func encode(_ response: HTTPResponse, keepAlive: Bool, headRequest: Bool) -> [UInt8] {
-        if let last = lastEncoded, last.keepAlive == keepAlive, last.headRequest == headRequest,
+    func encode(_ response: HTTPResponse, keepAlive: Bool, headRequest: Bool, http10: Bool = false) -> [UInt8] {
+        if let last = lastEncoded, last.keepAlive == keepAlive, last.headRequest == headRequest, last.http10 == http10,
             last.response.isSameValue(as: response) {
             return last.bytes
         }
-        let bytes = HTTPResponseEncoder.encode(response, keepAlive: keepAlive, headRequest: headRequest)
-        lastEncoded = (response, keepAlive, headRequest, bytes)
+        let bytes = HTTPResponseEncoder.encode(response, keepAlive: keepAlive, headRequest: headRequest, http10: http10)
+        lastEncoded = (response, keepAlive, headRequest, http10, bytes)
         return bytes
     }
 
@@ -187,6 +190,7 @@ final class EventLoop: @unchecked Sendable {
         defer { cposix_epoll_events_free(events) }
         while running {
             let count = cposix_epoll_wait(epfd, events, capacity, waitTimeout())
+            batchTime = cposix_monotonic_nanos()
             if count < 0 {
                 if errno == EINTR { continue }
                 break

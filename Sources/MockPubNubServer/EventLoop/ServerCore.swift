@@ -1,25 +1,51 @@
 // SPDX-License-Identifier: MIT
+import Logging
 import Synchronization
 
 /// What every connection of one server shares: the handler, the limits and the counters.
 final class ServerCore: Sendable {
     let handler: any RequestHandler
+    /// The answer to a request that cannot be framed (the application's, e.g. PubNub's balancer body).
+    let parseErrorResponse: HTTPParseErrorResponder
     let limits: HTTPRequestParser.Limits
     let maxQueuedRequests: Int
     let finDrainNanos: UInt64
+    /// How long a request (head and body) may take from its first byte, or from accept for the
+    /// first request of a connection; 0 = no limit.
+    let requestTimeoutNanos: UInt64
+    /// How long a keep-alive connection may wait with no request in flight; 0 = no limit.
+    let idleTimeoutNanos: UInt64
+    /// Where connection timeouts are logged (debug).
+    let logger: Logger?
     let openConnections = Atomic<Int>(0)
+    /// Connections closed because a request did not complete within `requestTimeoutNanos`.
+    let requestTimeouts = Atomic<Int>(0)
+    /// Connections closed after `idleTimeoutNanos` without a request.
+    let idleTimeouts = Atomic<Int>(0)
+    /// Connections whose first bytes were a TLS handshake on a plain listener.
+    let tlsOnPlainPort = Atomic<Int>(0)
     private let connectionIDs = Atomic<UInt64>(0)
     /// Told about connections that end without a request being answered normally.
     let diagnostics: (@Sendable (ConnectionDiagnostic) -> Void)?
 
-    init(handler: any RequestHandler, limits: HTTPRequestParser.Limits, maxQueuedRequests: Int, finDrainNanos: UInt64,
-         diagnostics: (@Sendable (ConnectionDiagnostic) -> Void)? = nil) {
+    init(
+        handler: any RequestHandler, parseErrorResponse: @escaping HTTPParseErrorResponder, limits: HTTPRequestParser.Limits, maxQueuedRequests: Int, finDrainNanos: UInt64,
+        requestTimeoutNanos: UInt64 = 0, idleTimeoutNanos: UInt64 = 0, logger: Logger? = nil,
+        diagnostics: (@Sendable (ConnectionDiagnostic) -> Void)? = nil
+    ) {
         self.diagnostics = diagnostics
         self.handler = handler
+        self.parseErrorResponse = parseErrorResponse
         self.limits = limits
         self.maxQueuedRequests = maxQueuedRequests
         self.finDrainNanos = finDrainNanos
+        self.requestTimeoutNanos = requestTimeoutNanos
+        self.idleTimeoutNanos = idleTimeoutNanos
+        self.logger = logger
     }
+
+    /// Whether connections watch for slow requests or idleness at all.
+    var watchesConnections: Bool { requestTimeoutNanos > 0 || idleTimeoutNanos > 0 }
 
     func nextConnectionID() -> UInt64 { connectionIDs.wrappingAdd(1, ordering: .relaxed).newValue }
 }
@@ -30,11 +56,15 @@ public enum ConnectionDiagnostic: Sendable, Hashable, CustomStringConvertible {
     case parseFailure(peer: String, status: Int, reason: String)
     /// The TLS handshake failed (the peer's alert, a protocol mismatch, a reset).
     case tlsHandshakeFailure(peer: String, reason: String)
+    /// A TLS ClientHello arrived on a plain HTTP listener; the server answered 400 and closed.
+    case tlsOnPlainPort(peer: String, port: Int)
 
     public var description: String {
         switch self {
         case .parseFailure(let peer, let status, let reason): "unparsable request from \(peer): \(reason) (answered \(status), closed)"
         case .tlsHandshakeFailure(let peer, let reason): "TLS handshake with \(peer) failed: \(reason)"
+        case .tlsOnPlainPort(let peer, let port):
+            "TLS handshake from \(peer) on plain HTTP port \(port): answered 400 (this port speaks plain HTTP), closed"
         }
     }
 }

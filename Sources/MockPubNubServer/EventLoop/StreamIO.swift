@@ -7,7 +7,7 @@ import Musl
 import CPosix
 
 /// The outcome of one non-blocking stream operation.
-public enum IOResult: Sendable, Hashable {
+package enum IOResult: Sendable, Hashable {
     /// The operation moved this many bytes (0 only for a completed handshake or an empty write).
     case bytes(Int)
     /// Retry when the socket is readable (TLS may need to read even while writing).
@@ -25,7 +25,7 @@ public enum IOResult: Sendable, Hashable {
 /// An instance belongs to one event-loop thread, which alone calls it. The stream never blocks,
 /// never closes the file descriptor (the connection does) and never registers with epoll; it
 /// reports what it waits for through `IOResult`.
-public protocol StreamIO: AnyObject {
+package protocol StreamIO: AnyObject {
     /// Advances the handshake: `.bytes(0)` when done (plain streams: at once), or what to wait for.
     func handshake() -> IOResult
     /// Reads decrypted bytes into `buffer`.
@@ -42,21 +42,21 @@ public protocol StreamIO: AnyObject {
 }
 
 extension StreamIO {
-    public var shortReadDrains: Bool { false }
+    package var shortReadDrains: Bool { false }
 }
 
 /// A plain TCP stream with `read`/`send(MSG_NOSIGNAL)`.
-public final class PlainStream: StreamIO {
+package final class PlainStream: StreamIO {
     let fd: Int32
 
     /// Wraps a connected, non-blocking socket.
-    public init(fd: Int32) {
+    package init(fd: Int32) {
         self.fd = fd
     }
 
-    public func handshake() -> IOResult { .bytes(0) }
+    package func handshake() -> IOResult { .bytes(0) }
 
-    public func read(into buffer: UnsafeMutableRawBufferPointer) -> IOResult {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) -> IOResult {
         while true {
             let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
             if n > 0 { return .bytes(n) }
@@ -70,7 +70,7 @@ public final class PlainStream: StreamIO {
         }
     }
 
-    public func write(_ bytes: UnsafeRawBufferPointer) -> IOResult {
+    package func write(_ bytes: UnsafeRawBufferPointer) -> IOResult {
         guard bytes.count > 0 else { return .bytes(0) }
         while true {
             let n = cposix_send(fd, bytes.baseAddress, bytes.count)
@@ -84,29 +84,29 @@ public final class PlainStream: StreamIO {
         }
     }
 
-    public func shutdownWrite() {
+    package func shutdownWrite() {
         _ = Glibc.shutdown(fd, Int32(SHUT_WR))
     }
 
-    public var shortReadDrains: Bool { true }
+    package var shortReadDrains: Bool { true }
 }
 
 /// Makes the stream for each accepted connection of a listener.
 ///
 /// The TLS layer supplies a factory that wraps the socket in a TLS stream configured for the
 /// listener fault in force for that connection (trusted, self-signed, expired...).
-public struct StreamFactory: Sendable {
+package struct StreamFactory: Sendable {
     /// Whether streams from this factory speak TLS (reported as `RequestContext.isTLS`).
-    public var isTLS: Bool
+    package var isTLS: Bool
     /// Called on the connection's loop thread with the accepted socket and the connection's fault.
-    public var make: @Sendable (_ fd: Int32, _ fault: ListenerFault) throws -> any StreamIO
+    package var make: @Sendable (_ fd: Int32, _ fault: ListenerFault) throws -> any StreamIO
 
     /// Creates a factory; `make` must not block (it runs on a loop thread).
-    public init(isTLS: Bool, make: @escaping @Sendable (_ fd: Int32, _ fault: ListenerFault) throws -> any StreamIO) {
+    package init(isTLS: Bool, make: @escaping @Sendable (_ fd: Int32, _ fault: ListenerFault) throws -> any StreamIO) {
         self.isTLS = isTLS
         self.make = make
     }
 
     /// Plain TCP.
-    public static let plain = StreamFactory(isTLS: false) { fd, _ in PlainStream(fd: fd) }
+    package static let plain = StreamFactory(isTLS: false) { fd, _ in PlainStream(fd: fd) }
 }

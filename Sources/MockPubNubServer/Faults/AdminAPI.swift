@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 import Logging
 
 /// The HTTP control API under `/__admin/` (docs/faults.md): plans, journals, reset, listener
@@ -6,7 +7,7 @@ import Logging
 ///
 /// Answers loopback peers only unless `allowRemote`; every answer is JSON. Errors have the shape
 /// `{"error":true,"message":"...","status":400,"service":"Admin"}`.
-public struct AdminAPI: RequestHandler {
+package struct AdminAPI: RequestHandler {
     private let faults: FaultLayer
     let listenerControl: (any ListenerFaultControl)?
     private let allowRemote: Bool
@@ -23,7 +24,7 @@ public struct AdminAPI: RequestHandler {
     ///   - resetService: resets the PubNub service's state on `POST /__admin/reset`.
     ///   - certificateAuthorityPEM: the test CA served by `GET /__admin/tls/ca` (404 without one).
     ///   - serviceControl: keysets, grants and injected messages; without it those routes answer 501.
-    public init(
+    package init(
         faults: FaultLayer, listeners: (any ListenerFaultControl)? = nil, allowRemote: Bool = false,
         resetService: @escaping @Sendable () -> Void = {}, certificateAuthorityPEM: String? = nil,
         serviceControl: AdminServiceControl? = nil
@@ -37,12 +38,12 @@ public struct AdminAPI: RequestHandler {
         self.resetService = resetService
     }
 
-    public func handle(_ request: HTTPRequest, context: RequestContext, responder: Responder) {
+    package func handle(_ request: HTTPRequest, context: RequestContext, responder: Responder) {
         responder.send(.respond(response(for: request, context: context)))
     }
 
     /// The answer to one admin request.
-    public func response(for request: HTTPRequest, context: RequestContext) -> HTTPResponse {
+    package func response(for request: HTTPRequest, context: RequestContext) -> HTTPResponse {
         guard allowRemote || context.peerIsLoopback else {
             return Self.error(403, "the admin API answers loopback peers only (enable remote admin access to allow \(context.peer))")
         }
@@ -80,7 +81,7 @@ public struct AdminAPI: RequestHandler {
             return plan(key: rest[1], request: request)
         case ("journal", 1):
             switch method {
-            case "GET": return Self.ok(.object([("keys", .array(faults.journalKeys().map(FaultJSON.string)))]))
+            case "GET": return Self.ok(.object([("keys", .array(faults.journalKeys().map(JSONValue.string)))]))
             case "DELETE":
                 faults.clearAllJournals()
                 return Self.ok(.object([("cleared", .bool(true))]))
@@ -95,6 +96,15 @@ public struct AdminAPI: RequestHandler {
             return Self.ok(.object([("reset", .bool(true))]))
         case ("listeners", _), ("refused-port", 1):
             return listenerRoute(rest, request: request)
+        case ("connections", 1):
+            guard method == "GET" else { return Self.methodNotAllowed(method, allowed: "GET") }
+            guard let counts = listenerControl?.connectionCounts() else {
+                return Self.error(501, "connection counts are not available on this server")
+            }
+            return Self.ok(.object([
+                ("open", .int(counts.open)), ("headerTimeouts", .int(counts.closed.headerTimeouts)),
+                ("idleTimeouts", .int(counts.closed.idleTimeouts)), ("tlsOnPlainPort", .int(counts.closed.tlsOnPlainPort)),
+            ]))
         case ("tls", 2) where rest[1] == "ca":
             guard method == "GET" else { return Self.methodNotAllowed(method, allowed: "GET") }
             guard let certificateAuthorityPEM else { return Self.error(404, "this server has no TLS certificate authority") }
@@ -153,8 +163,8 @@ public struct AdminAPI: RequestHandler {
     // MARK: - Responses
 
     /// A 200 JSON answer.
-    static func ok(_ json: FaultJSON) -> HTTPResponse {
-        HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: json.bytes)
+    static func ok(_ json: JSONValue) -> HTTPResponse {
+        HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: json.jsonBytes)
     }
 
     /// An error answer in the admin shape.
@@ -170,8 +180,8 @@ public struct AdminAPI: RequestHandler {
 
     /// `{"error":true,"message":"...","status":N,"service":"Admin"}`.
     static func errorBody(status: Int, message: String) -> [UInt8] {
-        FaultJSON.object([
+        JSONValue.object([
             ("error", .bool(true)), ("message", .string(message)), ("status", .int(status)), ("service", .string("Admin")),
-        ]).bytes
+        ]).jsonBytes
     }
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 
 extension AdminAPI {
     /// `/__admin/listeners...` and `/__admin/refused-port`, through `ListenerFaultControl`.
@@ -48,16 +49,16 @@ extension AdminAPI {
     }
 
     static func object(_ body: [UInt8], allowed: [String]) throws(FaultPlanError) -> PlanFieldReader {
-        let json: FaultJSON
+        let json: JSONValue
         do {
-            json = try FaultJSON.parse(body)
+            json = try JSONValue.parse(body, maxDepth: 64)
         } catch {
             throw FaultPlanError(path: "$", message: error.description)
         }
         return try PlanFieldReader(json, path: "", allowed: allowed)
     }
 
-    static func listenerFault(_ json: FaultJSON, path: String) throws(FaultPlanError) -> ListenerFault {
+    static func listenerFault(_ json: JSONValue, path: String) throws(FaultPlanError) -> ListenerFault {
         guard case .string(let name) = json else {
             throw FaultPlanError(path: path, message: "expected a listener fault name")
         }

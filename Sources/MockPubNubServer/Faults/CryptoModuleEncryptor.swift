@@ -6,7 +6,7 @@ extension FaultLayer {
     ///
     /// Schemes are `legacy`, `legacy-random-iv` and `aescbc` (`Fault.cipherSchemes`); random-IV
     /// schemes give a different ciphertext each time, which the client cannot tell apart anyway.
-    public static let cryptoModuleEncryptor: ForeignMessageEncryptor = { cipherKey, schemeName, jsonText in
+    package static let cryptoModuleEncryptor: ForeignMessageEncryptor = { cipherKey, schemeName, jsonText in
         guard let scheme = CryptoScheme(rawValue: schemeName) else {
             throw FaultPlanError(path: "scheme", message: "expected one of \(Fault.cipherSchemes.joined(separator: ", "))")
         }

@@ -3,7 +3,7 @@
 /// Encrypts a message's JSON text with another key: `(cipherKey, scheme, jsonText) -> base64`.
 ///
 /// The `foreign-encrypted` fault uses it; the scheme is one of `Fault.cipherSchemes`.
-public typealias ForeignMessageEncryptor = @Sendable (_ cipherKey: String, _ scheme: String, _ jsonText: String) throws -> String
+package typealias ForeignMessageEncryptor = @Sendable (_ cipherKey: String, _ scheme: String, _ jsonText: String) throws -> String
 
 /// How a fired fault is carried out (pure: computing it touches no socket and no clock).
 enum FaultExecution: Sendable {

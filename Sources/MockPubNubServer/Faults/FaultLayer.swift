@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 import Logging
 import Synchronization
 
@@ -11,11 +12,11 @@ import Synchronization
 ///
 /// Installing and clearing take the same lock as request handling, so a request that arrives
 /// after `installPlan` returns sees the new plan.
-public final class FaultLayer: RequestHandler {
+package final class FaultLayer: RequestHandler {
     /// Plans installed under this key apply to every key that has no plan of its own.
-    public static let wildcardKey = "*"
+    package static let wildcardKey = "*"
     /// The journal key of requests that could not be attributed to any subscribe key.
-    public static let unattributedKey = "_unattributed"
+    package static let unattributedKey = "_unattributed"
     /// How many uuid → key attributions are remembered before the table is emptied.
     static let attributionLimit = 100_000
 
@@ -44,7 +45,7 @@ public final class FaultLayer: RequestHandler {
     ///   - seedSource: picks the seed of a plan that names none (reported by `installedPlans()`).
     ///   - encryptor: encrypts the `foreign-encrypted` message (PubNubCrypto's `CryptoModule` by
     ///     default); with `nil` that fault answers 500.
-    public init(
+    package init(
         upstream: any RequestHandler, scheduler: any Scheduler, journalCapacity: Int = 10_000,
         seedSource: @escaping @Sendable () -> UInt64 = { UInt64.random(in: .min ... .max) },
         encryptor: ForeignMessageEncryptor? = FaultLayer.cryptoModuleEncryptor,
@@ -61,7 +62,7 @@ public final class FaultLayer: RequestHandler {
 
     // MARK: - Handling
 
-    public func handle(_ request: HTTPRequest, context: RequestContext, responder: Responder) {
+    package func handle(_ request: HTTPRequest, context: RequestContext, responder: Responder) {
         let classified = PubNubRoute.classify(request)
         let route = try? classified.get()
         if route?.endpoint == .admin {
@@ -163,7 +164,7 @@ public struct InstalledPlan: Sendable, Hashable {
     public var counters: [RuleCounter]
 
     /// The admin API's JSON form.
-    public var json: FaultJSON {
+    public var json: JSONValue {
         .object([
             ("subscribeKey", .string(subscribeKey)), ("seed", .int(seed)), ("plan", plan.json),
             ("counters", .array(zip(plan.rules, counters).map { rule, counter in
@@ -178,7 +179,7 @@ extension FaultLayer {
 
     /// Installs `plan` for `subscribeKey` (replacing any plan and its counters); returns the seed in use.
     @discardableResult
-    public func installPlan(_ plan: FaultPlan, for subscribeKey: String) throws(FaultPlanError) -> UInt64 {
+    package func installPlan(_ plan: FaultPlan, for subscribeKey: String) throws(FaultPlanError) -> UInt64 {
         try plan.validate()
         let planner = FaultPlanner(plan: plan, fallbackSeed: plan.seed ?? seedSource())
         state.withLock { $0.planners[subscribeKey] = planner }
@@ -188,20 +189,20 @@ extension FaultLayer {
 
     /// Decodes plan JSON (errors name the field) and installs it for `subscribeKey`; returns the seed in use.
     @discardableResult
-    public func installPlan(json bytes: [UInt8], for subscribeKey: String) throws(FaultPlanError) -> UInt64 {
+    package func installPlan(json bytes: [UInt8], for subscribeKey: String) throws(FaultPlanError) -> UInt64 {
         try installPlan(FaultPlan.decode(json: bytes), for: subscribeKey)
     }
 
     /// Removes the plan of `subscribeKey`; returns whether there was one.
     @discardableResult
-    public func clearPlan(for subscribeKey: String) -> Bool {
+    package func clearPlan(for subscribeKey: String) -> Bool {
         let cleared = state.withLock { $0.planners.removeValue(forKey: subscribeKey) != nil }
         if cleared { logger?.info("plan cleared for subscribe key \(subscribeKey)") }
         return cleared
     }
 
     /// Removes every plan.
-    public func clearAllPlans() {
+    package func clearAllPlans() {
         let count = state.withLock { state in
             defer { state.planners.removeAll() }
             return state.planners.count
@@ -210,7 +211,7 @@ extension FaultLayer {
     }
 
     /// The installed plans, by key.
-    public func installedPlans() -> [InstalledPlan] {
+    package func installedPlans() -> [InstalledPlan] {
         state.withLock { state in
             state.planners.sorted { $0.key < $1.key }.map {
                 InstalledPlan(subscribeKey: $0.key, plan: $0.value.plan, seed: $0.value.seed, counters: $0.value.counters)
@@ -219,7 +220,7 @@ extension FaultLayer {
     }
 
     /// The plan installed for `subscribeKey`, if any.
-    public func installedPlan(for subscribeKey: String) -> InstalledPlan? {
+    package func installedPlan(for subscribeKey: String) -> InstalledPlan? {
         state.withLock { state in
             state.planners[subscribeKey].map {
                 InstalledPlan(subscribeKey: subscribeKey, plan: $0.plan, seed: $0.seed, counters: $0.counters)
@@ -228,27 +229,27 @@ extension FaultLayer {
     }
 
     /// The journal of `subscribeKey`: entries with `sequence > since`, oldest first.
-    public func journal(for subscribeKey: String, since: UInt64 = 0) -> [JournalEntry] {
+    package func journal(for subscribeKey: String, since: UInt64 = 0) -> [JournalEntry] {
         state.withLock { $0.journals[subscribeKey]?.entries(since: since) ?? [] }
     }
 
     /// The keys that have journal entries.
-    public func journalKeys() -> [String] {
+    package func journalKeys() -> [String] {
         state.withLock { $0.journals.keys.sorted() }
     }
 
     /// Empties the journal of `subscribeKey`.
-    public func clearJournal(for subscribeKey: String) {
+    package func clearJournal(for subscribeKey: String) {
         _ = state.withLock { $0.journals.removeValue(forKey: subscribeKey) }
     }
 
     /// Empties every journal.
-    public func clearAllJournals() {
+    package func clearAllJournals() {
         state.withLock { $0.journals.removeAll() }
     }
 
     /// Forgets plans, journals and uuid attributions (sequence numbers keep growing).
-    public func reset() {
+    package func reset() {
         state.withLock { state in
             state.planners.removeAll()
             state.journals.removeAll()

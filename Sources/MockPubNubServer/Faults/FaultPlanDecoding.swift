@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 
 extension FaultPlan {
     /// Decodes and validates plan JSON; the error names the offending field and refuses unknown fields.
     public static func decode(json bytes: [UInt8]) throws(FaultPlanError) -> FaultPlan {
-        let document: FaultJSON
+        let document: JSONValue
         do {
-            document = try FaultJSON.parse(bytes)
+            document = try JSONValue.parse(bytes, maxDepth: 64)
         } catch {
             throw FaultPlanError(path: "$", message: error.description)
         }
@@ -13,7 +14,7 @@ extension FaultPlan {
     }
 
     /// Decodes and validates a plan from a parsed JSON value at `path`.
-    public init(json: FaultJSON, path: String = "") throws(FaultPlanError) {
+    public init(json: JSONValue, path: String = "") throws(FaultPlanError) {
         let reader = try PlanFieldReader(
             json, path: path, allowed: ["version", "seed", "subscribeKey", "description", "rules"])
         let version = try reader.int("version", in: 1...1, expected: "expected 1 (the only schema version)") ?? 1
@@ -34,7 +35,7 @@ extension FaultPlan {
 }
 
 extension FaultRule {
-    init(json: FaultJSON, path: String, index: Int) throws(FaultPlanError) {
+    init(json: JSONValue, path: String, index: Int) throws(FaultPlanError) {
         let reader = try PlanFieldReader(
             json, path: path,
             allowed: ["id", "description", "match", "nth", "after", "times", "probability", "fault"])
@@ -55,7 +56,7 @@ extension FaultRule {
 }
 
 extension RequestMatch {
-    init(json: FaultJSON, path: String) throws(FaultPlanError) {
+    init(json: JSONValue, path: String) throws(FaultPlanError) {
         let reader = try PlanFieldReader(
             json, path: path, allowed: ["endpoint", "method", "channel", "channelGroup", "uuid", "query"])
         self.init()
@@ -74,8 +75,8 @@ extension RequestMatch {
         query = (try reader.stringMap("query") ?? []).map { QueryCondition(name: $0.0, pattern: $0.1) }
     }
 
-    private static func endpoints(_ json: FaultJSON, path: String) throws(FaultPlanError) -> [PubNubEndpoint] {
-        func one(_ item: FaultJSON, _ itemPath: String) throws(FaultPlanError) -> PubNubEndpoint {
+    private static func endpoints(_ json: JSONValue, path: String) throws(FaultPlanError) -> [PubNubEndpoint] {
+        func one(_ item: JSONValue, _ itemPath: String) throws(FaultPlanError) -> PubNubEndpoint {
             guard case .string(let name) = item else {
                 throw FaultPlanError(path: itemPath, message: "expected an endpoint name, found \(item.typeName)")
             }
@@ -109,7 +110,7 @@ extension Fault {
         .regionChange: ["region"],
     ]
 
-    init(json: FaultJSON, path: String) throws(FaultPlanError) {
+    init(json: JSONValue, path: String) throws(FaultPlanError) {
         guard case .object = json else {
             throw FaultPlanError(path: path, message: "expected an object, found \(json.typeName)")
         }

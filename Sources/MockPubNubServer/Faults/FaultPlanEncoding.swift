@@ -1,21 +1,22 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 
 extension FaultPlan {
     /// The plan in schema form (decoding this value gives the plan back).
-    public var json: FaultJSON {
-        var members: [(String, FaultJSON)] = [("version", .int(version))]
+    public var json: JSONValue {
+        var members: [(String, JSONValue)] = [("version", .int(version))]
         if let seed { members.append(("seed", .int(seed))) }
         if let subscribeKey { members.append(("subscribeKey", .string(subscribeKey))) }
         if let description { members.append(("description", .string(description))) }
         members.append(("rules", .array(rules.map(\.json))))
-        return .object(members)
+        return .object(JSONObject(members))
     }
 }
 
 extension FaultRule {
     /// The rule in schema form.
-    public var json: FaultJSON {
-        var members: [(String, FaultJSON)] = [("id", .string(id))]
+    public var json: JSONValue {
+        var members: [(String, JSONValue)] = [("id", .string(id))]
         if let description { members.append(("description", .string(description))) }
         if match != RequestMatch() { members.append(("match", match.json)) }
         if let nth { members.append(("nth", .int(nth))) }
@@ -23,14 +24,14 @@ extension FaultRule {
         if let times { members.append(("times", .int(times))) }
         if let probability { members.append(("probability", .double(probability))) }
         members.append(("fault", fault.json))
-        return .object(members)
+        return .object(JSONObject(members))
     }
 }
 
 extension RequestMatch {
     /// The conditions in schema form.
-    public var json: FaultJSON {
-        var members: [(String, FaultJSON)] = []
+    public var json: JSONValue {
+        var members: [(String, JSONValue)] = []
         if let endpoints {
             members.append(
                 ("endpoint", endpoints.count == 1 ? .string(endpoints[0].rawValue) : .array(endpoints.map { .string($0.rawValue) })))
@@ -39,25 +40,25 @@ extension RequestMatch {
         if let channel { members.append(("channel", .string(channel))) }
         if let channelGroup { members.append(("channelGroup", .string(channelGroup))) }
         if let uuid { members.append(("uuid", .string(uuid))) }
-        if !query.isEmpty { members.append(("query", .object(query.map { ($0.name, .string($0.pattern)) }))) }
-        return .object(members)
+        if !query.isEmpty { members.append(("query", .object(JSONObject(query.map { ($0.name, JSONValue.string($0.pattern)) })))) }
+        return .object(JSONObject(members))
     }
 }
 
 extension Fault {
     /// The fault in schema form (`kind` first).
-    public var json: FaultJSON {
-        var members: [(String, FaultJSON)] = [("kind", .string(kind.rawValue))]
-        func add(_ name: String, _ value: FaultJSON?) { if let value { members.append((name, value)) } }
+    public var json: JSONValue {
+        var members: [(String, JSONValue)] = [("kind", .string(kind.rawValue))]
+        func add(_ name: String, _ value: JSONValue?) { if let value { members.append((name, value)) } }
         switch self {
         case .status(let fault):
             add("status", .int(fault.status))
-            add("body", fault.body.map(FaultJSON.string))
-            add("contentType", fault.contentType.map(FaultJSON.string))
-            if !fault.headers.isEmpty { add("headers", .object(fault.headers.map { ($0.name, .string($0.value)) })) }
-            add("retryAfter", fault.retryAfter.map(FaultJSON.int))
-        case .truncatedJSON(let bytes): add("bytes", bytes.map(FaultJSON.int))
-        case .wrongShape(let body), .html(let body): add("body", body.map(FaultJSON.string))
+            add("body", fault.body.map(JSONValue.string))
+            add("contentType", fault.contentType.map(JSONValue.string))
+            if !fault.headers.isEmpty { add("headers", .object(JSONObject(fault.headers.map { ($0.name, JSONValue.string($0.value)) }))) }
+            add("retryAfter", fault.retryAfter.map(JSONValue.int))
+        case .truncatedJSON(let bytes): add("bytes", bytes.map(JSONValue.int))
+        case .wrongShape(let body), .html(let body): add("body", body.map(JSONValue.string))
         case .emptyBody(let status): add("status", .int(status))
         case .wrongContentType(let type): add("contentType", .string(type))
         case .delay(let ms, let then):
@@ -65,7 +66,7 @@ extension Fault {
             add("then", then?.json)
         case .resetAfterBodyBytes(let bytes): add("bytes", .int(bytes))
         case .truncatedBody(let bytes, let framing):
-            add("bytes", bytes.map(FaultJSON.int))
+            add("bytes", bytes.map(JSONValue.int))
             add("contentLength", .string(framing.rawValue))
         case .drip(let chunkSize, let interval):
             add("chunkSize", .int(chunkSize))
@@ -75,23 +76,23 @@ extension Fault {
             add("mode", .string(mode.rawValue))
         case .messages(let count, let channel):
             add("count", .int(count))
-            add("channel", channel.map(FaultJSON.string))
+            add("channel", channel.map(JSONValue.string))
         case .foreignEncrypted(let key, let scheme, let message):
             add("cipherKey", .string(key))
-            add("scheme", scheme.map(FaultJSON.string))
-            add("message", message.map(FaultJSON.string))
+            add("scheme", scheme.map(JSONValue.string))
+            add("message", message.map(JSONValue.string))
         case .cursorBackwards(let by): add("by", .int(by))
         case .regionChange(let region): add("region", .int(region))
         case .malformedJSON, .invalidChunked, .hang, .close, .reset, .resetAfterHeaders: break
         }
-        return .object(members)
+        return .object(JSONObject(members))
     }
 }
 
 /// Codable in schema form: decoding goes through the same path-naming checks as `FaultPlan.decode(json:)`.
 extension FaultPlan: Codable {
     public init(from decoder: any Decoder) throws {
-        let value = try FaultJSON(from: decoder)
+        let value = try JSONValue(from: decoder)
         do {
             try self.init(json: value)
         } catch {
@@ -105,7 +106,7 @@ extension FaultPlan: Codable {
 
 extension Fault: Codable {
     public init(from decoder: any Decoder) throws {
-        let value = try FaultJSON(from: decoder)
+        let value = try JSONValue(from: decoder)
         do {
             try self.init(json: value, path: "")
             try validate(path: "")

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 
 /// A plan file as `pubnub-harness serve --plan FILE` reads it.
 ///
@@ -8,9 +9,9 @@
 public enum FaultPlanFile {
     /// The plans of a file, with the key each one is installed under, in file order.
     public static func decode(json bytes: [UInt8]) throws(FaultPlanError) -> [(subscribeKey: String, plan: FaultPlan)] {
-        let document: FaultJSON
+        let document: JSONValue
         do {
-            document = try FaultJSON.parse(bytes)
+            document = try JSONValue.parse(bytes, maxDepth: 64)
         } catch {
             throw FaultPlanError(path: "$", message: error.description)
         }
@@ -44,7 +45,7 @@ extension FaultLayer {
     @discardableResult
     ///
     /// Every plan is checked before the first is installed, so an invalid file installs nothing.
-    public func installPlans(fromFile bytes: [UInt8]) throws(FaultPlanError) -> [(subscribeKey: String, seed: UInt64)] {
+    package func installPlans(fromFile bytes: [UInt8]) throws(FaultPlanError) -> [(subscribeKey: String, seed: UInt64)] {
         let plans = try FaultPlanFile.decode(json: bytes)
         var installed: [(subscribeKey: String, seed: UInt64)] = []
         for (key, plan) in plans {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 
 extension FaultPlan {
     /// Checks every value against the schema (plans built in Swift as well as decoded ones).
@@ -60,7 +61,7 @@ extension Fault {
         case .truncatedJSON(let bytes), .truncatedBody(let bytes, _):
             if let bytes { try check(bytes >= 0, "bytes", PlanExpected.nonNegative) }
         case .wrongShape(let body):
-            if let body { try check((try? FaultJSON.parse(Array(body.utf8))) != nil, "body", "expected JSON text") }
+            if let body { try check((try? JSONValue.parse(body)) != nil, "body", "expected JSON text") }
         case .emptyBody(let status):
             try check((100...599).contains(status), "status", PlanExpected.status)
         case .wrongContentType(let type):
@@ -89,7 +90,7 @@ extension Fault {
                 try check(Self.cipherSchemes.contains(scheme), "scheme", "expected one of \(Self.cipherSchemes.joined(separator: ", "))")
             }
             if let message {
-                try check((try? FaultJSON.parse(Array(message.utf8))) != nil, "message", "expected JSON text")
+                try check((try? JSONValue.parse(message)) != nil, "message", "expected JSON text")
             }
         case .regionChange(let region):
             try check((0...Int(Int32.max)).contains(region), "region", PlanExpected.region)

@@ -10,17 +10,17 @@
 /// then tried in order; the first one that is eligible (`nth`, `after`, `times` budget, then the
 /// `probability` draw) fires. A draw is taken only for a rule that is otherwise eligible and not
 /// preceded by a firing rule, so the sequence of draws is a function of the requests alone.
-public struct FaultPlanner: Sendable, Hashable {
+package struct FaultPlanner: Sendable, Hashable {
     /// The installed plan.
-    public let plan: FaultPlan
+    package let plan: FaultPlan
     /// The seed in use: the plan's, or the one picked at installation.
-    public let seed: UInt64
+    package let seed: UInt64
     /// Per rule (same order as `plan.rules`): how many requests matched and how many were faulted.
-    public private(set) var counters: [RuleCounter]
+    package private(set) var counters: [RuleCounter]
     private var random: FaultRandom
 
     /// Prepares `plan`; `fallbackSeed` is used when the plan names no seed.
-    public init(plan: FaultPlan, fallbackSeed: UInt64) {
+    package init(plan: FaultPlan, fallbackSeed: UInt64) {
         self.plan = plan
         seed = plan.seed ?? fallbackSeed
         counters = Array(repeating: RuleCounter(), count: plan.rules.count)
@@ -28,7 +28,7 @@ public struct FaultPlanner: Sendable, Hashable {
     }
 
     /// Decides what happens to a request with `route` and `method`, updating the counters.
-    public mutating func decide(_ route: PubNubRoute, method: String) -> FaultDecision {
+    package mutating func decide(_ route: PubNubRoute, method: String) -> FaultDecision {
         var matchNumbers: [Int?] = []
         matchNumbers.reserveCapacity(plan.rules.count)
         for (index, rule) in plan.rules.enumerated() {
@@ -72,33 +72,33 @@ public struct RuleCounter: Sendable, Hashable, Codable {
 }
 
 /// The planner's answer for one request.
-public enum FaultDecision: Sendable, Hashable {
+package enum FaultDecision: Sendable, Hashable {
     /// No rule fired: the service answers normally.
     case passThrough
     /// A rule fired.
     case fault(FiredRule)
 
     /// The rule that fired, if any.
-    public var firedRule: FiredRule? {
+    package var firedRule: FiredRule? {
         if case .fault(let rule) = self { return rule }
         return nil
     }
 }
 
 /// Which rule fired on a request, and with what.
-public struct FiredRule: Sendable, Hashable {
+package struct FiredRule: Sendable, Hashable {
     /// The rule's id (`rule-<index>` when the plan named none).
-    public var ruleID: String
+    package var ruleID: String
     /// The rule's position in the plan.
-    public var ruleIndex: Int
+    package var ruleIndex: Int
     /// The fault to apply.
-    public var fault: Fault
+    package var fault: Fault
     /// Which matching request of this rule this was (from 1).
-    public var matchNumber: Int
+    package var matchNumber: Int
     /// The random draw compared with the rule's probability, for probabilistic rules.
-    public var draw: Double?
+    package var draw: Double?
 
-    public init(ruleID: String, ruleIndex: Int, fault: Fault, matchNumber: Int, draw: Double? = nil) {
+    package init(ruleID: String, ruleIndex: Int, fault: Fault, matchNumber: Int, draw: Double? = nil) {
         self.ruleID = ruleID
         self.ruleIndex = ruleIndex
         self.fault = fault

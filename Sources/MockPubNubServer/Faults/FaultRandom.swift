@@ -3,16 +3,16 @@
 /// A small deterministic generator (SplitMix64): the same seed always gives the same sequence.
 ///
 /// Probabilistic rules draw from it, so a run that reports its seed can be replayed exactly.
-public struct FaultRandom: RandomNumberGenerator, Sendable, Hashable {
+package struct FaultRandom: RandomNumberGenerator, Sendable, Hashable {
     private var state: UInt64
 
     /// Starts the sequence for `seed`.
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         state = seed
     }
 
     /// The next 64 random bits.
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -21,7 +21,7 @@ public struct FaultRandom: RandomNumberGenerator, Sendable, Hashable {
     }
 
     /// A number in `0..<1` with 53 random bits.
-    public mutating func nextUnit() -> Double {
+    package mutating func nextUnit() -> Double {
         Double(next() >> 11) * 0x1.0p-53
     }
 }

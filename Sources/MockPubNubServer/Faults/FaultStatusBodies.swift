@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 
 /// The answers of `status`, `html`, `wrong-shape` and `empty-body` faults, with PubNub's error
 /// bodies (spec §4.5, §5.8, §9.1, §10).
@@ -73,13 +74,13 @@ enum FaultStatusBodies {
     static func forbidden(_ route: PubNubRoute?) -> String {
         let channels = route?.channels ?? []
         let groups = route?.channelGroups ?? []
-        var payload: [(String, FaultJSON)] = [("channels", .array(channels.map(FaultJSON.string)))]
-        if !groups.isEmpty { payload.append(("channel-groups", .array(groups.map(FaultJSON.string)))) }
-        let body: FaultJSON = .object([
-            ("message", .string("Forbidden")), ("payload", .object(payload)), ("error", .bool(true)),
+        var payload: [(String, JSONValue)] = [("channels", .array(channels.map(JSONValue.string)))]
+        if !groups.isEmpty { payload.append(("channel-groups", .array(groups.map(JSONValue.string)))) }
+        let body: JSONValue = .object([
+            ("message", .string("Forbidden")), ("payload", .object(JSONObject(payload))), ("error", .bool(true)),
             ("service", .string("Access Manager")), ("status", .int(403)),
         ])
-        return body.text + "\n"
+        return body.jsonText + "\n"
     }
 
     /// Valid JSON of the wrong shape for `endpoint`: an object where an array is expected, and vice versa.
@@ -93,8 +94,6 @@ enum FaultStatusBodies {
     }
 
     static func jsonEscaped(_ text: String) -> String {
-        var out = ""
-        FaultJSON.writeString(text, to: &out)
-        return String(out.dropFirst().dropLast())
+        String(JSONText.stringLiteral(text).dropFirst().dropLast())
     }
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 
 /// One request as the fault layer saw it: what arrived, when, on which connection, and which rule fired.
 public struct JournalEntry: Sendable, Hashable, Codable {
@@ -35,8 +36,8 @@ public struct JournalEntry: Sendable, Hashable, Codable {
     public var draw: Double?
 
     /// The entry in the admin API's JSON form (fields in declaration order, absent ones omitted).
-    public var json: FaultJSON {
-        var members: [(String, FaultJSON)] = [
+    public var json: JSONValue {
+        var members: [(String, JSONValue)] = [
             ("sequence", .int(sequence)), ("arrivalTime", .double(arrivalTime)),
             ("connectionID", .int(connectionID)), ("requestOnConnection", .int(requestOnConnection)),
             ("localPort", .int(localPort)), ("isTLS", .bool(isTLS)), ("method", .string(method)),
@@ -45,21 +46,46 @@ public struct JournalEntry: Sendable, Hashable, Codable {
             ("rawQuery", .string(rawQuery)),
             ("headers", .array(headers.map { .object([("name", .string($0.name)), ("value", .string($0.value))]) })),
         ]
-        func add(_ name: String, _ value: FaultJSON?) { if let value { members.append((name, value)) } }
-        add("body", body.map(FaultJSON.string))
-        add("bodyBase64", bodyBase64.map(FaultJSON.string))
+        func add(_ name: String, _ value: JSONValue?) { if let value { members.append((name, value)) } }
+        add("body", body.map(JSONValue.string))
+        add("bodyBase64", bodyBase64.map(JSONValue.string))
         add("endpoint", endpoint.map { .string($0.rawValue) })
         members.append(("subscribeKey", .string(subscribeKey)))
-        add("uuid", uuid.map(FaultJSON.string))
-        add("rule", rule.map(FaultJSON.string))
+        add("uuid", uuid.map(JSONValue.string))
+        add("rule", rule.map(JSONValue.string))
         add("fault", fault.map { .string($0.rawValue) })
-        add("matchNumber", matchNumber.map(FaultJSON.int))
-        add("draw", draw.map(FaultJSON.double))
-        return .object(members)
+        add("matchNumber", matchNumber.map(JSONValue.int))
+        add("draw", draw.map(JSONValue.double))
+        return .object(JSONObject(members))
     }
 }
 
 extension JournalEntry {
+    /// An entry from its parts (for fakes and tests); connection details default to a first
+    /// request on a plain connection.
+    public init(
+        sequence: UInt64 = 1, method: String, path: String, query: [QueryItem] = [], headers: [HeaderField] = [],
+        body: String? = nil, arrivalTime: Double, endpoint: PubNubEndpoint?, subscribeKey: String = "",
+        uuid: String? = nil, rule: String? = nil, connectionID: UInt64 = 1, localPort: Int = 0, isTLS: Bool = false
+    ) {
+        self.sequence = sequence
+        self.arrivalTime = arrivalTime
+        self.connectionID = connectionID
+        requestOnConnection = 0
+        self.localPort = localPort
+        self.isTLS = isTLS
+        self.method = method
+        self.path = path
+        self.query = query
+        rawQuery = query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+        self.headers = headers
+        self.body = body
+        self.endpoint = endpoint
+        self.subscribeKey = subscribeKey
+        self.uuid = uuid
+        self.rule = rule
+    }
+
     /// Records `request` with what the fault layer decided.
     init(
         sequence: UInt64, request: HTTPRequest, context: RequestContext, route: PubNubRoute?,

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 
 /// Reads the members of one JSON object, naming the field path in every error.
 struct PlanFieldReader {
-    let members: [(String, FaultJSON)]
+    let members: JSONObject
     let path: String
 
     /// Reads `json` as an object at `path`, refusing members not in `allowed`.
-    init(_ json: FaultJSON, path: String, allowed: [String]) throws(FaultPlanError) {
+    init(_ json: JSONValue, path: String, allowed: [String]) throws(FaultPlanError) {
         guard case .object(let members) = json else {
             throw FaultPlanError(path: path, message: "expected an object, found \(json.typeName)")
         }
@@ -25,13 +26,13 @@ struct PlanFieldReader {
 
     func fieldPath(_ name: String) -> String { PlanFieldPath.member(path, name) }
 
-    func value(_ name: String) -> FaultJSON? {
+    func value(_ name: String) -> JSONValue? {
         guard let value = members.first(where: { $0.0 == name })?.1 else { return nil }
         if case .null = value { return nil }
         return value
     }
 
-    func required(_ name: String) throws(FaultPlanError) -> FaultJSON {
+    func required(_ name: String) throws(FaultPlanError) -> JSONValue {
         guard let value = value(name) else {
             throw FaultPlanError(path: fieldPath(name), message: "missing required field")
         }

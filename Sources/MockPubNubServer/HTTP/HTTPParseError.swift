@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
 
-/// Why a request could not be framed; the connection answers with `status` and closes.
-public enum HTTPParseError: Error, Sendable, Hashable {
+/// Why a request could not be framed; the connection answers (see ``HTTPParseErrorResponder``) and closes.
+package enum HTTPParseError: Error, Sendable, Hashable {
     /// The request line is not `method SP request-target SP HTTP-version` (RFC 9112 §3).
     case invalidRequestLine
+    /// The request-target is neither origin-form (`/…`) nor absolute-form (`http://…`), e.g. `time/0` (RFC 9112 §3.2).
+    case invalidRequestTarget
+    /// The first bytes are a TLS handshake record: a TLS client connected to a plain HTTP port.
+    case tlsOnPlainPort
     /// The version is well-formed but not HTTP/1.0 or HTTP/1.1 (RFC 9110 §15.6.6).
     case unsupportedVersion(String)
     /// A header line has no colon, an empty or invalid name, or whitespace before the colon (RFC 9112 §5.1).
@@ -24,9 +28,9 @@ public enum HTTPParseError: Error, Sendable, Hashable {
     case invalidChunkedBody
 
     /// The HTTP status the server answers this error with.
-    public var status: Int {
+    package var status: Int {
         switch self {
-        case .invalidRequestLine, .invalidHeader, .invalidContentLength,
+        case .invalidRequestLine, .invalidRequestTarget, .tlsOnPlainPort, .invalidHeader, .invalidContentLength,
             .conflictingContentLengthAndTransferEncoding, .invalidChunkedBody:
             400
         case .unsupportedVersion: 505
@@ -37,26 +41,15 @@ public enum HTTPParseError: Error, Sendable, Hashable {
         }
     }
 
-    /// The error response: PubNub's load balancer shape.
-    ///
-    /// The 414 is byte-exact as the live balancer answered it (recorded 2020: unquoted charset,
-    /// trailing line feed); the others follow `{"message":…,"error":true,"service":"Balancer","status":N}`
-    /// (UNVERIFIED: the live balancer's texts for 400/413/431 are not recorded).
-    public var response: HTTPResponse {
-        let message: String
-        switch self {
-        case .targetTooLong:
-            return HTTPResponse(status: status, headers: Self.uriTooLongHeaders, body: Array(
-                "{\"status\":414,\"service\":\"Balancer\",\"error\":true,\"message\":\"Request URI Too Long\"}\n".utf8))
-        case .headersTooLarge: message = "Request Header Fields Too Large"
-        case .bodyTooLarge: message = "Request Entity Too Large"
-        case .unsupportedVersion: message = "HTTP Version Not Supported"
-        case .unsupportedTransferEncoding: message = "Not Implemented"
-        default: message = "Bad Request"
-        }
-        return .pubNub(status, "{\"message\":\"\(message)\",\"error\":true,\"service\":\"Balancer\",\"status\":\(status)}")
+    /// A minimal protocol-neutral answer: the status, `text/plain`, the reason phrase as body. The
+    /// server uses it unless the application injects its own responder (``HTTPParseErrorResponder``).
+    package var plainResponse: HTTPResponse {
+        HTTPResponse(
+            status: status, headers: ["Content-Type": "text/plain; charset=utf-8"],
+            body: Array((HTTPResponse.standardReason(status) + "\n").utf8))
     }
-
-    /// The recorded balancer 414's Content-Type (unquoted charset, unlike the services behind it).
-    private static let uriTooLongHeaders: HTTPHeaders = ["Content-Type": "text/javascript; charset=UTF-8"]
 }
+
+/// Turns a framing error into the response the connection writes before it closes; injected into
+/// ``HTTPServer`` by the application (the mock answers like PubNub's load balancer).
+package typealias HTTPParseErrorResponder = @Sendable (HTTPParseError) -> HTTPResponse

@@ -30,13 +30,43 @@ public struct HTTPRequest: Sendable, Hashable {
         self.version = version
         self.headers = headers
         self.body = body
-        if let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) {
-            rawPath = String(target[..<mark])
-            rawQuery = String(target[target.index(after: mark)...])
+        // Absolute-form (`http://host:port/path?q`, RFC 9112 §3.2.2) routes like its origin-form.
+        let originForm = Self.originForm(of: target)
+        if let mark = originForm.utf8.firstIndex(of: UInt8(ascii: "?")) {
+            rawPath = String(originForm[..<mark])
+            rawQuery = String(originForm[originForm.index(after: mark)...])
         } else {
-            rawPath = target
+            rawPath = String(originForm)
             rawQuery = ""
         }
+    }
+
+    /// The origin-form part of a request-target: the target itself, or for an absolute-form
+    /// target (`http://` or `https://`, any case) what follows the authority, `/` when nothing does.
+    static func originForm(of target: String) -> Substring {
+        let utf8 = target.utf8
+        guard let first = utf8.first, first | 0x20 == UInt8(ascii: "h") else { return target[...] }
+        let schemeEnd: String.Index
+        if utf8.count >= 7, target.utf8.prefix(7).map({ $0 | 0x20 }).elementsEqual("http://".utf8.map { $0 | 0x20 }) {
+            schemeEnd = utf8.index(utf8.startIndex, offsetBy: 7)
+        } else if utf8.count >= 8,
+            target.utf8.prefix(8).map({ $0 | 0x20 }).elementsEqual("https://".utf8.map { $0 | 0x20 }) {
+            schemeEnd = utf8.index(utf8.startIndex, offsetBy: 8)
+        } else {
+            return target[...]
+        }
+        let rest = target[schemeEnd...]
+        guard let pathStart = rest.utf8.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }) else {
+            return "/"
+        }
+        if rest.utf8[pathStart] == UInt8(ascii: "?") { return ("/" + rest[pathStart...])[...] }
+        return rest[pathStart...]
+    }
+
+    /// Whether `target` is absolute-form with the `http` or `https` scheme.
+    static func isAbsoluteForm(_ target: String) -> Bool {
+        let lower = target.prefix(8).lowercased()
+        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
     }
 
     /// The path split on `/` (the leading empty segment dropped), each segment percent-decoded.

@@ -7,6 +7,12 @@ extension HTTPRequestParser {
             // RFC 9112 §2.2: ignore empty lines received before the request line.
             while start < buffer.count && (buffer[start] == 0x0D || buffer[start] == 0x0A) { start += 1 }
             guard start < buffer.count else { return false }
+            // A TLS record header (handshake 0x16, version 0x03 0x00-0x04): a TLS client on this
+            // plain port. Decided on the first three bytes instead of waiting for a line feed.
+            if buffer[start] == 0x16 {
+                guard buffer.count - start >= 3 else { return false }
+                if buffer[start + 1] == 0x03 && buffer[start + 2] <= 0x04 { throw .tlsOnPlainPort }
+            }
             inHead = true
             scan = start
             lineStart = start
@@ -62,6 +68,11 @@ extension HTTPRequestParser {
         guard !rawTarget.isEmpty, rawTarget.allSatisfy({ $0 > 0x20 && $0 != 0x7F }),
             let target = String(validating: rawTarget, as: UTF8.self)
         else { throw .invalidRequestLine }
+        // RFC 9112 §3.2: origin-form (`/…`), absolute-form (`http://…`) or, for OPTIONS, `*`.
+        // Anything else (`time/0`, authority-form) is a 400, never routed.
+        guard rawTarget.first == UInt8(ascii: "/") || HTTPRequest.isAbsoluteForm(target)
+            || (target == "*" && method.elementsEqual("OPTIONS".utf8))
+        else { throw .invalidRequestTarget }
         let start = version.startIndex
         let valid = version.count == 8 && version[start] == UInt8(ascii: "H") && version[start + 1] == UInt8(ascii: "T")
             && version[start + 2] == UInt8(ascii: "T") && version[start + 3] == UInt8(ascii: "P")
@@ -129,7 +140,8 @@ extension HTTPRequestParser {
             phase = .fixedBody
         }
         let expect = fields["Expect"]?.lowercased() == "100-continue"
-        expectsContinue = expect && (phase != .fixedBody || remaining > 0)
+        // Never to an HTTP/1.0 client, which does not know interim responses (RFC 9110 §10.1.1).
+        expectsContinue = expect && version == "HTTP/1.1" && (phase != .fixedBody || remaining > 0)
     }
 
     static func keepAlive(version: String, connection: [String]) -> Bool {

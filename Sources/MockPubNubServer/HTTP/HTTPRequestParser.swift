@@ -5,18 +5,18 @@
 /// Pure and synchronous: no I/O, no clock. Handles keep-alive and pipelining (several requests in one
 /// buffer), `Content-Length` and chunked bodies, and enforces size limits. After an error the parser
 /// stays failed; the connection answers with the error's status and closes.
-public struct HTTPRequestParser: Sendable {
+package struct HTTPRequestParser: Sendable {
     /// Size limits; exceeding one yields 414, 431 or 413.
-    public struct Limits: Sendable, Hashable {
+    package struct Limits: Sendable, Hashable {
         /// Bytes of header fields (request line excluded), and separately of chunked trailers.
-        public var maxHeaderBytes: Int
+        package var maxHeaderBytes: Int
         /// Bytes of the request-target.
-        public var maxTargetBytes: Int
+        package var maxTargetBytes: Int
         /// Bytes of the decoded body.
-        public var maxBodyBytes: Int
+        package var maxBodyBytes: Int
 
         /// Creates limits; the defaults are 16 KiB of headers, 8 KiB of target and 1 MiB of body.
-        public init(maxHeaderBytes: Int = 16 * 1024, maxTargetBytes: Int = 32 * 1024, maxBodyBytes: Int = 1 << 20) {
+        package init(maxHeaderBytes: Int = 16 * 1024, maxTargetBytes: Int = 32 * 1024, maxBodyBytes: Int = 1 << 20) {
             self.maxHeaderBytes = maxHeaderBytes
             self.maxTargetBytes = maxTargetBytes
             self.maxBodyBytes = maxBodyBytes
@@ -24,11 +24,11 @@ public struct HTTPRequestParser: Sendable {
     }
 
     /// One framed request and how the connection should continue after its response.
-    public struct Parsed: Sendable, Hashable {
+    package struct Parsed: Sendable, Hashable {
         /// The request, body decoded.
-        public var request: HTTPRequest
+        package var request: HTTPRequest
         /// Whether the connection stays open after the response (HTTP/1.1 default, `Connection` header).
-        public var keepAlive: Bool
+        package var keepAlive: Bool
     }
 
     enum Phase: Sendable { case head, fixedBody, chunkSize, chunkData, chunkDataEnd, trailers, failed }
@@ -41,7 +41,7 @@ public struct HTTPRequestParser: Sendable {
         var keepAlive: Bool
     }
 
-    public let limits: Limits
+    package let limits: Limits
     var buffer: [UInt8] = []
     var start = 0
     var phase = Phase.head
@@ -57,31 +57,31 @@ public struct HTTPRequestParser: Sendable {
     var trailerBytes = 0
     var error: HTTPParseError?
     /// True once the head of a request with `Expect: 100-continue` is parsed and its body has not fully arrived.
-    public internal(set) var expectsContinue = false
+    package internal(set) var expectsContinue = false
 
     /// Creates a parser enforcing `limits`.
-    public init(limits: Limits = Limits()) {
+    package init(limits: Limits = Limits()) {
         self.limits = limits
     }
 
     /// Adds received bytes.
-    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
         buffer.append(contentsOf: bytes)
     }
 
     /// Adds received bytes.
-    public mutating func append(_ bytes: [UInt8]) {
+    package mutating func append(_ bytes: [UInt8]) {
         buffer.append(contentsOf: bytes)
     }
 
     /// Whether unconsumed bytes are buffered (a partial or further pipelined request).
-    public var hasBufferedBytes: Bool { start < buffer.count || phase != .head || inHead }
+    package var hasBufferedBytes: Bool { start < buffer.count || phase != .head || inHead }
 
     /// Number of buffered, unconsumed bytes.
-    public var bufferedByteCount: Int { buffer.count - start }
+    package var bufferedByteCount: Int { buffer.count - start }
 
     /// Returns the next complete request, `nil` if more bytes are needed, or throws the framing error.
-    public mutating func next() throws(HTTPParseError) -> Parsed? {
+    package mutating func next() throws(HTTPParseError) -> Parsed? {
         if let error { throw error }
         do {
             let parsed = try step()

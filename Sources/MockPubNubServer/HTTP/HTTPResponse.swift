@@ -21,17 +21,6 @@ public struct HTTPResponse: Sendable, Hashable {
         self.body = body
     }
 
-    /// The content type most PubNub services answer with (spec §2.5; per-endpoint exceptions in docs/endpoints.md).
-    public static let pubNubContentType = "text/javascript; charset=\"UTF-8\""
-
-    /// A response with PubNub's content type and `body` as its UTF-8 text.
-    public static func pubNub(_ status: Int, _ body: String) -> HTTPResponse {
-        HTTPResponse(status: status, headers: pubNubHeaders, body: Array(body.utf8))
-    }
-
-    /// The header fields of every PubNub answer, built once and shared by every response.
-    private static let pubNubHeaders: HTTPHeaders = ["Content-Type": pubNubContentType]
-
     /// Whether `other` is a copy of this response: same status, reason and headers, and a body
     /// that shares this body's storage. A cheap check that never says yes for different bytes (a
     /// different body buffer counts as different, even with equal contents).

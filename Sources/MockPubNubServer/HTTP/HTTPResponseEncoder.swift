@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: MIT
 
 /// Serialises an `HTTPResponse` with the framing headers the transport owns (pure).
-public enum HTTPResponseEncoder {
+package enum HTTPResponseEncoder {
     /// The wire bytes of `response`: status line, its headers, `Content-Length`, `Connection`, blank line, body.
     ///
     /// Any `Content-Length` or `Connection` field the handler set is replaced. For a `HEAD` request
-    /// the body is omitted but `Content-Length` still gives its size (RFC 9110 §9.3.2).
-    public static func encode(_ response: HTTPResponse, keepAlive: Bool, headRequest: Bool = false) -> [UInt8] {
+    /// the body is omitted but `Content-Length` still gives its size (RFC 9110 §9.3.2). `http10`
+    /// answers an HTTP/1.0 request with an `HTTP/1.0` status line.
+    package static func encode(_ response: HTTPResponse, keepAlive: Bool, headRequest: Bool = false, http10: Bool = false) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(160 + response.body.count)
-        out.append(contentsOf: "HTTP/1.1 ".utf8)
+        out.append(contentsOf: (http10 ? "HTTP/1.0 " : "HTTP/1.1 ").utf8)
         appendDecimal(response.status, to: &out)
         out.append(0x20)
         out.append(contentsOf: response.reasonPhrase.utf8)

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 
 /// Percent-decoding (RFC 3986 §2.1) that refuses malformed input instead of guessing.
-public enum PercentDecoding {
+package enum PercentDecoding {
     /// Decodes `%XX` escapes (and `+` as space when `plusAsSpace`); `nil` for a bad escape or non-UTF-8 result.
-    public static func decode(_ text: String, plusAsSpace: Bool) -> String? {
+    package static func decode(_ text: String, plusAsSpace: Bool) -> String? {
         let input = Array(text.utf8)
         if !input.contains(UInt8(ascii: "%")) && !(plusAsSpace && input.contains(UInt8(ascii: "+"))) {
             return text
@@ -28,7 +28,7 @@ public enum PercentDecoding {
     }
 
     /// Percent-encodes every byte outside RFC 3986's unreserved set.
-    public static func encode(_ text: String) -> String {
+    package static func encode(_ text: String) -> String {
         var output = ""
         output.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {

@@ -19,6 +19,8 @@ struct Waiter {
     var subscription: SubscriptionSet
     var cursor: UInt64
     var timer: (any ScheduledWork)?
+    /// How its answer is written (v2, or the legacy v1 array).
+    var format = SubscribeFormat.v2
 }
 
 /// Side effects gathered under the keyspace lock and carried out after it is released.
@@ -86,28 +88,39 @@ struct KeyspaceState {
         return result
     }
 
-    /// The subscribe body for messages newer than `cursor`, or `nil` when there are none.
-    func pendingBody(for subscription: SubscriptionSet, after cursor: UInt64, env: ServiceEnvironment) -> String? {
-        var found: [(timetoken: UInt64, envelope: String)] = []
-        let limit = max(1, env.configuration.maxMessagesPerSubscribeResponse)
+    /// The live messages newer than `cursor` on every source of `subscription` that `include`
+    /// accepts, oldest first, at most `limit` of them, each with the group or channel it matched.
+    func pendingMessages(
+        for subscription: SubscriptionSet, after cursor: UInt64, limit: Int,
+        including include: (StoredMessage) -> Bool = { _ in true }
+    ) -> [(message: StoredMessage, match: String?)] {
+        var found: [(message: StoredMessage, match: String?)] = []
         for source in sources(of: subscription) {
             guard let log = logs[source.channel] else { continue }
             var index = log.firstIndex(after: cursor)
             var taken = 0
             while index < log.messages.endIndex && taken < limit {
                 let message = log.messages[index]
-                if message.live {
-                    found.append((message.timetoken, message.envelope(match: source.match)))
+                if message.live && include(message) {
+                    found.append((message, source.match))
                     taken += 1
                 }
                 index += 1
             }
         }
-        guard !found.isEmpty else { return nil }
-        found.sort { $0.timetoken < $1.timetoken }
+        found.sort { $0.message.timetoken < $1.message.timetoken }
         if found.count > limit { found.removeLast(found.count - limit) }
+        return found
+    }
+
+    /// The subscribe body for messages newer than `cursor`, or `nil` when there are none.
+    func pendingBody(for subscription: SubscriptionSet, after cursor: UInt64, env: ServiceEnvironment) -> String? {
+        let limit = max(1, env.configuration.maxMessagesPerSubscribeResponse)
+        let found = pendingMessages(for: subscription, after: cursor, limit: limit)
+        guard let last = found.last else { return nil }
         return PubNubBodies.subscribe(
-            cursor: found[found.count - 1].timetoken, region: env.configuration.region, envelopes: found.map(\.envelope))
+            cursor: last.message.timetoken, region: env.configuration.region,
+            envelopes: found.map { $0.message.envelope(match: $0.match) })
     }
 
     mutating func addChannels(_ channels: [String], to group: String) {
@@ -185,7 +198,7 @@ struct KeyspaceState {
         }
         let candidates = waiters(reading: Set(outbox.touched))
         outbox.touched.removeAll()
-        struct Key: Hashable { var cursor: UInt64; var subscription: SubscriptionSet }
+        struct Key: Hashable { var cursor: UInt64; var subscription: SubscriptionSet; var format: SubscribeFormat }
         // The response is shared (its body bytes are copied on write only), so a publish to N
         // identical long-polls renders one body, not N. Waiters parked by the same kind of client
         // usually share their key, so the last one is checked before the dictionary.
@@ -195,14 +208,15 @@ struct KeyspaceState {
         outbox.cancels.reserveCapacity(outbox.cancels.count + candidates.count)
         for id in candidates {
             guard let waiter = waiters[id] else { continue }
-            let key = Key(cursor: waiter.cursor, subscription: waiter.subscription)
+            let key = Key(cursor: waiter.cursor, subscription: waiter.subscription, format: waiter.format)
             let response: HTTPResponse?
             if let last, last.key == key {
                 response = last.response
             } else if let cached = rendered[key] {
                 response = cached
             } else {
-                response = pendingBody(for: waiter.subscription, after: waiter.cursor, env: env).map { .pubNub(200, $0) }
+                response = pendingBody(for: waiter.subscription, after: waiter.cursor, env: env, format: waiter.format)
+                    .map { .pubNub(200, $0) }
                 rendered[key] = .some(response)
             }
             last = (key, response)

@@ -56,6 +56,8 @@ public struct PubNubRoute: Sendable, Hashable {
     public var actionTimetoken: String?
     /// The decoded query, in order.
     public var query: [QueryItem]
+    /// The legacy subscribe's callback and timetoken (`/subscribe/…`); `nil` for v2 and other endpoints.
+    public var subscribeV1: SubscribeV1Request?
 
     public init(
         endpoint: PubNubEndpoint, subscribeKey: String? = nil, publishKey: String? = nil,
@@ -113,6 +115,15 @@ extension PubNubRoute {
             route.subscribeKey = segments[2]
             route.channels = [segments[4]]
             route.message = hasMessage ? segments[6] : nil
+            return .success(route)
+        case "subscribe":
+            // Legacy v1: /subscribe/{sub}/{channels}/{callback}/{tt}
+            guard segments.count == 5, isRead else { return .failure(.notFound) }
+            route.endpoint = .subscribe
+            route.subscribeKey = segments[1]
+            route.channels = splitList(segments[2])
+            route.subscribeV1 = SubscribeV1Request(
+                callback: segments[3] == "0" ? nil : segments[3], timetoken: segments[4])
             return .success(route)
         case "v2":
             return classifyV2(Array(segments.dropFirst()), method: method, route: route)

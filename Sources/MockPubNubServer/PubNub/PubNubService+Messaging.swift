@@ -70,7 +70,12 @@ extension PubNubService {
             responder.send(.respond(PubNubErrors.reservedCharacter()))
             return
         }
-        guard case .success(let requested) = Self.timetoken(route, "tt") else {
+        if let legacy = route.subscribeV1, let callback = legacy.callback, !SubscribeV1Request.isValidCallback(callback) {
+            responder.send(.respond(PubNubErrors.couldNotParse()))
+            return
+        }
+        let format = Self.subscribeFormat(route, subscription: subscription)
+        guard case .success(let requested) = Self.subscribeCursor(route) else {
             responder.send(.respond(PubNubErrors.couldNotParse()))
             return
         }
@@ -91,12 +96,12 @@ extension PubNubService {
                 state.heartbeat(uuid: uuid, channels: channels, timeout: timeout, stateGiven: given, env: env, outbox: &outbox)
             }
             if let handshake {
-                return .answer(.pubNub(200, PubNubBodies.subscribe(cursor: handshake, region: env.configuration.region, envelopes: [])))
+                return .answer(.pubNub(200, format.emptyBody(cursor: handshake, region: env.configuration.region)))
             }
-            if let body = state.pendingBody(for: subscription, after: cursor, env: env) {
+            if let body = state.pendingBody(for: subscription, after: cursor, env: env, format: format) {
                 return .answer(.pubNub(200, body))
             }
-            return .parked(state.park(Waiter(responder: responder, subscription: subscription, cursor: cursor)))
+            return .parked(state.park(Waiter(responder: responder, subscription: subscription, cursor: cursor, format: format)))
         }
         switch outcome {
         case .answer(let response):
@@ -107,8 +112,7 @@ extension PubNubService {
             // the cycle (keyspace → waiter → timer → closure) ends when the timer runs or is cancelled.
             let timer = scheduler.schedule(after: configuration.longPollIdleTimeout) {
                 guard let waiter = keyspace.state.withLock({ $0.unpark(id) }) else { return }
-                waiter.responder.send(.respond(.pubNub(200, PubNubBodies.subscribe(
-                    cursor: waiter.cursor, region: region, envelopes: []))))
+                waiter.responder.send(.respond(.pubNub(200, waiter.format.emptyBody(cursor: waiter.cursor, region: region))))
             }
             let stillParked = keyspace.state.withLock { state -> Bool in
                 guard state.waiters[id] != nil else { return false }

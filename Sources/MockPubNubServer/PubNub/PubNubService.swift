@@ -15,7 +15,7 @@ public final class PubNubService: RequestHandler {
     private let registry: Mutex<[String: KeyEntry]>
 
     /// Creates the service; `scheduler` runs idle long-poll and presence timers, `clock` is the wall clock.
-    public init(configuration: PubNubServiceConfiguration = PubNubServiceConfiguration(),
+    package init(configuration: PubNubServiceConfiguration = PubNubServiceConfiguration(),
                 scheduler: any Scheduler, clock: ServiceClock = .system) {
         self.configuration = configuration
         self.scheduler = scheduler
@@ -53,7 +53,9 @@ public final class PubNubService: RequestHandler {
         case .failure(.notFound):
             responder.send(.respond(PubNubErrors.notFound(path: request.rawPath)))
         case .success(let route):
-            if route.endpoint == .subscribe {
+            if let problem = ParameterValidation.problem(in: route) {
+                responder.send(.respond(ParameterValidation.response(problem, endpoint: route.endpoint) { timetokens.next() }))
+            } else if route.endpoint == .subscribe {
                 subscribe(route, responder: responder)
             } else {
                 responder.send(.respond(respond(to: route, request: request)))
@@ -124,8 +126,8 @@ public final class PubNubService: RequestHandler {
         for timer in timers { timer.cancel() }
         for waiter in waiters {
             waiter.timer?.cancel()
-            waiter.responder.send(.respond(.pubNub(200, PubNubBodies.subscribe(
-                cursor: waiter.cursor, region: configuration.region, envelopes: []))))
+            waiter.responder.send(.respond(.pubNub(200, waiter.format.emptyBody(
+                cursor: waiter.cursor, region: configuration.region))))
         }
     }
 

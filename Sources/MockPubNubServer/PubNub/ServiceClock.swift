@@ -8,37 +8,37 @@ import Darwin
 #endif
 
 /// The wall clock of the service: timetokens, presence timestamps, grant expiry, signature windows.
-public struct ServiceClock: Sendable {
+package struct ServiceClock: Sendable {
     /// Nanoseconds since the Unix epoch.
-    public var unixNanoseconds: @Sendable () -> Int64
+    package var unixNanoseconds: @Sendable () -> Int64
 
-    public init(unixNanoseconds: @escaping @Sendable () -> Int64) {
+    package init(unixNanoseconds: @escaping @Sendable () -> Int64) {
         self.unixNanoseconds = unixNanoseconds
     }
 
     /// The system's real-time clock.
-    public static let system = ServiceClock {
+    package static let system = ServiceClock {
         var spec = timespec()
         clock_gettime(CLOCK_REALTIME, &spec)
         return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
     }
 
     /// Whole Unix seconds now.
-    public var unixSeconds: Int64 { unixNanoseconds() / 1_000_000_000 }
+    package var unixSeconds: Int64 { unixNanoseconds() / 1_000_000_000 }
 }
 
 /// Hands out 17-digit timetokens (Unix time in 100 ns units), strictly increasing even when
 /// several are taken within one tick or the clock steps back.
-public final class TimetokenClock: Sendable {
+package final class TimetokenClock: Sendable {
     private let clock: ServiceClock
     private let last = Atomic<UInt64>(0)
 
-    public init(clock: ServiceClock) {
+    package init(clock: ServiceClock) {
         self.clock = clock
     }
 
     /// A fresh timetoken greater than every earlier one.
-    public func next() -> UInt64 {
+    package func next() -> UInt64 {
         let wall = UInt64(max(0, clock.unixNanoseconds() / 100))
         // Lock-free: every publish on every loop asks for one, so a contended lock would cost a syscall.
         var current = last.load(ordering: .relaxed)

@@ -5,13 +5,14 @@ import Glibc
 import Musl
 #endif
 import CPosix
+import Logging
 import Synchronization
 
 /// An HTTP/1.1 server on epoll event loops that hands every request to a `RequestHandler`.
 ///
 /// Embeddable: `start()` binds (port 0 by default) and returns the address; `stop()` closes every
 /// listener and connection, joins the loop threads and returns when nothing is left running.
-public final class HTTPServer: Sendable {
+package final class HTTPServer: Sendable {
     private struct State {
         var started = false
         var stopped = false
@@ -20,7 +21,7 @@ public final class HTTPServer: Sendable {
     }
 
     /// The settings the server was created with.
-    public let configuration: HTTPServerConfiguration
+    package let configuration: HTTPServerConfiguration
     private let core: ServerCore
     private let group: Result<EventLoopGroup, HTTPServerError>
     private let state = Mutex(State())
@@ -30,15 +31,27 @@ public final class HTTPServer: Sendable {
     }()
 
     /// Creates a stopped server; nothing is bound until `start()`.
-    public convenience init(configuration: HTTPServerConfiguration = HTTPServerConfiguration(), handler: any RequestHandler) {
-        self.init(configuration: configuration) { _ in handler }
+    ///
+    /// - Parameter parseErrorResponse: the answer to a request that cannot be framed, written
+    ///   before the connection closes; by default the status with its reason phrase as plain text.
+    package convenience init(
+        configuration: HTTPServerConfiguration = HTTPServerConfiguration(),
+        parseErrorResponse: @escaping HTTPParseErrorResponder = { $0.plainResponse }, logger: Logger? = nil,
+        diagnostics: (@Sendable (ConnectionDiagnostic) -> Void)? = nil, handler: any RequestHandler
+    ) {
+        self.init(configuration: configuration, parseErrorResponse: parseErrorResponse, logger: logger, diagnostics: diagnostics) { _ in
+            handler
+        }
     }
 
     /// Creates a stopped server whose handler needs the server's scheduler (e.g. the PubNub
     /// service's long-poll timers): `makeHandler` is called once, here, with `scheduler`.
-    ///   - diagnostics: told about unparsable requests and failed TLS handshakes (for logging).
-    public init(
+    ///   - parseErrorResponse: the answer to a request that cannot be framed (default: plain text).
+    ///   - logger: receives connection timeouts (debug).
+    ///   - diagnostics: told about unparsable requests, TLS on the plain port and failed TLS handshakes (for logging).
+    package init(
         configuration: HTTPServerConfiguration = HTTPServerConfiguration(),
+        parseErrorResponse: @escaping HTTPParseErrorResponder = { $0.plainResponse }, logger: Logger? = nil,
         diagnostics: (@Sendable (ConnectionDiagnostic) -> Void)? = nil,
         makeHandler: (_ scheduler: any Scheduler) -> any RequestHandler
     ) {
@@ -56,9 +69,12 @@ public final class HTTPServer: Sendable {
             case .failure: ImmediateFailureScheduler()
             }
         core = ServerCore(
-            handler: makeHandler(scheduler), limits: configuration.limits,
+            handler: makeHandler(scheduler), parseErrorResponse: parseErrorResponse, limits: configuration.limits,
             maxQueuedRequests: max(1, configuration.maxPipelinedRequests),
-            finDrainNanos: configuration.finDrainTimeout.clampedNanoseconds, diagnostics: diagnostics)
+            finDrainNanos: configuration.finDrainTimeout.clampedNanoseconds,
+            requestTimeoutNanos: configuration.headerTimeout?.clampedNanoseconds ?? 0,
+            idleTimeoutNanos: configuration.idleTimeout?.clampedNanoseconds ?? 0, logger: logger,
+            diagnostics: diagnostics)
     }
 
     deinit { stop() }
@@ -68,7 +84,7 @@ public final class HTTPServer: Sendable {
     /// - Throws: `HTTPServerError` when binding fails, the server was started before, or a thread
     ///   cannot be created.
     @discardableResult
-    public func start() throws -> BoundAddress {
+    package func start() throws -> BoundAddress {
         Self.processSetup
         let group = try group.get()
         try state.withLock { state throws(HTTPServerError) in
@@ -91,7 +107,7 @@ public final class HTTPServer: Sendable {
     ///   - streamFactory: makes the stream of each connection; required for the TLS certificate,
     ///     version and cipher faults (the TLS layer's factory). Plain TCP when `nil`.
     @discardableResult
-    public func addListener(
+    package func addListener(
         host: String, port: Int, fault: ListenerFault = .none, streamFactory: StreamFactory? = nil
     ) throws -> BoundAddress {
         let group = try group.get()
@@ -117,7 +133,7 @@ public final class HTTPServer: Sendable {
     }
 
     /// Closes the listener on `port` (its open connections stay); a no-op for an unknown port.
-    public func removeListener(port: Int) {
+    package func removeListener(port: Int) {
         let control = state.withLock { $0.listeners.removeValue(forKey: port) }
         guard let control, case .success(let group) = group else { return }
         // The listener's loop takes it out of its epoll set before closing the socket, so the
@@ -128,12 +144,12 @@ public final class HTTPServer: Sendable {
     }
 
     /// Makes the next `faults.count` connections accepted on `port` behave as `faults` say, in order.
-    public func queueConnectionFaults(_ faults: [ListenerFault], port: Int) {
+    package func queueConnectionFaults(_ faults: [ListenerFault], port: Int) {
         state.withLock { $0.listeners[port] }?.enqueue(faults)
     }
 
     /// Binds a port without listening, so that `connect()` to it is refused; released by `stop()`.
-    public func reserveRefusedPort(host: String = "127.0.0.1") throws -> BoundAddress {
+    package func reserveRefusedPort(host: String = "127.0.0.1") throws -> BoundAddress {
         let bound = try SocketAddress.bind(host: host, port: 0, listen: false, backlog: 0)
         let kept = state.withLock { state -> Bool in
             guard !state.stopped else { return false }
@@ -148,7 +164,7 @@ public final class HTTPServer: Sendable {
     }
 
     /// Runs timers on the server's event loops.
-    public var scheduler: any Scheduler {
+    package var scheduler: any Scheduler {
         switch group {
         case .success(let group): LoopScheduler(group: group)
         case .failure: ImmediateFailureScheduler()
@@ -156,14 +172,23 @@ public final class HTTPServer: Sendable {
     }
 
     /// Accepted sockets not yet closed (HTTP connections and faulted sockets).
-    public var openConnectionCount: Int { core.openConnections.load(ordering: .relaxed) }
+    package var openConnectionCount: Int { core.openConnections.load(ordering: .relaxed) }
+
+    /// How many connections the server closed on its own for slowness or idleness, and how many
+    /// spoke TLS to a plain port.
+    public var connectionCloseCounts: ConnectionCloseCounts {
+        ConnectionCloseCounts(
+            headerTimeouts: core.requestTimeouts.load(ordering: .relaxed),
+            idleTimeouts: core.idleTimeouts.load(ordering: .relaxed),
+            tlsOnPlainPort: core.tlsOnPlainPort.load(ordering: .relaxed))
+    }
 
     /// The ports of the open listeners.
-    public var listenerPorts: [Int] { state.withLock { $0.listeners.keys.sorted() } }
+    package var listenerPorts: [Int] { state.withLock { $0.listeners.keys.sorted() } }
 
     /// Stops deterministically: closes listeners and connections (cancelling parked requests),
     /// joins the loop threads. Idempotent. Must not be called from a request handler.
-    public func stop() {
+    package func stop() {
         // Only the first call stops: a second one (e.g. from `deinit` after an explicit stop) must
         // not touch the loops' descriptors again, whose numbers may belong to someone else by then.
         let first = state.withLock { state -> (wasRunning: Bool, hasListeners: Bool, refused: [Int32])? in
@@ -182,7 +207,7 @@ public final class HTTPServer: Sendable {
 
 extension HTTPServer {
     /// `stop()` from async code: the blocking join runs on a dedicated thread, not the concurrency pool.
-    public func shutdown() async {
+    package func shutdown() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let work = DetachedThreadWork { [self] in
                 stop()

@@ -25,13 +25,22 @@ public struct HTTPServerConfiguration: Sendable, Hashable {
     public var finDrainTimeout: Duration
     /// `listen()` backlog.
     public var listenBacklog: Int
+    /// How long a request head (and its body) may take to arrive, counted from its first byte, or
+    /// from the accept for a connection's first request; then 408 and close. `nil` = no limit.
+    public var headerTimeout: Duration?
+    /// How long a keep-alive connection may stay without a request in flight before it is closed
+    /// (FIN). A parked request is not idle. `nil` = no limit.
+    public var idleTimeout: Duration?
 
     /// Creates a configuration; every parameter has the documented default.
     public init(
         host: String = "127.0.0.1", port: Int = 0, eventLoopCount: Int = HTTPServerConfiguration.defaultLoopCount,
         maxHeaderBytes: Int = 16 * 1024, maxTargetBytes: Int = 32 * 1024, maxBodyBytes: Int = 1 << 20,
-        maxPipelinedRequests: Int = 16, finDrainTimeout: Duration = .seconds(2), listenBacklog: Int = 4096
+        maxPipelinedRequests: Int = 16, finDrainTimeout: Duration = .seconds(2), listenBacklog: Int = 4096,
+        headerTimeout: Duration? = .seconds(10), idleTimeout: Duration? = .seconds(60)
     ) {
+        self.headerTimeout = headerTimeout
+        self.idleTimeout = idleTimeout
         self.host = host
         self.port = port
         self.eventLoopCount = eventLoopCount

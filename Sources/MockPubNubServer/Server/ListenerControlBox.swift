@@ -41,6 +41,11 @@ final class ListenerControlBox: ListenerFaultControl {
         try attached().http.queueConnectionFaults(faults, port: port)
     }
 
+    func connectionCounts() -> (open: Int, closed: ConnectionCloseCounts)? {
+        guard let http = target.withLock({ $0?.http }) else { return nil }
+        return (http.openConnectionCount, http.connectionCloseCounts)
+    }
+
     func refusedPort() throws -> Int {
         let target = try attached()
         return try target.http.reserveRefusedPort(host: target.host).port

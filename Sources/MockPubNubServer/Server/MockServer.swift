@@ -18,7 +18,7 @@ public final class MockServer: Sendable {
     /// The PubNub service (state: messages, presence, groups, grants).
     public let service: PubNubService
     /// The fault layer (plans and journals per subscribe key).
-    public let faults: FaultLayer
+    package let faults: FaultLayer
     /// The certificates minted for this server (test CA and the leaves of the TLS catalog).
     public let tlsMaterial: TLSMaterial
 
@@ -50,6 +50,8 @@ public final class MockServer: Sendable {
         httpConfiguration.host = configuration.host
         httpConfiguration.port = configuration.port
         if let loops = configuration.eventLoopCount { httpConfiguration.eventLoopCount = max(1, loops) }
+        httpConfiguration.headerTimeout = configuration.headerTimeout
+        httpConfiguration.idleTimeout = configuration.idleTimeout
 
         var serviceConfiguration = PubNubServiceConfiguration()
         serviceConfiguration.keysets = configuration.keysets
@@ -62,7 +64,9 @@ public final class MockServer: Sendable {
         if let logger {
             diagnostics = { (diagnostic: ConnectionDiagnostic) in logger.warning("\(diagnostic)") }
         }
-        http = HTTPServer(configuration: httpConfiguration, diagnostics: diagnostics) { scheduler in
+        http = HTTPServer(
+            configuration: httpConfiguration, parseErrorResponse: BalancerErrors.response, logger: logger, diagnostics: diagnostics
+        ) { scheduler in
             let service = PubNubService(configuration: serviceConfiguration, scheduler: scheduler)
             let faults = FaultLayer(upstream: service, scheduler: scheduler, logger: logger)
             let admin = AdminAPI(
@@ -111,6 +115,9 @@ public final class MockServer: Sendable {
 
     /// Accepted sockets not yet closed (every listener); for leak checks.
     public var openConnectionCount: Int { http.openConnectionCount }
+
+    /// Connections the server closed on its own: header and idle timeouts, TLS on the plain port.
+    public var connectionCloseCounts: ConnectionCloseCounts { http.connectionCloseCounts }
 
     /// The plain HTTP address (`nil` before `start()`).
     public var address: BoundAddress? { addresses.withLock { $0?.plain } }

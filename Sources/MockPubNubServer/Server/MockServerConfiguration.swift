@@ -23,6 +23,12 @@ public struct MockServerConfiguration: Sendable {
     public var adminAllowsRemotePeers = false
     /// Event-loop threads; `nil` = one per core.
     public var eventLoopCount: Int? = nil
+    /// How long a request head may take from its first byte (from the accept for a connection's
+    /// first request) before 408 and close; `nil` = no limit.
+    public var headerTimeout: Duration? = .seconds(10)
+    /// How long a keep-alive connection may stay without a request in flight before it is closed;
+    /// parked long-polls are not idle. `nil` = no limit.
+    public var idleTimeout: Duration? = .seconds(60)
     /// The level at which each request is logged on one line (`nil` = no request log).
     public var requestLogLevel: Logger.Level? = nil
 

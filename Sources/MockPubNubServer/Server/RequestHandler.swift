@@ -37,9 +37,13 @@ public struct RequestContext: Sendable, Hashable {
         self.sequenceOnConnection = sequenceOnConnection
     }
 
-    /// Whether the peer is a loopback address (127.0.0.0/8 or ::1).
+    /// Whether the peer is a loopback address: 127.0.0.0/8, ::1, or 127.0.0.0/8 mapped into IPv6
+    /// (`::ffff:127.0.0.1`, how an IPv4 client reaches a dual-stack `::` listener).
     public var peerIsLoopback: Bool {
-        peer.hasPrefix("127.") || peer.hasPrefix("[::1]") || peer.hasPrefix("::1")
+        var host = Substring(peer)
+        if host.hasPrefix("[") { host = host.dropFirst() }
+        if host.lowercased().hasPrefix("::ffff:") { host = host.dropFirst(7) }
+        return host.hasPrefix("127.") || host.hasPrefix("::1]") || host == "::1"
     }
 }
 

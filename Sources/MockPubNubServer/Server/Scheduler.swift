@@ -4,14 +4,14 @@
 ///
 /// The PubNub service uses it for long-poll idle timeouts and presence timeouts; the fault layer
 /// for delays. Work runs on a loop thread and must not block.
-public protocol Scheduler: Sendable {
+package protocol Scheduler: Sendable {
     /// Runs `work` once after `delay`; the returned handle cancels it if it has not run yet.
     @discardableResult
     func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> any ScheduledWork
 }
 
 /// A handle on scheduled work.
-public protocol ScheduledWork: Sendable {
+package protocol ScheduledWork: Sendable {
     /// Cancels the work if it has not started; harmless afterwards.
     func cancel()
 }

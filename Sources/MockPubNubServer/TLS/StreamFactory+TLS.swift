@@ -6,7 +6,7 @@ extension StreamFactory {
     ///
     /// Faults without a context (the pre-handshake ones) are carried out by the listener on the raw
     /// socket and never reach the factory; if one does, `make` throws `TLSError.noContextForFault`.
-    public static func tls(material: TLSMaterial) throws(TLSError) -> StreamFactory {
+    package static func tls(material: TLSMaterial) throws(TLSError) -> StreamFactory {
         let catalog = try TLSServerContextCatalog(material: material)
         return StreamFactory(isTLS: true) { fd, fault in
             guard let context = catalog.context(for: fault) else { throw TLSError.noContextForFault(fault) }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+internal import HarnessJSON
 
 /// The command-line rule that turns user text into a message's JSON text.
 public enum MessageText {

@@ -5,18 +5,6 @@ import Testing
 /// Seeded mutations of valid pipelines: the parser never traps, and the outcome does not depend
 /// on how the bytes are split.
 @Suite struct HTTPRequestParserFuzzTests {
-    struct SplitMix {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-    }
-
     enum Outcome: Equatable {
         case requests([HTTPRequestParser.Parsed], pending: Bool)
         case failed([HTTPRequestParser.Parsed], HTTPParseError)
@@ -46,7 +34,7 @@ import Testing
     }
 
     @Test func mutatedPipelinesParseTheSameWhateverTheSplit() {
-        var random = SplitMix(state: 20_261_121)
+        var random = TestRandom(seed: 20_261_121)
         let limits = HTTPRequestParser.Limits(maxHeaderBytes: 256, maxTargetBytes: 64, maxBodyBytes: 64)
         let alphabet = Array("\r\n :;0123456789abcdefABCDEF/?%-GETPOST HTTP/1.1".utf8) + [0, 0x7F, 0xFF, 0x09]
         var failures = 0

@@ -151,10 +151,11 @@ import Testing
         #expect(HTTPParseError.bodyTooLarge(limit: 1).status == 413)
         #expect(HTTPParseError.invalidHeader.status == 400)
         #expect(
-            HTTPParseError.targetTooLong(limit: 1).response.body
+            BalancerErrors.response(for: .targetTooLong(limit: 1)).body
                 == Array("{\"status\":414,\"service\":\"Balancer\",\"error\":true,\"message\":\"Request URI Too Long\"}\n".utf8))
-        #expect(HTTPParseError.targetTooLong(limit: 1).response.headers["Content-Type"] == "text/javascript; charset=UTF-8")
-        #expect(HTTPParseError.invalidHeader.response.headers["Content-Type"] == #"text/javascript; charset="UTF-8""#)
+        #expect(BalancerErrors.response(for: .targetTooLong(limit: 1)).headers["Content-Type"] == "text/javascript; charset=UTF-8")
+        #expect(BalancerErrors.response(for: .invalidHeader).headers["Content-Type"] == #"text/javascript; charset="UTF-8""#)
+        #expect(HTTPParseError.bodyTooLarge(limit: 1).plainResponse.body == Array("Content Too Large\n".utf8))
     }
 
     @Test func expectContinueIsFlaggedUntilTheBodyArrives() throws {

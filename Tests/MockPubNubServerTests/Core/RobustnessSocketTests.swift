@@ -47,6 +47,16 @@ extension CoreSocketTests {
             #expect(result.text == balancer(413, "Content Too Large", "Request Entity Too Large"))
         }
 
+        @Test func withoutAnInjectedResponderFramingErrorsGetPlainText() throws {
+            let result = try withServer(parseErrorResponse: { $0.plainResponse }, handler: echoHandler) { _, port in
+                let client = try BlockingTestClient(port: port)
+                client.send("NONSENSE\r\n\r\n")
+                return String(decoding: client.readToEnd().bytes, as: UTF8.self)
+            }
+            #expect(result == "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                + "Content-Length: 12\r\nConnection: close\r\n\r\nBad Request\n")
+        }
+
         @Test func malformedRequestGets400AfterEarlierPipelinedResponses() throws {
             let result = try errorExchange("GET /fine HTTP/1.1\r\n\r\nNONSENSE\r\n\r\n")
             #expect(result.text == okResponse("GET /fine ") + balancer(400, "Bad Request", "Bad Request"))

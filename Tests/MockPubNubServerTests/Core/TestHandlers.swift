@@ -37,15 +37,17 @@ final class ParkedRequests: Sendable {
     func waitForCancellation() -> Bool { cancellations.wait(timeout: .now() + 5) == .success }
 }
 
-/// Starts a one-loop server on 127.0.0.1:0 with `handler`, runs `body`, stops the server.
+/// Starts a server on 127.0.0.1:0 with `handler`, runs `body`, stops the server. Framing errors
+/// get the mock's balancer answers unless `parseErrorResponse` says otherwise.
 @discardableResult
 func withServer<T>(
-    loops: Int = 2, configure: (inout HTTPServerConfiguration) -> Void = { _ in }, handler: any RequestHandler,
+    loops: Int = 2, configure: (inout HTTPServerConfiguration) -> Void = { _ in },
+    parseErrorResponse: @escaping HTTPParseErrorResponder = BalancerErrors.response, handler: any RequestHandler,
     _ body: (HTTPServer, Int) throws -> T
 ) throws -> T {
     var configuration = HTTPServerConfiguration(eventLoopCount: loops)
     configure(&configuration)
-    let server = HTTPServer(configuration: configuration, handler: handler)
+    let server = HTTPServer(configuration: configuration, parseErrorResponse: parseErrorResponse, handler: handler)
     let address = try server.start()
     defer { server.stop() }
     return try body(server, address.port)

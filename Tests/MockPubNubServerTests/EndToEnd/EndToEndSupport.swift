@@ -54,9 +54,8 @@ final class EndToEndServer {
 
     /// `(status, body)` of a raw response (0 and the whole text when it is not HTTP).
     static func split(_ response: String) -> (Int, String) {
-        guard let range = response.range(of: "\r\n\r\n"), response.hasPrefix("HTTP/1.1 ") else { return (0, response) }
-        let status = Int(response.dropFirst(9).prefix(3)) ?? 0
-        return (status, String(response[range.upperBound...]))
+        let parsed = HTTPResponseText(response)
+        return parsed.status == 0 ? (0, response) : (parsed.status, parsed.bodyText)
     }
 
     /// The timetoken of `[1,"Sent","TT"]`.

@@ -93,4 +93,31 @@ import Testing
         kill(child.pid, signal)
         #expect(Self.waitExit(child) == 0)
     }
+
+    @Test func timeoutOptionsCloseSlowAndIdleConnections() throws {
+        try #require(access(Self.binary, X_OK) == 0, "build the executable first: \(Self.binary)")
+        let child = try Self.spawn(["serve", "--port", "0", "--quiet", "--header-timeout", "0.2", "--idle-timeout", "0.3"])
+        defer {
+            kill(child.pid, SIGTERM)
+            _ = Self.waitExit(child)
+        }
+        let line = try #require(Self.readLine(child, prefix: "listening on http://127.0.0.1:"))
+        let port = try #require(Int(line.dropFirst("listening on http://127.0.0.1:".count)))
+        let slow = try BlockingTestClient(port: port)
+        slow.send("GET /time/0 HTTP/1.1\r\n")
+        let slowRest = slow.readToEnd()
+        #expect(String(decoding: slowRest.bytes, as: UTF8.self).hasPrefix("HTTP/1.1 408 Request Timeout\r\n"))
+        #expect(slowRest.end == .eof)
+        let idle = try BlockingTestClient(port: port)
+        idle.send("GET /time/0 HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(idle.readResponse()?.hasPrefix("HTTP/1.1 200 OK\r\n") == true)
+        #expect(idle.readToEnd() == ([], .eof))
+    }
+
+    @Test func negativeTimeoutsAreRefused() throws {
+        try #require(access(Self.binary, X_OK) == 0, "build the executable first: \(Self.binary)")
+        let child = try Self.spawn(["serve", "--port", "0", "--idle-timeout=-1"])
+        #expect(Self.readLine(child, prefix: "error: --idle-timeout must be >= 0") != nil)
+        #expect(Self.waitExit(child) != 0)
+    }
 }

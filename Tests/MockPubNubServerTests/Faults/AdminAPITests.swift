@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 import Synchronization
 import Testing
 @testable import MockPubNubServer
@@ -90,7 +91,7 @@ import Testing
         }
         let (status, all) = call(api, "GET", "/__admin/journal/sk")
         #expect(status == 200)
-        let json = try? FaultJSON.parse(Array(all.utf8))
+        let json = try? JSONValue.parse(Array(all.utf8))
         #expect(json?["lastSequence"] == .int(2))
         if case .array(let entries)? = json?["entries"] {
             #expect(entries.map { $0["endpoint"] } == [.string("subscribe"), .string("time")])

@@ -28,7 +28,7 @@ import Testing
             let (status, body) = call(api, "GET", target)
             #expect(status == 200)
             for path in ["/__admin/health", "/__admin/plans/{subscribeKey}", "/__admin/journal/{subscribeKey}?since=N",
-                         "/__admin/keysets", "/__admin/grants/{subscribeKey}", "/__admin/messages/{subscribeKey}"] {
+                         "/__admin/keysets", "/__admin/grants/{subscribeKey}", "/__admin/messages/{subscribeKey}", "/__admin/connections"] {
                 #expect(body.contains("\"path\":\"\(path)\""), "\(path)")
             }
         }

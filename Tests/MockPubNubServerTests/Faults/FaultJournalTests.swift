@@ -55,7 +55,7 @@ import Testing
         let entries = faults.journal(for: "sk")
         #expect(entries.count == 2)
         let first = try #require(entries.first)
-        #expect(first.json.text == """
+        #expect(first.json.jsonText == """
             {"sequence":1,"arrivalTime":1700000000.25,"connectionID":7,"requestOnConnection":0,"localPort":8090,"isTLS":false,\
             "method":"POST","path":"/publish/p/sk/0/c%20d/0","query":[{"name":"uuid","value":"u"},{"name":"meta","value":"{}"}],\
             "rawQuery":"uuid=u&meta=%7B%7D","headers":[{"name":"Host","value":"127.0.0.1:8090"}],"body":"\\"hi\\"",\

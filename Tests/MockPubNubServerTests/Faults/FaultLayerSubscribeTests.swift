@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 import Testing
 @testable import MockPubNubServer
 
@@ -24,14 +25,14 @@ import Testing
     @Test func messagesCarriesCountEnvelopesNewerThanTheCursor() throws {
         let (status, text) = try body(.messages(count: 120, channel: nil), target: longPoll)
         #expect(status == 200)
-        let json = try FaultJSON.parse(Array(text.utf8))
+        let json = try JSONValue.parse(Array(text.utf8))
         #expect(json["t"] == .object([("t", .string("17000000010000120")), ("r", .int(4))]))
         guard case .array(let messages)? = json["m"] else {
             Issue.record("no m array")
             return
         }
         #expect(messages.count == 120)
-        #expect(messages[0].text
+        #expect(messages[0].jsonText
             == #"{"a":"1","f":0,"i":"fault-injector","s":1,"p":{"t":"17000000010000001","r":4},"k":"sk","c":"ch1","d":{"n":1,"text":"message 1 of 120"}}"#)
         #expect(messages[119]["p"]?["t"] == .string("17000000010000120"))
         #expect(text.hasPrefix(#"{"t":{"t":"17000000010000120","r":4},"m":[{"a":"1""#))
@@ -41,7 +42,7 @@ import Testing
         let (_, text) = try body(.messages(count: 1, channel: nil), target: "/v2/subscribe/sk/,/0?channel-group=g&tt=0")
         #expect(text == #"{"t":{"t":"17000000002500001","r":1},"m":[{"a":"1","f":0,"i":"fault-injector","s":1,"p":{"t":"17000000002500001","r":1},"k":"sk","c":"g-member","d":{"n":1,"text":"message 1 of 1"},"b":"g"}]}"#)
         let (_, named) = try body(.messages(count: 1, channel: "other"), target: longPoll)
-        #expect(try FaultJSON.parse(Array(named.utf8))["m"] != nil)
+        #expect(try JSONValue.parse(Array(named.utf8))["m"] != nil)
         #expect(named.contains(#""c":"other""#))
     }
 

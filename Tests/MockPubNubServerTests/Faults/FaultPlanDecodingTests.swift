@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 import Foundation
 import Testing
 @testable import MockPubNubServer
@@ -162,14 +163,10 @@ import Testing
         }
     }
 
-    @Test func jsonTextRoundTripsEscapesAndNumbers() throws {
-        let text = #"{"a":"x\"\\\n\u0001é😀","b":[1,-2.5e3,true,false,null],"c":{}}"#
-        let value = try FaultJSON.parse(Array(text.utf8))
-        #expect(value["a"] == .string("x\"\\\n\u{01}é😀"))
-        #expect(value.text == #"{"a":"x\"\\\n\u0001é😀","b":[1,-2.5e3,true,false,null],"c":{}}"#)
-        #expect(try FaultJSON.parse(Array(#""\ud83d\ude00""#.utf8)) == .string("😀"))
-        #expect(throws: FaultJSONSyntaxError(offset: 1, expected: "a value")) { try FaultJSON.parse(Array("[".utf8)) }
+    @Test func planDocumentsNestAtMost64Levels() throws {
         let deep = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
-        #expect(throws: FaultJSONSyntaxError.self) { try FaultJSON.parse(Array(deep.utf8)) }
+        #expect(throws: FaultPlanError(path: "$", message: "invalid JSON at byte 64: expected at most 64 levels of nesting")) {
+            try FaultPlanFile.decode(json: Array(deep.utf8))
+        }
     }
 }

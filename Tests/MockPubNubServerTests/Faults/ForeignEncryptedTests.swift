@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 import PubNubCrypto
 import Testing
 @testable import MockPubNubServer
@@ -14,7 +15,7 @@ import Testing
             Issue.record("expected a 200, got \(sink.all)")
             return ""
         }
-        let json = try FaultJSON.parse(response.body)
+        let json = try JSONValue.parse(response.body)
         guard case .array(let messages)? = json["m"], messages.count == 1, case .string(let ciphertext)? = messages[0]["d"] else {
             Issue.record("expected one message with a string payload: \(FaultFixtures.text(response.body))")
             return ""

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #if canImport(Glibc)
+import HarnessJSON
 import Glibc
 #endif
 import Testing
@@ -9,13 +10,13 @@ import Testing
 /// and two keys with different plans used in parallel.
 @Suite struct AdminEndToEndTests {
     /// One admin request on a fresh connection; returns the complete response.
-    private static func admin(_ port: Int, _ method: String, _ path: String, body: String = "") throws -> ParsedResponse {
+    private static func admin(_ port: Int, _ method: String, _ path: String, body: String = "") throws -> HTTPResponseText {
         let client = try BlockingTestClient(port: port)
         client.send("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
         guard let text = client.readResponse(timeoutMs: 3000) else {
             throw BlockingTestClient.ClientError(description: "no answer to \(method) \(path)")
         }
-        return ParsedResponse(Array(text.utf8))
+        return HTTPResponseText(Array(text.utf8))
     }
 
     @Test func planInstalledOverHTTPFaultsTheNextRequest() async throws {
@@ -46,7 +47,7 @@ import Testing
             return try Self.admin(port, "GET", "/__admin/journal/sk-journal")
         }
         #expect(journal.statusLine == "HTTP/1.1 200 OK")
-        let json = try FaultJSON.parse(journal.body)
+        let json = try JSONValue.parse(journal.body)
         #expect(json["subscribeKey"] == .string("sk-journal"))
         guard case .array(let entries)? = json["entries"] else {
             Issue.record("no entries: \(journal.bodyText)")
@@ -80,7 +81,7 @@ import Testing
             try Self.admin(port, "PUT", "/__admin/plans/sk-bad2", body: #"{"rules":[{"match":{"chanel":"a"},"fault":{"kind":"close"}}]}"#)
         }
         #expect(refused.statusLine == "HTTP/1.1 400 Bad Request")
-        #expect(try FaultJSON.parse(refused.body)["message"] == .string("rules[0].match.chanel: unknown field"))
+        #expect(try JSONValue.parse(refused.body)["message"] == .string("rules[0].match.chanel: unknown field"))
     }
 
     @Test func listClearAndResetOverHTTP() async throws {
@@ -99,7 +100,7 @@ import Testing
             return (faulted, listed, cleared, afterClear, missing, reset, afterReset, journal)
         }
         #expect(seen.0 == 503)
-        let listed = try FaultJSON.parse(seen.1.body)
+        let listed = try JSONValue.parse(seen.1.body)
         #expect(listed["seed"] == .number("9"))
         guard case .array(let counters)? = listed["counters"] else {
             Issue.record("no counters: \(seen.1.bodyText)")
@@ -113,7 +114,7 @@ import Testing
         #expect(seen.4.statusLine == "HTTP/1.1 404 Not Found")
         #expect(seen.5.bodyText == #"{"reset":true}"#)
         #expect(seen.6 == 200)  // the reset removed the reinstalled plan
-        guard case .array(let entries)? = try FaultJSON.parse(seen.7.body)["entries"] else {
+        guard case .array(let entries)? = try JSONValue.parse(seen.7.body)["entries"] else {
             Issue.record("no entries: \(seen.7.bodyText)")
             return
         }

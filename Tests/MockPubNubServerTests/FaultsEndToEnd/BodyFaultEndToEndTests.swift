@@ -6,7 +6,7 @@ import Testing
 @Suite struct BodyFaultEndToEndTests {
     private static let pubNubType = #"text/javascript; charset="UTF-8""#
 
-    private func answer(_ key: String, fault: String, target: String? = nil) async throws -> ParsedResponse {
+    private func answer(_ key: String, fault: String, target: String? = nil) async throws -> HTTPResponseText {
         try await EndToEnd.run { server, port in
             try EndToEnd.install(server, key, EndToEnd.plan(fault: fault))
             return try EndToEnd.response(port: port, target ?? EndToEnd.publish(key))

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #if canImport(Glibc)
+import HarnessJSON
 import Glibc
 #endif
 import Foundation
@@ -56,13 +57,13 @@ enum EndToEnd {
     }
 
     /// One complete `Content-Length`-framed response on a fresh connection.
-    static func response(port: Int, _ target: String) throws -> ParsedResponse {
+    static func response(port: Int, _ target: String) throws -> HTTPResponseText {
         let client = try BlockingTestClient(port: port)
         client.send(get(target))
         guard let text = client.readResponse(timeoutMs: 3000) else {
             throw BlockingTestClient.ClientError(description: "no complete response to \(target)")
         }
-        return ParsedResponse(Array(text.utf8))
+        return HTTPResponseText(Array(text.utf8))
     }
 
     /// A publish target for `key` on `channel`.
@@ -76,40 +77,6 @@ enum EndToEnd {
     }
 }
 
-/// A response split into head and body.
-struct ParsedResponse {
-    let head: String
-    let body: [UInt8]
-    let statusLine: String
-
-    init(_ bytes: [UInt8]) {
-        let marker = Array("\r\n\r\n".utf8)
-        var split = bytes.count
-        if bytes.count >= 4 {
-            for index in 0...(bytes.count - 4) where Array(bytes[index..<(index + 4)]) == marker {
-                split = index
-                break
-            }
-        }
-        head = String(decoding: bytes[..<split], as: UTF8.self)
-        body = split + 4 <= bytes.count ? Array(bytes[(split + 4)...]) : []
-        statusLine = head.split(separator: "\r\n", maxSplits: 1).first.map(String.init) ?? ""
-    }
-
-    var bodyText: String { String(decoding: body, as: UTF8.self) }
-
-    /// The value of the first header named `name` (case-insensitive).
-    func header(_ name: String) -> String? {
-        for line in head.split(separator: "\r\n").dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            if line[..<colon].lowercased() == name.lowercased() {
-                return String(line[line.index(after: colon)...].drop { $0 == " " })
-            }
-        }
-        return nil
-    }
-}
-
 /// Reads the parts of a subscribe answer `{"t":{"t":"…","r":N},"m":[…]}` the tests look at.
 enum SubscribeBody {
     struct ShapeError: Error, CustomStringConvertible {
@@ -117,17 +84,17 @@ enum SubscribeBody {
     }
 
     static func cursor(_ body: [UInt8]) throws -> String {
-        guard case .string(let cursor)? = try FaultJSON.parse(body)["t"]?["t"] else { throw shape(body) }
+        guard case .string(let cursor)? = try JSONValue.parse(body)["t"]?["t"] else { throw shape(body) }
         return cursor
     }
 
     static func region(_ body: [UInt8]) throws -> String {
-        guard case .number(let region)? = try FaultJSON.parse(body)["t"]?["r"] else { throw shape(body) }
+        guard case .number(let region)? = try JSONValue.parse(body)["t"]?["r"] else { throw shape(body) }
         return region
     }
 
-    static func messages(_ body: [UInt8]) throws -> [FaultJSON] {
-        guard case .array(let messages)? = try FaultJSON.parse(body)["m"] else { throw shape(body) }
+    static func messages(_ body: [UInt8]) throws -> [JSONValue] {
+        guard case .array(let messages)? = try JSONValue.parse(body)["m"] else { throw shape(body) }
         return messages
     }
 

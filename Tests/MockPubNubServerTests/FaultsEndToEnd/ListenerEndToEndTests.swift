@@ -55,7 +55,7 @@ import Testing
         #expect(report.handshakeSucceeded)
         #expect(report.verifyResult == Int(X509_V_OK))
         #expect(report.selectedALPN == "http/1.1")  // h2 offered first, never chosen
-        let response = ParsedResponse(report.response)
+        let response = HTTPResponseText(report.response)
         #expect(response.statusLine == "HTTP/1.1 200 OK")
         #expect(response.bodyText.hasPrefix("[") && response.body.count == 19)
     }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 import Foundation
 import Testing
 @testable import MockPubNubServer
@@ -14,7 +15,7 @@ import Testing
         var installedUnder: [String]
         var handshakeStatus: String
         var firstTwo: [BlockingTestClient.End]
-        var thirdMessages: [FaultJSON]
+        var thirdMessages: [JSONValue]
         var rules: [String?]
         var matchNumbers: [Int?]
     }
@@ -38,7 +39,7 @@ import Testing
             // Parked by the service (no fault): answered by the next publish.
             for _ in 0..<100 where server.journal(subscribeKey: "sk-recipe").count < 4 { usleep(10_000) }
             _ = try status(port, EndToEnd.publish("sk-recipe", channel: "ch", message: "%22after%22"))
-            let answer = ParsedResponse(Array((third.readResponse(timeoutMs: 3000) ?? "").utf8))
+            let answer = HTTPResponseText(Array((third.readResponse(timeoutMs: 3000) ?? "").utf8))
             let journal = server.journal(subscribeKey: "sk-recipe").filter { $0.endpoint == .subscribe }
             return Observed(
                 installedUnder: installed, handshakeStatus: handshake.statusLine, firstTwo: firstTwo,

@@ -6,7 +6,7 @@ import Testing
 /// Subscribe-body faults on a full `MockServer`, read back as PubNub subscribe answers.
 @Suite struct SubscribeFaultEndToEndTests {
     private func subscribeAnswer(_ key: String, fault: String, tt: String = "17000000000000000", extra: String = "&tr=3")
-        async throws -> ParsedResponse
+        async throws -> HTTPResponseText
     {
         try await EndToEnd.run { server, port in
             try EndToEnd.install(server, key, EndToEnd.plan(fault: fault))

@@ -14,7 +14,7 @@ import Testing
         }
     }
 
-    private static func statusCode(_ response: ParsedResponse) -> Int {
+    private static func statusCode(_ response: HTTPResponseText) -> Int {
         Int(response.statusLine.split(separator: " ").dropFirst().first ?? "") ?? -1
     }
 
@@ -31,7 +31,7 @@ import Testing
             let post = try EndToEnd.exchange(
                 port: port,
                 "POST /publish/pub-\(key)/\(key)/0/ch/0?uuid=u1 HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nConnection: close\r\n\r\n\"hi\"")
-            return [try status(port, EndToEnd.publish(key)), Self.statusCode(ParsedResponse(post.bytes))]
+            return [try status(port, EndToEnd.publish(key)), Self.statusCode(HTTPResponseText(post.bytes))]
         }
         #expect(seen == [200, 503])
     }

@@ -46,7 +46,7 @@ import Testing
             return (early, client.readResponse(timeoutMs: 3000))
         }
         #expect(early == .failure(.init(end: .timedOut)))
-        let response = ParsedResponse(Array(try #require(late).utf8))
+        let response = HTTPResponseText(Array(try #require(late).utf8))
         #expect(response.statusLine == "HTTP/1.1 200 OK")
         #expect(response.body.count == 30)
         #expect(response.bodyText.hasPrefix(publishPrefix))
@@ -71,12 +71,12 @@ import Testing
             for _ in 0..<200 {
                 guard case .success(let chunk) = client.readOnce(timeoutMs: 1000) else { break }
                 reads.append(chunk)
-                let parsed = ParsedResponse(reads.flatMap { $0 })
+                let parsed = HTTPResponseText(reads.flatMap { $0 })
                 if parsed.body.count >= 30 { break }
             }
             return (reads.count, reads.flatMap { $0 })
         }
-        let response = ParsedResponse(bytes)
+        let response = HTTPResponseText(bytes)
         #expect(reads > 1)
         #expect(response.statusLine == "HTTP/1.1 200 OK")
         #expect(response.header("Content-Length") == "30")
@@ -90,7 +90,7 @@ import Testing
                 server, "sk-trunc-full", EndToEnd.plan(fault: #"{"kind":"truncated-body","bytes":10,"contentLength":"full"}"#))
             return try EndToEnd.exchange(port: port, EndToEnd.get(EndToEnd.publish("sk-trunc-full")))
         }
-        let response = ParsedResponse(seen.bytes)
+        let response = HTTPResponseText(seen.bytes)
         #expect(response.header("Content-Length") == "30")
         #expect(response.bodyText == publishPrefix)
         #expect(seen.end == .eof)
@@ -102,7 +102,7 @@ import Testing
                 server, "sk-trunc-ok", EndToEnd.plan(fault: #"{"kind":"truncated-body","bytes":10,"contentLength":"correct"}"#))
             return try EndToEnd.exchange(port: port, EndToEnd.get(EndToEnd.publish("sk-trunc-ok")))
         }
-        let response = ParsedResponse(seen.bytes)
+        let response = HTTPResponseText(seen.bytes)
         #expect(response.header("Content-Length") == "10")
         #expect(response.header("Connection") == "close")
         #expect(response.bodyText == publishPrefix)
@@ -114,7 +114,7 @@ import Testing
             try EndToEnd.install(server, "sk-rah", EndToEnd.plan(fault: #"{"kind":"reset-after-headers"}"#))
             return try EndToEnd.exchange(port: port, EndToEnd.get(EndToEnd.publish("sk-rah")))
         }
-        let response = ParsedResponse(seen.bytes)
+        let response = HTTPResponseText(seen.bytes)
         #expect(response.statusLine == "HTTP/1.1 200 OK")
         #expect(response.header("Content-Length") == "30")
         #expect(response.body == [])
@@ -126,7 +126,7 @@ import Testing
             try EndToEnd.install(server, "sk-rabb", EndToEnd.plan(fault: #"{"kind":"reset-after-body-bytes","bytes":5}"#))
             return try EndToEnd.exchange(port: port, EndToEnd.get(EndToEnd.publish("sk-rabb")))
         }
-        let response = ParsedResponse(seen.bytes)
+        let response = HTTPResponseText(seen.bytes)
         #expect(response.header("Content-Length") == "30")
         #expect(response.bodyText == #"[1,"S"#)
         #expect(seen.end == .error(ECONNRESET))
@@ -137,7 +137,7 @@ import Testing
             try EndToEnd.install(server, "sk-chunk", EndToEnd.plan(fault: #"{"kind":"invalid-chunked"}"#))
             return try EndToEnd.exchange(port: port, EndToEnd.get(EndToEnd.publish("sk-chunk")))
         }
-        let response = ParsedResponse(seen.bytes)
+        let response = HTTPResponseText(seen.bytes)
         #expect(response.header("Transfer-Encoding") == "chunked")
         #expect(response.header("Content-Length") == nil)
         let body = response.bodyText

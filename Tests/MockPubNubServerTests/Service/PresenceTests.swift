@@ -171,9 +171,9 @@ import Testing
         h.scheduler.advance(by: .seconds(30))
         h.call("/v2/presence/sub-key/demo/channel/b/heartbeat?heartbeat=60&uuid=u")
         h.scheduler.advance(by: .seconds(30))
-        #expect(h.call("/v2/presence/sub-key/demo/uuid/u").1.filter { $0 != " " }.contains("\"channels\":[\"b\"]"))
+        #expect(h.call("/v2/presence/sub-key/demo/uuid/u").1.contains("\"channels\":[\"b\"]"))
         h.scheduler.advance(by: .seconds(30))
-        #expect(h.call("/v2/presence/sub-key/demo/uuid/u").1.filter { $0 != " " }.contains("\"channels\":[]"))
+        #expect(h.call("/v2/presence/sub-key/demo/uuid/u").1.contains("\"channels\":[]"))
         #expect(h.scheduler.pending == 0)
     }
 }

@@ -1,19 +1,20 @@
 // SPDX-License-Identifier: MIT
 import Foundation
+import CPosix
 import Glibc
 import Synchronization
 
 /// A request as the scripted server saw it.
-struct SeenRequest: Sendable {
-    let method: String
-    let target: String
-    let headers: [String: String]
-    let body: [UInt8]
+package struct SeenRequest: Sendable {
+    package let method: String
+    package let target: String
+    package let headers: [String: String]
+    package let body: [UInt8]
     /// Monotonic milliseconds at arrival.
-    let arrivalMs: Int64
+    package let arrivalMs: Int64
 
-    var path: String { String(target.split(separator: "?", maxSplits: 1)[0]) }
-    var query: [String: String] {
+    package var path: String { String(target.split(separator: "?", maxSplits: 1)[0]) }
+    package var query: [String: String] {
         guard let q = target.split(separator: "?", maxSplits: 1).dropFirst().first else { return [:] }
         var out: [String: String] = [:]
         for pair in q.split(separator: "&") {
@@ -25,7 +26,7 @@ struct SeenRequest: Sendable {
 }
 
 /// What the scripted server does with one request.
-enum ScriptedReply: Sendable {
+package enum ScriptedReply: Sendable {
     /// Writes these bytes, then closes.
     case bytes([UInt8])
     /// Closes with a TCP reset (SO_LINGER 0).
@@ -36,7 +37,7 @@ enum ScriptedReply: Sendable {
     case stall
 
     /// A complete HTTP response.
-    static func http(_ status: Int, _ body: String, contentType: String = "text/javascript; charset=\"UTF-8\"") -> ScriptedReply {
+    package static func http(_ status: Int, _ body: String, contentType: String = "text/javascript; charset=\"UTF-8\"") -> ScriptedReply {
         let head = "HTTP/1.1 \(status) X\r\nContent-Type: \(contentType)\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n"
         return .bytes(Array((head + body).utf8))
     }
@@ -44,43 +45,29 @@ enum ScriptedReply: Sendable {
 
 /// A tiny HTTP server on 127.0.0.1:0 with real sockets; each connection gets one request and the
 /// reply the handler chooses. Every request is recorded in `journal`.
-final class ScriptedServer: Sendable {
-    let port: Int
-    let journal = Waitable<SeenRequest>()
+package final class ScriptedServer: Sendable {
+    package let port: Int
+    package let journal = Waitable<SeenRequest>()
     private let listenFD: Int32
     private let handler: @Sendable (SeenRequest) -> ScriptedReply
     private let open = Mutex<[Int32]>([])
     private let stopped = Mutex(false)
 
-    init(handler: @escaping @Sendable (SeenRequest) -> ScriptedReply) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var one: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(fd, 64) == 0 else { throw POSIXError(.EADDRINUSE) }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(fd, $0, &length) }
-        }
-        port = Int(UInt16(bigEndian: address.sin_port))
+    package init(handler: @escaping @Sendable (SeenRequest) -> ScriptedReply) throws {
+        let (fd, port) = try loopbackListener(backlog: 64)
+        self.port = port
         listenFD = fd
         self.handler = handler
         let thread = Thread { [self] in acceptLoop() }
         thread.start()
     }
 
-    var origin: String { "127.0.0.1:\(port)" }
+    package var origin: String { "127.0.0.1:\(port)" }
 
     /// Stops accepting and wakes every connection. A descriptor is only ever shut down while it is
     /// in `open`, and it leaves `open` under the same lock in which it is closed (`release`), so a
     /// number reused by another socket of the process (another test's) is never touched.
-    func stop() {
+    package func stop() {
         guard stopped.withLock({ s in defer { s = true }; return !s }) else { return }
         shutdown(listenFD, Int32(SHUT_RDWR))
         open.withLock { fds in
@@ -192,11 +179,11 @@ final class ScriptedServer: Sendable {
 }
 
 /// A port that is bound but not listening: connecting to it is refused.
-final class RefusingPort: Sendable {
-    let port: Int
+package final class RefusingPort: Sendable {
+    package let port: Int
     private let fd: Int32
 
-    init() {
+    package init() {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -213,4 +200,26 @@ final class RefusingPort: Sendable {
     }
 
     deinit { close(fd) }
+}
+
+/// A TCP listener on 127.0.0.1 at a free port (port 0), for the tests' own servers.
+package func loopbackListener(backlog: Int32) throws -> (fd: Int32, port: Int) {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var one: Int32 = 1
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard bound == 0, listen(fd, backlog) == 0 else {
+        close(fd)
+        throw POSIXError(.EADDRINUSE)
+    }
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(fd, $0, &length) }
+    }
+    return (fd, Int(UInt16(bigEndian: address.sin_port)))
 }

@@ -3,23 +3,23 @@
 import Glibc
 #endif
 import CPosix
-@testable import MockPubNubServer
 
 /// A blocking loopback TCP client for socket tests; every wait is bounded by `poll` timeouts.
-final class BlockingTestClient {
-    enum End: Equatable {
+package final class BlockingTestClient {
+    package enum End: Equatable {
         case eof
         case error(Int32)
         case timedOut
     }
 
-    struct ClientError: Error, CustomStringConvertible {
-        var description: String
+    package struct ClientError: Error, CustomStringConvertible {
+        package var description: String
+        package init(description: String) { self.description = description }
     }
 
-    let fd: Int32
+    package let fd: Int32
 
-    init(port: Int, host: String = "127.0.0.1") throws {
+    package init(port: Int, host: String = "127.0.0.1") throws {
         // `self.fd` is assigned only on success: a class init that throws after every stored
         // property is set still runs `deinit`, which would close the descriptor a second time
         // (by then possibly another thread's socket or an event loop's eventfd).
@@ -36,9 +36,9 @@ final class BlockingTestClient {
 
     deinit { Glibc.close(fd) }
 
-    func send(_ text: String) { send(Array(text.utf8)) }
+    package func send(_ text: String) { send(Array(text.utf8)) }
 
-    func send(_ bytes: [UInt8]) {
+    package func send(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { cposix_send(fd, $0.baseAddress! + offset, bytes.count - offset) }
@@ -48,13 +48,13 @@ final class BlockingTestClient {
     }
 
     /// Half-closes the sending side.
-    func shutdownWrite() { _ = shutdown(fd, Int32(SHUT_WR)) }
+    package func shutdownWrite() { _ = shutdown(fd, Int32(SHUT_WR)) }
 
     /// Aborts with RST.
-    func reset() { _ = cposix_set_linger_reset(fd); _ = shutdown(fd, Int32(SHUT_RDWR)) }
+    package func reset() { _ = cposix_set_linger_reset(fd); _ = shutdown(fd, Int32(SHUT_RDWR)) }
 
     /// One read: bytes, or how the stream ended, within `timeoutMs`.
-    func readOnce(timeoutMs: Int32 = 5000) -> Result<[UInt8], EndError> {
+    package func readOnce(timeoutMs: Int32 = 5000) -> Result<[UInt8], EndError> {
         var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         let ready = poll(&pfd, 1, timeoutMs)
         if ready == 0 { return .failure(EndError(end: .timedOut)) }
@@ -65,10 +65,13 @@ final class BlockingTestClient {
         return .failure(EndError(end: .error(errno)))
     }
 
-    struct EndError: Error, Equatable { var end: End }
+    package struct EndError: Error, Equatable {
+        package var end: End
+        package init(end: End) { self.end = end }
+    }
 
     /// Reads until the stream ends (or `timeoutMs` of silence); returns the bytes and the ending.
-    func readToEnd(timeoutMs: Int32 = 5000) -> (bytes: [UInt8], end: End) {
+    package func readToEnd(timeoutMs: Int32 = 5000) -> (bytes: [UInt8], end: End) {
         var all: [UInt8] = []
         for _ in 0..<100_000 {
             switch readOnce(timeoutMs: timeoutMs) {
@@ -80,7 +83,7 @@ final class BlockingTestClient {
     }
 
     /// Reads exactly `count` bytes, or fewer if the stream ends or stays silent.
-    func read(count: Int, timeoutMs: Int32 = 5000) -> [UInt8] {
+    package func read(count: Int, timeoutMs: Int32 = 5000) -> [UInt8] {
         var all: [UInt8] = []
         while all.count < count {
             guard case .success(let bytes) = readOnce(timeoutMs: timeoutMs) else { break }
@@ -90,45 +93,21 @@ final class BlockingTestClient {
     }
 
     /// Reads one response framed by `Content-Length`; returns its full text, or nil.
-    func readResponse(timeoutMs: Int32 = 5000) -> String? {
-        var all: [UInt8] = pending
-        pending = []
+    package func readResponse(timeoutMs: Int32 = 5000) -> String? {
         for _ in 0..<1000 {
-            if let text = Self.split(&all) {
-                pending = all
-                return text
-            }
+            if let response = HTTPResponseText.frame(&pending) { return String(decoding: response, as: UTF8.self) }
             guard case .success(let bytes) = readOnce(timeoutMs: timeoutMs) else { return nil }
-            all += bytes
+            pending += bytes
         }
         return nil
     }
 
+    /// Bytes received after the last complete response.
     private var pending: [UInt8] = []
-
-    private static func split(_ buffer: inout [UInt8]) -> String? {
-        let marker: [UInt8] = Array("\r\n\r\n".utf8)
-        guard buffer.count >= 4, let headEnd = (0...(buffer.count - 4)).first(where: { Array(buffer[$0..<($0 + 4)]) == marker })
-        else { return nil }
-        let head = String(decoding: buffer[..<headEnd], as: UTF8.self)
-        var length = 0
-        for line in head.split(separator: "\r\n") where line.lowercased().hasPrefix("content-length:") {
-            length = Int(line.dropFirst("content-length:".count).trimmingCharacters()) ?? 0
-        }
-        let total = headEnd + 4 + length
-        guard buffer.count >= total else { return nil }
-        let text = String(decoding: buffer[..<total], as: UTF8.self)
-        buffer.removeSubrange(..<total)
-        return text
-    }
-}
-
-extension Substring {
-    func trimmingCharacters() -> String { String(self.drop { $0 == " " }) }
 }
 
 /// Open file descriptors of this process.
-func openDescriptorCount() -> Int {
+package func openDescriptorCount() -> Int {
     guard let dir = opendir("/proc/self/fd") else { return -1 }
     defer { closedir(dir) }
     var count = 0
@@ -139,7 +118,7 @@ func openDescriptorCount() -> Int {
 /// Descriptors of this process that are TCP sockets whose local port is one of `ports`
 /// (listeners, accepted connections, reserved ports), found through /proc/net/tcp{,6} inodes.
 /// Unlike a plain descriptor count, other tests running meanwhile do not disturb it.
-func socketDescriptors(localPorts ports: Set<Int>) -> Int {
+package func socketDescriptors(localPorts ports: Set<Int>) -> Int {
     var inodes = Set<String>()
     for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
         guard let file = fopen(table, "r") else { continue }

@@ -2,7 +2,7 @@
 import Synchronization
 
 /// A growing list of items that tests can wait on, with a timeout (never a sleep-based sync).
-final class Waitable<Item: Sendable>: Sendable {
+package final class Waitable<Item: Sendable>: Sendable {
     private struct Waiter {
         let predicate: @Sendable ([Item]) -> Bool
         let continuation: CheckedContinuation<[Item]?, Never>
@@ -16,9 +16,11 @@ final class Waitable<Item: Sendable>: Sendable {
 
     private let state = Mutex(State())
 
-    var items: [Item] { state.withLock { $0.items } }
+    package init() {}
 
-    func append(_ item: Item) {
+    package var items: [Item] { state.withLock { $0.items } }
+
+    package func append(_ item: Item) {
         let (resumed, snapshot): ([CheckedContinuation<[Item]?, Never>], [Item]) = state.withLock { s in
             s.items.append(item)
             var done: [CheckedContinuation<[Item]?, Never>] = []
@@ -32,7 +34,7 @@ final class Waitable<Item: Sendable>: Sendable {
     }
 
     /// Waits until `predicate` holds for the items; nil after `timeout` seconds.
-    func wait(timeout: Double = 5, until predicate: @escaping @Sendable ([Item]) -> Bool) async -> [Item]? {
+    package func wait(timeout: Double = 5, until predicate: @escaping @Sendable ([Item]) -> Bool) async -> [Item]? {
         let id = state.withLock { s in
             s.nextID += 1
             return s.nextID
@@ -56,7 +58,7 @@ final class Waitable<Item: Sendable>: Sendable {
     }
 
     /// Waits until there are at least `count` items.
-    func wait(count: Int, timeout: Double = 5) async -> [Item]? {
+    package func wait(count: Int, timeout: Double = 5) async -> [Item]? {
         await wait(timeout: timeout) { $0.count >= count }
     }
 }

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+
+/// The one JSON escaper and writer of the package, and the validity check built on ``JSONScanner``.
+package enum JSONText {
+    /// Whether `text` is one complete JSON text (RFC 8259 §2: any value, whitespace allowed around
+    /// it). Nesting deeper than `maxDepth` counts as invalid rather than risking the stack.
+    package static func isValid(_ text: String, maxDepth: Int = 512) -> Bool {
+        var scanner = JSONScanner(Array(text.utf8), maxDepth: maxDepth)
+        return (try? scanner.scanDocument()) != nil
+    }
+
+    /// `text` as a JSON string literal: `"` and `\` escaped, control characters as `\b \f \n \r \t`
+    /// or `\u00XX`, everything else (including `/` and non-ASCII) as-is, like JavaScript's `JSON.stringify`.
+    package static func stringLiteral(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count + 2)
+        appendStringLiteral(text, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `text` as a JSON string literal (see `stringLiteral`) to `out`, byte by byte: every
+    /// escape is ASCII, and the bytes of multi-byte characters are copied unchanged.
+    package static func appendStringLiteral(_ text: String, to out: inout [UInt8]) {
+        let backslash = UInt8(ascii: "\\")
+        out.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            let short: UInt8? = switch byte {
+            case UInt8(ascii: "\""), backslash: byte
+            case 0x08: UInt8(ascii: "b")
+            case 0x0C: UInt8(ascii: "f")
+            case 0x0A: UInt8(ascii: "n")
+            case 0x0D: UInt8(ascii: "r")
+            case 0x09: UInt8(ascii: "t")
+            default: nil
+            }
+            if let short {
+                out.append(backslash)
+                out.append(short)
+            } else if byte < 0x20 {
+                out.append(contentsOf: [backslash, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+                out.append(hexDigit(byte >> 4))
+                out.append(hexDigit(byte & 0x0F))
+            } else {
+                out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends the compact text of `value` (no spaces, members in order) to `out`.
+    package static func append(_ value: JSONValue, to out: inout [UInt8]) {
+        switch value {
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let flag): out.append(contentsOf: (flag ? "true" : "false").utf8)
+        case .number(let text): out.append(contentsOf: text.utf8)
+        case .string(let text): appendStringLiteral(text, to: &out)
+        case .array(let items):
+            out.append(UInt8(ascii: "["))
+            for (position, item) in items.enumerated() {
+                if position > 0 { out.append(UInt8(ascii: ",")) }
+                append(item, to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .object(let members):
+            out.append(UInt8(ascii: "{"))
+            for (position, member) in members.enumerated() {
+                if position > 0 { out.append(UInt8(ascii: ",")) }
+                appendStringLiteral(member.key, to: &out)
+                out.append(UInt8(ascii: ":"))
+                append(member.value, to: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
+    }
+}
+
+extension JSONValue {
+    /// The compact JSON text (no spaces), members in document order.
+    public var jsonText: String { String(decoding: jsonBytes, as: UTF8.self) }
+
+    /// ``jsonText`` as UTF-8 bytes.
+    public var jsonBytes: [UInt8] {
+        var out: [UInt8] = []
+        JSONText.append(self, to: &out)
+        return out
+    }
+}
