@@ -2,17 +2,13 @@
 import HarnessHTTPClient
 
 /// The client's HTTP layer: one ``HTTPClient`` connection per request (`Connection: close`), its
-/// failures translated into ``TransportError`` (and so into status categories) at this boundary.
+/// failures are ``TransportError`` values, each read as one status category.
 public final class HTTPTransport: Sendable {
     let client: HTTPClient
 
     /// - Parameter trustedCA: nil for plain HTTP.
     public init(host: String, port: Int, trustedCA: PubNubTrustedCA?, userAgent: String) throws(TransportError) {
-        do {
-            client = try HTTPClient(host: host, port: port, trust: trustedCA.map(\.httpTrust), userAgent: userAgent, keepAlive: false)
-        } catch {
-            throw TransportError(error)
-        }
+        client = try HTTPClient(host: host, port: port, trust: trustedCA.map(\.httpTrust), userAgent: userAgent, keepAlive: false)
     }
 
     public var host: String { client.host }
@@ -22,7 +18,7 @@ public final class HTTPTransport: Sendable {
     public func perform(_ request: HTTPClientRequest, timeout: Double, cancel: CancellationSignal = CancellationSignal())
         async -> Result<HTTPClientResponse, TransportError>
     {
-        await client.perform(request, timeout: timeout, cancel: cancel).mapError(TransportError.init)
+        await client.perform(request, timeout: timeout, cancel: cancel)
     }
 }
 
