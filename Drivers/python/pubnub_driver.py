@@ -571,29 +571,46 @@ class SyncDriver:
 
 
 def handle(driver, step):
-    ident, kind = step.get("id"), step.get("type")
+    ident = step.get("id")
     try:
-        if kind == "hello":
-            emit(hello_reply(ident, driver.flavour))
+        if answer_control(driver, step, driver.flavour):
             return
-        if kind == "configure":
-            if IMPORT_ERROR is not None:
-                emit({"id": ident, "type": "error", "detail": "pubnub is not installed: " + IMPORT_ERROR})
-                return
-            driver.configure(step)
-            emit({"id": ident, "type": "result"})
-            return
-        reply = driver.perform(step)
-        reply.update({"id": ident, "type": "result"})
-        if reply.get("category") is None:
-            reply.pop("category", None)
-        emit(reply)
-    except Unsupported as what:
-        emit({"id": ident, "type": "unsupported", "detail": str(what)})
-    except Exception as error:  # a bug in this driver or an SDK crash: the case fails with why
-        log(traceback.format_exc())
-        emit({"id": ident, "type": "result", "category": "PNInternalExceptionCategory", "error": True,
-              "data": {"exception": "%s: %s" % (type(error).__name__, str(error)[:300])}})
+        emit_operation_reply(ident, driver.perform(step))
+    except Exception as error:
+        emit_operation_error(ident, error)
+
+
+def answer_control(driver, step, flavour):
+    """Answers `hello` and `configure` (both flavours alike); False for an operation."""
+    ident, kind = step.get("id"), step.get("type")
+    if kind == "hello":
+        emit(hello_reply(ident, flavour))
+        return True
+    if kind != "configure":
+        return False
+    if IMPORT_ERROR is not None:
+        emit({"id": ident, "type": "error", "detail": "pubnub is not installed: " + IMPORT_ERROR})
+        return True
+    driver.configure(step)
+    emit({"id": ident, "type": "result"})
+    return True
+
+
+def emit_operation_reply(ident, reply):
+    reply.update({"id": ident, "type": "result"})
+    if reply.get("category") is None:
+        reply.pop("category", None)
+    emit(reply)
+
+
+def emit_operation_error(ident, error):
+    if isinstance(error, Unsupported):
+        emit({"id": ident, "type": "unsupported", "detail": str(error)})
+        return
+    # A bug in this driver or an SDK crash: the case fails with why.
+    log(traceback.format_exc())
+    emit({"id": ident, "type": "result", "category": "PNInternalExceptionCategory", "error": True,
+          "data": {"exception": "%s: %s" % (type(error).__name__, str(error)[:300])}})
 
 
 def hello_reply(ident, flavour):
@@ -649,29 +666,13 @@ class AsyncioDriver:
         return convert(envelope.result, envelope.status)
 
     async def handle(self, step):
-        ident, kind = step.get("id"), step.get("type")
+        ident = step.get("id")
         try:
-            if kind == "hello":
-                emit(hello_reply(ident, "asyncio"))
+            if answer_control(self, step, "asyncio"):
                 return
-            if kind == "configure":
-                if IMPORT_ERROR is not None:
-                    emit({"id": ident, "type": "error", "detail": "pubnub is not installed: " + IMPORT_ERROR})
-                    return
-                self.configure(step)
-                emit({"id": ident, "type": "result"})
-                return
-            reply = await self.perform(step)
-            reply.update({"id": ident, "type": "result"})
-            if reply.get("category") is None:
-                reply.pop("category", None)
-            emit(reply)
-        except Unsupported as what:
-            emit({"id": ident, "type": "unsupported", "detail": str(what)})
+            emit_operation_reply(ident, await self.perform(step))
         except Exception as error:
-            log(traceback.format_exc())
-            emit({"id": ident, "type": "result", "category": "PNInternalExceptionCategory", "error": True,
-                  "data": {"exception": "%s: %s" % (type(error).__name__, str(error)[:300])}})
+            emit_operation_error(ident, error)
 
     async def run(self, lines):
         import asyncio
