@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "ConformanceKit", targets: ["ConformanceKit"]),
         .library(name: "PubNubCrypto", targets: ["PubNubCrypto"]),
         .library(name: "HarnessHTTPClient", targets: ["HarnessHTTPClient"]),
+        .library(name: "MockPusher", targets: ["MockPusher"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -35,6 +36,8 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "HarnessHTTPClient", dependencies: ["COpenSSL", "CPosix"], swiftSettings: strict),
+        // Pusher Channels protocol core: pure (inputs in, actions out), no sockets (docs/pusher.md).
+        .target(name: "MockPusher", dependencies: ["COpenSSL", "HarnessJSON"], swiftSettings: strict),
         .target(
             name: "ClientUnderTest", dependencies: ["COpenSSL", "HarnessHTTPClient", "HarnessJSON", "PubNubCrypto"], swiftSettings: strict
         ),
@@ -56,6 +59,7 @@ let package = Package(
         // Test support shared by every test target: blocking client, scripted server, response reader.
         .target(name: "HarnessTesting", dependencies: ["CPosix", "MockPubNubServer"], path: "Tests/HarnessTesting", swiftSettings: strict),
         .testTarget(name: "HarnessJSONTests", dependencies: ["HarnessJSON", "HarnessTesting", "PubNubCrypto"], swiftSettings: strict),
+        .testTarget(name: "MockPusherTests", dependencies: ["HarnessJSON", "MockPusher"], swiftSettings: strict),
         .testTarget(name: "PubNubCryptoTests", dependencies: ["HarnessTesting", "PubNubCrypto"], swiftSettings: strict),
         .testTarget(
             name: "MockPubNubServerTests", dependencies: ["HarnessJSON", "HarnessTesting", "MockPubNubServer"], swiftSettings: strict
