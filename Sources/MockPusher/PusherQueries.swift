@@ -17,6 +17,12 @@ public struct PusherChannelSummary: Sendable, Hashable {
     public var userCount: Int?
     /// Subscribed connections.
     public var subscriptionCount: Int
+
+    public init(name: String, userCount: Int?, subscriptionCount: Int) {
+        self.name = name
+        self.userCount = userCount
+        self.subscriptionCount = subscriptionCount
+    }
 }
 
 /// One channel's state (`GET /apps/ID/channels/NAME`).
