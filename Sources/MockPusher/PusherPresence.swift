@@ -73,16 +73,17 @@ struct PusherPresenceMember {
 extension PusherState {
     /// Checks the presence limits; the message of the `pusher:error` when one is exceeded.
     /// UNVERIFIED texts: the doc gives the limits (presence-channels.md), not the service's wording.
-    func presenceLimitViolation(_ member: PusherPresenceMember, channel: String, app: PusherAppState) -> String? {
-        let options = app.app.options
+    func presenceLimitViolation(_ member: PusherPresenceMember, channel: String, appID: String) -> String? {
+        guard let options = apps[appID]?.app.options else { return nil }
         if member.userID.count > options.presenceMaxUserIDLength {
             return "Invalid user id in channel_data for \(channel): longer than \(options.presenceMaxUserIDLength) characters"
         }
         if let info = member.info, info.jsonBytes.count > options.presenceMaxUserInfoBytes {
             return "Invalid user info in channel_data for \(channel): larger than \(options.presenceMaxUserInfoBytes) bytes"
         }
-        let roster = app.channels[channel]?.roster ?? PusherPresenceRoster()
-        if !roster.contains(member.userID), roster.count >= options.presenceMaxMembers {
+        let count = apps[appID]?.channels[channel]?.roster.count ?? 0
+        let present = apps[appID]?.channels[channel]?.roster.contains(member.userID) ?? false
+        if !present, count >= options.presenceMaxMembers {
             return "Presence channel \(channel) is full: at most \(options.presenceMaxMembers) members"
         }
         return nil
@@ -93,16 +94,17 @@ extension PusherState {
     mutating func joinPresence(
         _ member: PusherPresenceMember, channel: String, connection: PusherConnectionID, appID: String, into actions: inout [PusherAction]
     ) {
-        guard var state = apps[appID]?.channels[channel] else { return }
-        if state.roster.add(member.userID, info: member.info, connection: connection) {
+        guard let isNewUser = updateChannel(appID, channel, { $0.roster.add(member.userID, info: member.info, connection: connection) }) else { return }
+        if isNewUser {
             var data: JSONObject = ["user_id": .string(member.userID)]
             if let info = member.info { data["user_info"] = info }
             let frame = PusherFrames.event("pusher_internal:member_added", data: JSONValue.object(data).jsonText, channel: channel)
-            for receiver in state.orderedSubscribers where receiver != connection { actions.append(.send(receiver, frame)) }
+            for receiver in apps[appID]?.channels[channel]?.orderedSubscribers ?? [] where receiver != connection {
+                actions.append(.send(receiver, frame))
+            }
             actions.append(.webhook(appID: appID, .memberAdded(channel: channel, userID: member.userID)))
         }
-        apps[appID]?.channels[channel] = state
-        let succeeded = PusherFrames.event("pusher_internal:subscription_succeeded", data: state.roster.subscriptionData.jsonText, channel: channel)
-        actions.append(.send(connection, succeeded))
+        let roster = apps[appID]?.channels[channel]?.roster.subscriptionData ?? .null
+        actions.append(.send(connection, PusherFrames.event("pusher_internal:subscription_succeeded", data: roster.jsonText, channel: channel)))
     }
 }

@@ -52,13 +52,13 @@ extension PusherState {
     mutating func trigger(
         appID: String, event: String, data: String, channels: [String], excludeSocketID: String?, now: PusherInstant
     ) throws(PusherQueryError) -> [PusherAction] {
-        let app = try app(appID)
+        guard apps[appID] != nil else { throw .unknownApp(id: appID) }
         if let invalid = channels.first(where: { !PusherChannelKind.isValidName($0) }) { throw .invalidChannelName(invalid) }
         let excluded = excludeSocketID.flatMap { connectionBySocketID[$0] }
         var actions: [PusherAction] = []
         for channel in channels {
             remember(event: event, data: data, channel: channel, appID: appID, now: now)
-            guard let state = app.channels[channel] else { continue }
+            guard let state = apps[appID]?.channels[channel] else { continue }
             let frame = PusherFrames.event(event, data: data, channel: channel)
             for receiver in state.orderedSubscribers where receiver != excluded { actions.append(.send(receiver, frame)) }
         }
@@ -96,11 +96,11 @@ extension PusherState {
     /// Closes every connection signed in as `userID` (only those that completed signin, REST ref).
     /// Close code per app option (UNVERIFIED, default 4009); reason UNVERIFIED.
     mutating func terminate(appID: String, userID: String) throws(PusherQueryError) -> [PusherAction] {
-        let app = try app(appID)
+        let code = try app(appID).app.options.terminateCloseCode
         var actions: [PusherAction] = []
         let targets = connections.values.filter { $0.appID == appID && $0.signedIn?.id == userID }.map(\.id).sorted()
         for connection in targets {
-            close(connection, code: app.app.options.terminateCloseCode, reason: "Connections of this user were terminated", into: &actions)
+            close(connection, code: code, reason: "Connections of this user were terminated", into: &actions)
         }
         return actions
     }

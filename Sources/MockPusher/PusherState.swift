@@ -108,21 +108,34 @@ extension PusherState {
     /// Removes `connection` from `channel`; presence and occupancy consequences included.
     mutating func leave(_ channel: String, connection: PusherConnection, into actions: inout [PusherAction]) {
         let appID = connection.appID
-        guard var state = apps[appID]?.channels[channel] else { return }
-        state.subscribers.remove(connection.id)
-        if let userID = connection.subscriptions[channel]?.presenceUserID, state.roster.remove(userID, connection: connection.id) {
+        let presenceUserID = connection.subscriptions[channel]?.presenceUserID
+        let outcome = updateChannel(appID, channel) { state in
+            state.subscribers.remove(connection.id)
+            let lastOfUser = presenceUserID.map { state.roster.remove($0, connection: connection.id) } ?? false
+            return (lastOfUser: lastOfUser, vacated: state.subscribers.isEmpty)
+        }
+        guard let outcome else { return }
+        if outcome.lastOfUser, let userID = presenceUserID {
             let data: JSONValue = ["user_id": .string(userID)]
             let frame = PusherFrames.event("pusher_internal:member_removed", data: data.jsonText, channel: channel)
-            for receiver in state.orderedSubscribers { actions.append(.send(receiver, frame)) }
+            for receiver in apps[appID]?.channels[channel]?.orderedSubscribers ?? [] { actions.append(.send(receiver, frame)) }
             actions.append(.webhook(appID: appID, .memberRemoved(channel: channel, userID: userID)))
         }
-        if state.subscribers.isEmpty {
+        if outcome.vacated {
             apps[appID]?.channels[channel] = nil
             actions.append(.webhook(appID: appID, .channelVacated(channel: channel)))
         } else {
-            apps[appID]?.channels[channel] = state
             subscriptionCountChanged(appID: appID, channel: channel, into: &actions)
         }
+    }
+
+    /// Runs `body` on one occupied channel in place (a copy would duplicate its subscriber set);
+    /// nil when the channel is not occupied.
+    mutating func updateChannel<Result>(_ appID: String, _ channel: String, _ body: (inout PusherChannel) -> Result) -> Result? {
+        // Taken out while it changes, so its storage is uniquely referenced and changes in place.
+        guard var state = apps[appID]?.channels.removeValue(forKey: channel) else { return nil }
+        defer { apps[appID]?.channels[channel] = state }
+        return body(&state)
     }
 
     /// `pusher_internal:subscription_count` to a non-presence channel's subscribers, when the app wants it.

@@ -35,7 +35,9 @@ enum PusherSubscriptionError {
 extension PusherState {
     /// `pusher:subscribe {"channel","auth"?,"channel_data"?}`.
     mutating func subscribe(_ message: PusherClientMessage, from connection: PusherConnectionID, now: PusherInstant, into actions: inout [PusherAction]) {
-        guard let state = connections[connection], let app = apps[state.appID] else { return }
+        // Only small values are held here: a copy of the app's state would make the mutations below
+        // copy its channel table.
+        guard let state = connections[connection], let app = apps[state.appID]?.app else { return }
         func refuse(_ text: String) { actions.append(.send(connection, PusherFrames.error(code: nil, message: text))) }
         let data = message.dataObject ?? [:]
         guard let channel = data["channel"]?.stringValue else { return refuse(PusherSubscriptionError.missingChannel) }
@@ -51,7 +53,7 @@ extension PusherState {
             // UNVERIFIED (spec §10): another user's channel is refused; the `auth` value ("" from pusher-js) is not checked.
             guard state.signedIn?.id == userID else { return refuse(PusherSubscriptionError.notThisUser(channel)) }
         case .private, .encrypted, .presence:
-            if let failure = authFailure(data["auth"]?.stringValue, channel: channel, channelData: channelData, state: state, app: app.app) {
+            if let failure = authFailure(data["auth"]?.stringValue, channel: channel, channelData: channelData, state: state, app: app) {
                 return refuse(failure)
             }
             guard kind.isPresence else { break }
@@ -64,7 +66,7 @@ extension PusherState {
             } else {
                 return refuse(PusherSubscriptionError.presenceNeedsUser(channel))
             }
-            if let member, let violation = presenceLimitViolation(member, channel: channel, app: app) { return refuse(violation) }
+            if let member, let violation = presenceLimitViolation(member, channel: channel, appID: state.appID) { return refuse(violation) }
         }
         add(connection, to: channel, member: member, appID: state.appID, into: &actions)
         if kind.isCache { replayCache(channel, to: connection, appID: state.appID, now: now, into: &actions) }
@@ -94,7 +96,7 @@ extension PusherState {
             apps[appID]?.channels[channel] = PusherChannel()
             actions.append(.webhook(appID: appID, .channelOccupied(channel: channel)))
         }
-        apps[appID]?.channels[channel]?.subscribers.insert(connection)
+        _ = updateChannel(appID, channel) { $0.subscribers.insert(connection) }
         connections[connection]?.subscriptions[channel] = PusherSubscription(presenceUserID: member?.userID)
         if let member {
             joinPresence(member, channel: channel, connection: connection, appID: appID, into: &actions)
