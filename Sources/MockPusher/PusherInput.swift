@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 
 /// A `name=value` pair of the connection URL's query, decoded by the transport.
 public struct PusherQueryItem: Sendable, Hashable {
@@ -63,5 +64,41 @@ public enum PusherWebhookEvent: Sendable, Hashable {
         case .cacheMiss: "cache_miss"
         case .subscriptionCount: "subscription_count"
         }
+    }
+}
+
+extension PusherWebhookEvent {
+    /// The event as it appears in a webhook body's `events` array (spec §7): `name` first, then the
+    /// event's fields in the documented order; `user_id` only when present.
+    public var json: JSONValue {
+        var members: JSONObject = ["name": .string(name)]
+        switch self {
+        case .channelOccupied(let channel), .channelVacated(let channel), .cacheMiss(let channel):
+            members["channel"] = .string(channel)
+        case let .memberAdded(channel, userID), let .memberRemoved(channel, userID):
+            members["channel"] = .string(channel)
+            members["user_id"] = .string(userID)
+        case let .clientEvent(channel, event, data, socketID, userID):
+            members["channel"] = .string(channel)
+            members["event"] = .string(event)
+            members["data"] = .string(data)
+            members["socket_id"] = .string(socketID)
+            if let userID { members["user_id"] = .string(userID) }
+        case let .subscriptionCount(channel, count):
+            members["channel"] = .string(channel)
+            members["subscription_count"] = .int(count)
+        }
+        return .object(members)
+    }
+}
+
+/// The WebSocket endpoint's path (spec §2.1): `/app/KEY`.
+public enum PusherPath {
+    /// The key of `/app/KEY` (query already split off), or nil for any other path.
+    public static func appKey(fromPath path: String) -> String? {
+        guard path.hasPrefix("/app/") else { return nil }
+        let key = path.dropFirst("/app/".count)
+        guard !key.isEmpty, !key.contains("/") else { return nil }
+        return String(key)
     }
 }

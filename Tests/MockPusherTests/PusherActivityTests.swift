@@ -85,4 +85,23 @@ struct PusherActivityTests {
         #expect(bed.core.handle(.tick(now: start + .seconds(120))).isEmpty)
         #expect(bed.core.handle(.tick(now: start + .seconds(180))) == [.webSocketPing(one)])
     }
+
+    @Test func the4201CloseLeavesPresenceLikeAnyClose() {
+        let bed = PusherTestBed()
+        let start = bed.now
+        bed.connect(1)
+        bed.subscribe(1, "presence-p", channelData: #"{"user_id":"gone"}"#)
+        bed.connect(2)
+        let secondStart = start + .seconds(100)
+        _ = bed.core.handle(.text(PusherConnectionID(2), #"{"event":"pusher:subscribe","data":{"channel":"news"}}"#, now: secondStart))
+        _ = bed.core.handle(.pong(PusherConnectionID(2), now: secondStart))
+        let watcherAuth = PusherSignatures.channelAuth(
+            app: docApp, socketID: bed.core.socketID(of: PusherConnectionID(2)) ?? "", channel: "presence-p", channelData: #"{"user_id":"w"}"#)
+        _ = bed.core.handle(.text(PusherConnectionID(2), #"{"event":"pusher:subscribe","data":{"channel":"presence-p","auth":"\#(watcherAuth)","channel_data":"{\"user_id\":\"w\"}"}}"#, now: secondStart))
+        _ = bed.core.handle(.tick(now: start + .seconds(120)))
+        let actions = bed.core.handle(.tick(now: start + .seconds(150)))
+        #expect(actions.first == .close(one, code: 4201, reason: "Pong reply not received"))
+        #expect(sent(actions, to: 2) == [#"{"event":"pusher_internal:member_removed","data":"{\"user_id\":\"gone\"}","channel":"presence-p"}"#])
+        #expect(webhooks(actions) == [.memberRemoved(channel: "presence-p", userID: "gone")])
+    }
 }
