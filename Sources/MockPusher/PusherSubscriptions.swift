@@ -53,7 +53,7 @@ extension PusherState {
             // UNVERIFIED (spec §10): another user's channel is refused; the `auth` value ("" from pusher-js) is not checked.
             guard state.signedIn?.id == userID else { return refuse(PusherSubscriptionError.notThisUser(channel)) }
         case .private, .encrypted, .presence:
-            if let failure = authFailure(data["auth"]?.stringValue, channel: channel, channelData: channelData, state: state, app: app) {
+            if let failure = authFailure(data["auth"]?.stringValue, channel: channel, channelData: kind.isPresence ? channelData : nil, state: state, app: app) {
                 return refuse(failure)
             }
             guard kind.isPresence else { break }

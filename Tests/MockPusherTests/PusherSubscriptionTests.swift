@@ -73,6 +73,14 @@ struct PusherSubscriptionTests {
         ])
     }
 
+    @Test func channelDataOnAPrivateChannelIsNotPartOfTheSignature() {
+        let bed = PusherTestBed()
+        let socketID = bed.connect(1)
+        let auth = PusherSignatures.channelAuth(app: docApp, socketID: socketID, channel: "private-p")
+        let message = #"{"event":"pusher:subscribe","data":{"channel":"private-p","auth":"\#(auth)","channel_data":"{}"}}"#
+        #expect(sent(bed.send(1, message), to: 1) == [#"{"event":"pusher_internal:subscription_succeeded","data":"{}","channel":"private-p"}"#])
+    }
+
     @Test func signatureForAnotherSocketIsRefused() {
         let bed = PusherTestBed()
         bed.connect(1)
