@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "PubNubCrypto", targets: ["PubNubCrypto"]),
         .library(name: "HarnessHTTPClient", targets: ["HarnessHTTPClient"]),
         .library(name: "MockPusher", targets: ["MockPusher"]),
+        .library(name: "HarnessWebSocket", targets: ["HarnessWebSocket"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -38,6 +39,8 @@ let package = Package(
         .target(name: "HarnessHTTPClient", dependencies: ["COpenSSL", "CPosix"], swiftSettings: strict),
         // Pusher Channels protocol core: pure (inputs in, actions out), no sockets (docs/pusher.md).
         .target(name: "MockPusher", dependencies: ["COpenSSL", "HarnessJSON"], swiftSettings: strict),
+        // RFC 6455 codec without sockets: frames, messages, handshakes, for both roles.
+        .target(name: "HarnessWebSocket", dependencies: ["COpenSSL"], swiftSettings: strict),
         .target(
             name: "ClientUnderTest", dependencies: ["COpenSSL", "HarnessHTTPClient", "HarnessJSON", "PubNubCrypto"], swiftSettings: strict
         ),
@@ -69,6 +72,7 @@ let package = Package(
         .target(name: "HarnessFuzzing", dependencies: ["MockPubNubServer", "ConformanceKit"], swiftSettings: strict),
         .target(name: "CFuzzerEntry"),
         .executableTarget(name: "harness-fuzz", dependencies: ["HarnessFuzzing", "CFuzzerEntry"], swiftSettings: strict),
+        .testTarget(name: "HarnessWebSocketTests", dependencies: ["HarnessWebSocket"], swiftSettings: strict),
         .testTarget(name: "HarnessHTTPClientTests", dependencies: ["HarnessHTTPClient", "HarnessTesting", "MockPubNubServer"], swiftSettings: strict),
         .testTarget(name: "HarnessFuzzingTests", dependencies: ["HarnessFuzzing", "HarnessTesting"], swiftSettings: strict),
         .testTarget(
