@@ -8,8 +8,13 @@ public final class PusherCore: Sendable {
     private let state: Mutex<PusherState>
 
     /// `socketIDSeed` fixes the sequence of socket ids (tests predict them).
-    public init(apps: [PusherApp], socketIDSeed: UInt64 = 0x5075_7368_6572) {
-        state = Mutex(PusherState(apps: apps, socketIDs: PusherSocketIDGenerator(seed: socketIDSeed)))
+    public convenience init(apps: [PusherApp], socketIDSeed: UInt64 = 0x5075_7368_6572) {
+        self.init(apps: apps, socketIDs: PusherSocketIDGenerator(seed: socketIDSeed))
+    }
+
+    /// A core whose socket ids come from `socketIDs`.
+    public init(apps: [PusherApp], socketIDs: PusherSocketIDGenerator) {
+        state = Mutex(PusherState(apps: apps, socketIDs: socketIDs))
     }
 
     /// Handles one input; the actions to perform, in order.

@@ -10,6 +10,17 @@ public enum PusherQueryError: Error, Sendable, Hashable {
     case invalidChannelName(String)
 }
 
+extension PusherQueryError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .unknownApp(let id): "unknown app id \(id)"
+        case .userCountNeedsPresencePrefix: "info=user_count needs filter_by_prefix=presence-"
+        case .notPresenceChannel(let channel): "\(channel) is not a presence channel"
+        case .invalidChannelName(let channel): "invalid channel name \(channel)"
+        }
+    }
+}
+
 /// One occupied channel in a channel list.
 public struct PusherChannelSummary: Sendable, Hashable {
     public var name: String

@@ -62,3 +62,16 @@ struct PusherQueryTests {
         #expect(try bed.core.users(appID: "3", channel: "presence-none").isEmpty)
     }
 }
+
+@Suite("Pusher core construction")
+struct PusherCoreConstructionTests {
+    @Test func theSocketIDGeneratorIsInjectable() {
+        var expected = PusherSocketIDGenerator(seed: 5)
+        let core = PusherCore(apps: [docApp], socketIDs: PusherSocketIDGenerator(seed: 5))
+        _ = core.handle(.connected(PusherConnectionID(1), appKey: docApp.key, query: [PusherQueryItem("protocol", "7")], now: PusherInstant(milliseconds: 0)))
+        #expect(core.socketID(of: PusherConnectionID(1)) == expected.next())
+        #expect(core.app(key: docApp.key) == docApp)
+        #expect(core.app(id: "3") == docApp)
+        #expect(core.app(id: "4") == nil)
+    }
+}
