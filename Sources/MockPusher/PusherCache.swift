@@ -3,7 +3,9 @@
 extension PusherState {
     /// After subscription_succeeded on a cache channel: the last event, or `pusher:cache_miss` and its
     /// webhook when there is none (spec §3.7).
-    mutating func replayCache(_ channel: String, to connection: PusherConnectionID, appID: String, now: PusherInstant, into actions: inout [PusherAction]) {
+    mutating func replayCache(
+        _ channel: String, to connection: PusherConnectionID, appID: String, now: PusherInstant, into actions: inout [PusherAction]
+    ) {
         guard apps[appID]?.app.options.cacheChannelsEnabled == true else { return }
         if let cached = apps[appID]?.cache[channel], now < cached.expires {
             actions.append(.send(connection, PusherFrames.event(cached.event, data: cached.data, channel: channel)))

@@ -14,7 +14,9 @@ enum PusherClientEventError {
 extension PusherState {
     /// A `client-` event: private or presence channel, sender subscribed, within the rate limit;
     /// delivered to every other subscriber, with `user_id` on presence channels (spec §3.6).
-    mutating func clientEvent(_ message: PusherClientMessage, from connection: PusherConnectionID, now: PusherInstant, into actions: inout [PusherAction]) {
+    mutating func clientEvent(
+        _ message: PusherClientMessage, from connection: PusherConnectionID, now: PusherInstant, into actions: inout [PusherAction]
+    ) {
         guard let state = connections[connection], let options = apps[state.appID]?.app.options else { return }
         func refuse(_ code: Int?, _ text: String) { actions.append(.send(connection, PusherFrames.error(code: code, message: text))) }
         guard options.clientEventsEnabled else { return refuse(nil, PusherClientEventError.disabled) }

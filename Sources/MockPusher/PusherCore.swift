@@ -64,7 +64,9 @@ public final class PusherCore: Sendable {
 
     /// Occupied channels, optionally filtered by name prefix; user counts need a `presence-` prefix.
     public func channels(appID: String, prefix: String? = nil, includeUserCount: Bool = false) throws(PusherQueryError) -> [PusherChannelSummary] {
-        try state.withLock { state throws(PusherQueryError) in try state.channelList(appID: appID, prefix: prefix, includeUserCount: includeUserCount) }
+        try state.withLock { state throws(PusherQueryError) in
+            try state.channelList(appID: appID, prefix: prefix, includeUserCount: includeUserCount)
+        }
     }
 
     /// One channel's occupancy, counts and cached event.

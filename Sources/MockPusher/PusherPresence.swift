@@ -94,7 +94,8 @@ extension PusherState {
     mutating func joinPresence(
         _ member: PusherPresenceMember, channel: String, connection: PusherConnectionID, appID: String, into actions: inout [PusherAction]
     ) {
-        guard let isNewUser = updateChannel(appID, channel, { $0.roster.add(member.userID, info: member.info, connection: connection) }) else { return }
+        let isNewUser = updateChannel(appID, channel) { $0.roster.add(member.userID, info: member.info, connection: connection) }
+        guard let isNewUser else { return }
         if isNewUser {
             var data: JSONObject = ["user_id": .string(member.userID)]
             if let info = member.info { data["user_info"] = info }

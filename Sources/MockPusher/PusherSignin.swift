@@ -42,7 +42,8 @@ extension PusherState {
         case .object: actions.append(.send(connection, PusherFrames.event("pusher:signin_success", rawData: success.jsonText)))
         }
         if let watchlist = user["watchlist"]?.arrayValue, watchlist.count > app.options.watchlistLimit {
-            actions.append(.send(connection, PusherFrames.error(code: PusherSigninError.watchlistCode, message: PusherSigninError.watchlistTooLong(app.options.watchlistLimit))))
+            let message = PusherSigninError.watchlistTooLong(app.options.watchlistLimit)
+            actions.append(.send(connection, PusherFrames.error(code: PusherSigninError.watchlistCode, message: message)))
         }
     }
 }

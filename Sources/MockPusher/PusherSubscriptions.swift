@@ -34,7 +34,9 @@ enum PusherSubscriptionError {
 
 extension PusherState {
     /// `pusher:subscribe {"channel","auth"?,"channel_data"?}`.
-    mutating func subscribe(_ message: PusherClientMessage, from connection: PusherConnectionID, now: PusherInstant, into actions: inout [PusherAction]) {
+    mutating func subscribe(
+        _ message: PusherClientMessage, from connection: PusherConnectionID, now: PusherInstant, into actions: inout [PusherAction]
+    ) {
         // Only small values are held here: a copy of the app's state would make the mutations below
         // copy its channel table.
         guard let state = connections[connection], let app = apps[state.appID]?.app else { return }
@@ -53,12 +55,15 @@ extension PusherState {
             // UNVERIFIED (spec §10): another user's channel is refused; the `auth` value ("" from pusher-js) is not checked.
             guard state.signedIn?.id == userID else { return refuse(PusherSubscriptionError.notThisUser(channel)) }
         case .private, .encrypted, .presence:
-            if let failure = authFailure(data["auth"]?.stringValue, channel: channel, channelData: kind.isPresence ? channelData : nil, state: state, app: app) {
+            let signedData = kind.isPresence ? channelData : nil
+            if let failure = authFailure(data["auth"]?.stringValue, channel: channel, channelData: signedData, state: state, app: app) {
                 return refuse(failure)
             }
             guard kind.isPresence else { break }
             if let channelData {
-                guard let declared = PusherPresenceMember(channelData: channelData) else { return refuse(PusherSubscriptionError.invalidChannelData(channel)) }
+                guard let declared = PusherPresenceMember(channelData: channelData) else {
+                    return refuse(PusherSubscriptionError.invalidChannelData(channel))
+                }
                 member = declared
             } else if let user = state.signedIn {
                 // Presence without channel_data on a signed-in connection (spec §3.4): the signin's user.
