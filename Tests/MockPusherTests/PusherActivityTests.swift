@@ -41,6 +41,15 @@ struct PusherActivityTests {
         #expect(bed.core.handle(.tick(now: start + .seconds(245))) == [.webSocketPing(one)])
     }
 
+    @Test func aWebSocketPingFromTheClientCountsAsActivity() {
+        let bed = PusherTestBed()
+        let start = bed.now
+        bed.connect(1)
+        #expect(bed.core.handle(.ping(one, now: start + .seconds(60))).isEmpty)
+        #expect(bed.core.handle(.tick(now: start + .seconds(120))).isEmpty)
+        #expect(bed.core.handle(.tick(now: start + .seconds(180))) == [.webSocketPing(one)])
+    }
+
     @Test func clientMessagesPostponeTheProbe() {
         var bed = PusherTestBed()
         let start = bed.now

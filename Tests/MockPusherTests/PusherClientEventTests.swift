@@ -28,6 +28,11 @@ struct PusherClientEventTests {
         #expect(sent(actions, to: 2) == [#"{"event":"client-move","data":{"x": 1},"channel":"private-room"}"#])
     }
 
+    @Test func eventWithoutDataIsRelayedWithoutData() {
+        let bed = twoOnPrivate()
+        #expect(sent(bed.send(1, #"{"event":"client-ping","channel":"private-room"}"#), to: 2) == [#"{"event":"client-ping","channel":"private-room"}"#])
+    }
+
     @Test func presenceChannelEventsCarryTheSendersUserID() {
         let bed = PusherTestBed()
         bed.connect(1)
