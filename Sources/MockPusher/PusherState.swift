@@ -79,7 +79,8 @@ struct PusherSignedInUser: Hashable {
 }
 
 extension PusherState {
-    /// Forgets `connection`: leaves every channel (member_removed, vacated) and drops its timers.
+    /// Forgets `connection`: leaves every channel (member_removed, vacated); its timer entry is
+    /// discarded when it comes due.
     mutating func forget(_ connection: PusherConnectionID, into actions: inout [PusherAction]) {
         guard let state = connections.removeValue(forKey: connection) else { return }
         connectionBySocketID[state.socketID] = nil
