@@ -76,22 +76,22 @@ enum ReconnectSuite {
             // the subscribe itself after its policy delay instead of pinging /time/0. The first
             // retry fails (announced as an unexpected disconnect), the second succeeds; with the
             // harness's 100 ms interval a linear policy waits 0.1 s plus up to 1 s of jitter per
-            // attempt, so the windows cover two attempts.
+            // attempt: each window covers one attempt with room, the budget both.
             ConformanceCase(
                 "reconnect.retry.restore", "Retry policy: the subscribe is retried with its cursor and the loop resumes and delivers", spec: "§12.1",
                 plan: subscribeOutage(retryFailures: 1), client: client(),
-                steps: [.subscribe(["ch-r"]), .expect(.connected), .expect(.unexpectedDisconnect, within: 2_500),
-                        .expectJournal(.count(endpoint: "subscribe", query: PlanBuilder.longPoll, atLeast: 3), withinMs: 2_500),
+                steps: [.subscribe(["ch-r"]), .expect(.connected), .expect(.unexpectedDisconnect, within: 2_000),
+                        .expectJournal(.count(endpoint: "subscribe", query: PlanBuilder.longPoll, atLeast: 3), withinMs: 2_000),
                         .serverPublish(channel: "ch-r", message: "after"), .expectMessage("ch-r", "after", within: 1_500)],
-                expected: [.connected, .unexpectedDisconnect], tolerated: [.reconnected], timeBudget: .seconds(6),
+                expected: [.connected, .unexpectedDisconnect], tolerated: [.reconnected], timeBudget: .seconds(4),
                 requires: [.reconnection]),
             ConformanceCase(
                 "reconnect.retry.catch-up", "Retry policy: a message sent during the outage is delivered by the retry's reused cursor", spec: "§12.1",
                 plan: subscribeOutage(retryFailures: 1), client: client(catchUp: true),
-                steps: [.subscribe(["ch-r"]), .expect(.connected), .expect(.unexpectedDisconnect, within: 2_500),
-                        .serverPublish(channel: "ch-r", message: "during outage"), .expectMessage("ch-r", "during outage", within: 2_500),
+                steps: [.subscribe(["ch-r"]), .expect(.connected), .expect(.unexpectedDisconnect, within: 2_000),
+                        .serverPublish(channel: "ch-r", message: "during outage"), .expectMessage("ch-r", "during outage", within: 2_000),
                         .expectJournal(.cursorReused(true), withinMs: 500)],
-                expected: [.connected, .unexpectedDisconnect], tolerated: [.reconnected], timeBudget: .seconds(6),
+                expected: [.connected, .unexpectedDisconnect], tolerated: [.reconnected], timeBudget: .seconds(4),
                 requires: [.reconnection]),
             ConformanceCase(
                 "reconnect.access-denied.no-retry", "A 403 on the long-poll stops the loop: no immediate resubscribe", spec: "§12.2",
