@@ -23,14 +23,19 @@ import threading
 import traceback
 
 OUT = threading.Lock()
+# stdout carries the protocol only. Some SDK releases print to stdout themselves (5.x prints every
+# fetch-messages response in `PNFetchMessagesResult.from_json`): everything the process prints
+# goes to stderr, protocol lines to the real stdout.
+PROTOCOL = sys.stdout
+sys.stdout = sys.stderr
 
 
 def emit(obj):
     """Writes one protocol line (thread-safe)."""
     line = json.dumps(obj, separators=(",", ":"), default=str)
     with OUT:
-        sys.stdout.write(line + "\n")
-        sys.stdout.flush()
+        PROTOCOL.write(line + "\n")
+        PROTOCOL.flush()
 
 
 def log(text):
@@ -724,7 +729,7 @@ def main():
         driver = SyncDriver()
         driver.flavour = "sync"
         driver.run()
-    sys.stdout.flush()
+    PROTOCOL.flush()
     os._exit(0)  # SDK threads (timers, workers) must not keep the process alive
 
 
