@@ -643,11 +643,14 @@ class AsyncioDriver:
         self.ops = None
 
     def configure(self, fields):
+        # The configuration first: it points SSL_CERT_FILE at the harness CA, and aiohttp (the
+        # 4.x-9.x asyncio transport) builds its default TLS context when it is first imported.
+        config = make_configuration(fields)
         from pubnub.pubnub_asyncio import PubNubAsyncio
         try:
-            self.pubnub = PubNubAsyncio(make_configuration(fields), custom_event_loop=self.loop)
+            self.pubnub = PubNubAsyncio(config, custom_event_loop=self.loop)
         except TypeError:
-            self.pubnub = PubNubAsyncio(make_configuration(fields))
+            self.pubnub = PubNubAsyncio(config)
         self.pubnub.add_listener(Listener())
         self.ops = Operations(self.pubnub)
 
