@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "ConformanceKit", targets: ["ConformanceKit"]),
         .library(name: "PubNubCrypto", targets: ["PubNubCrypto"]),
         .library(name: "HarnessHTTPClient", targets: ["HarnessHTTPClient"]),
+        .library(name: "HarnessWebSocket", targets: ["HarnessWebSocket"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -35,6 +36,8 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "HarnessHTTPClient", dependencies: ["COpenSSL", "CPosix"], swiftSettings: strict),
+        // RFC 6455 codec without sockets: frames, messages, handshakes, for both roles.
+        .target(name: "HarnessWebSocket", dependencies: ["COpenSSL"], swiftSettings: strict),
         .target(
             name: "ClientUnderTest", dependencies: ["COpenSSL", "HarnessHTTPClient", "HarnessJSON", "PubNubCrypto"], swiftSettings: strict
         ),
@@ -65,6 +68,7 @@ let package = Package(
         .target(name: "HarnessFuzzing", dependencies: ["MockPubNubServer", "ConformanceKit"], swiftSettings: strict),
         .target(name: "CFuzzerEntry"),
         .executableTarget(name: "harness-fuzz", dependencies: ["HarnessFuzzing", "CFuzzerEntry"], swiftSettings: strict),
+        .testTarget(name: "HarnessWebSocketTests", dependencies: ["HarnessWebSocket"], swiftSettings: strict),
         .testTarget(name: "HarnessHTTPClientTests", dependencies: ["HarnessHTTPClient", "HarnessTesting", "MockPubNubServer"], swiftSettings: strict),
         .testTarget(name: "HarnessFuzzingTests", dependencies: ["HarnessFuzzing", "HarnessTesting"], swiftSettings: strict),
         .testTarget(
