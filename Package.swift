@@ -31,7 +31,8 @@ let package = Package(
         .target(
             name: "MockPubNubServer",
             dependencies: [
-                "COpenSSL", "CPosix", "CZlib", "HarnessJSON", "PubNubCrypto", .product(name: "Logging", package: "swift-log"),
+                "COpenSSL", "CPosix", "CZlib", "HarnessJSON", "HarnessWebSocket", "PubNubCrypto",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -57,7 +58,7 @@ let package = Package(
         ),
         .executableTarget(name: "harness-bench", dependencies: ["CPosix", "MockPubNubServer"], swiftSettings: strict),
         // Test support shared by every test target: blocking client, scripted server, response reader.
-        .target(name: "HarnessTesting", dependencies: ["CPosix", "MockPubNubServer"], path: "Tests/HarnessTesting", swiftSettings: strict),
+        .target(name: "HarnessTesting", dependencies: ["COpenSSL", "CPosix", "HarnessWebSocket", "MockPubNubServer"], path: "Tests/HarnessTesting", swiftSettings: strict),
         .testTarget(name: "HarnessJSONTests", dependencies: ["HarnessJSON", "HarnessTesting", "PubNubCrypto"], swiftSettings: strict),
         .testTarget(name: "PubNubCryptoTests", dependencies: ["HarnessTesting", "PubNubCrypto"], swiftSettings: strict),
         .testTarget(

@@ -87,6 +87,7 @@ extension Connection {
         let context = RequestContext(
             connectionID: connectionID, peer: peer, localPort: localPort, isTLS: isTLS,
             arrivalTime: arrival, sequenceOnConnection: sequence)
+        if upgradeHold && routeUpgrade(parsed.request, context: context) { return }
         sequence += 1
         dispatching = true
         core.handler.handle(parsed.request, context: context, responder: responder)
