@@ -120,13 +120,24 @@ package final class WebSocketTestClient {
         return try readResponseHead(timeoutMs: timeoutMs)
     }
 
-    /// Reads an HTTP response head (bounded); its exact text and the parsed value.
-    package func readResponseHead(timeoutMs: Int32 = 5000) throws -> (text: String, head: WebSocketResponseHead) {
+    /// Reads an HTTP response head (bounded); its exact text and the parsed value. `afterSkipping`
+    /// drops that many bytes first (the body of an earlier response on the same connection).
+    package func readResponseHead(afterSkipping skip: Int = 0, timeoutMs: Int32 = 5000) throws -> (text: String, head: WebSocketResponseHead) {
+        var toSkip = skip
         for _ in 0..<1000 {
-            if let (head, consumed) = try WebSocketResponseHead.parse(headBuffer) {
+            if toSkip > 0 {
+                let dropped = min(toSkip, headBuffer.count)
+                headBuffer.removeFirst(dropped)
+                toSkip -= dropped
+            }
+            if toSkip == 0, let (head, consumed) = try WebSocketResponseHead.parse(headBuffer) {
                 let text = String(decoding: headBuffer[0..<consumed], as: UTF8.self)
-                decoder.feed(headBuffer[consumed...])
-                headBuffer = []
+                headBuffer.removeFirst(consumed)
+                if head.status == 101 {
+                    // Frames follow a 101; anything else may be followed by more HTTP.
+                    decoder.feed(headBuffer)
+                    headBuffer = []
+                }
                 return (text, head)
             }
             switch readOnce(timeoutMs: timeoutMs) {

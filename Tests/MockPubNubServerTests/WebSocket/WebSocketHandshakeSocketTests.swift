@@ -141,3 +141,37 @@ struct WebSocketHandshakeSocketTests {
         }
     }
 }
+
+extension WebSocketHandshakeSocketTests {
+    @Test func upgradeAfterAKeepAliveRequestOnTheSameConnection() throws {
+        try withWebSocketServer { server, _ in
+            let client = try WebSocketTestClient(port: server.address!.port)
+            let upgrade = WebSocketClientHandshake(host: "x", target: "/ws", keyBytes: Array("the sample nonce".utf8))
+            client.send(Array("GET /ext/first HTTP/1.1\r\nHost: x\r\n\r\n".utf8) + upgrade.requestHead + Self.maskedHello)
+            let first = try client.readResponseHead()
+            #expect(first.head.status == 200)
+            // The first answer's body ("ext /ext/first") sits in front of the 101.
+            let second = try client.readResponseHead(afterSkipping: 14)
+            #expect(second.text == Self.expected101)
+            #expect(try client.readFrame().get().payload == Array("Hello".utf8))
+        }
+    }
+
+    @Test func handleSendsFromAnyThread() throws {
+        try withWebSocketServer { server, log in
+            let client = try WebSocketTestClient(port: server.address!.port)
+            _ = try client.handshake(target: "/ws")
+            let handle = try #require(log.wait { !$0.isEmpty } != nil ? log.lastHandle : nil)
+            handle.send(text: "from the test thread")
+            handle.send(binary: [0xFF, 0x00])
+            handle.sendRaw(WebSocketRawFrame(fin: false, opcode: 1, payload: Array("sp".utf8)).bytes
+                + WebSocketRawFrame(opcode: 0, payload: Array("lit".utf8)).bytes)
+            #expect(try client.readFrame().get() == WebSocketFrame(opcode: .text, payload: Array("from the test thread".utf8)))
+            #expect(try client.readFrame().get() == WebSocketFrame(opcode: .binary, payload: [0xFF, 0x00]))
+            #expect(try client.readFrame().get() == WebSocketFrame(fin: false, opcode: .text, payload: Array("sp".utf8)))
+            #expect(try client.readFrame().get() == WebSocketFrame(opcode: .continuation, payload: Array("lit".utf8)))
+            #expect(handle.peer.hasPrefix("127.0.0.1:"))
+            #expect(!handle.isTLS)
+        }
+    }
+}
