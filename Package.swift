@@ -66,7 +66,7 @@ let package = Package(
         ),
         // Fuzz entry points (docs/reliability.md): plain functions in a library, so `swift test`
         // runs them on seeded mutations and `harness-fuzz` serves both libFuzzer and corpus replay.
-        .target(name: "HarnessFuzzing", dependencies: ["MockPubNubServer", "ConformanceKit"], swiftSettings: strict),
+        .target(name: "HarnessFuzzing", dependencies: ["MockPubNubServer", "ConformanceKit", "HarnessWebSocket"], swiftSettings: strict),
         .target(name: "CFuzzerEntry"),
         .executableTarget(name: "harness-fuzz", dependencies: ["HarnessFuzzing", "CFuzzerEntry"], swiftSettings: strict),
         .testTarget(name: "HarnessWebSocketTests", dependencies: ["HarnessWebSocket"], swiftSettings: strict),
