@@ -56,7 +56,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .executableTarget(name: "harness-bench", dependencies: ["CPosix", "MockPubNubServer"], swiftSettings: strict),
+        .executableTarget(name: "harness-bench", dependencies: ["COpenSSL", "CPosix", "MockPubNubServer"], swiftSettings: strict),
         // Test support shared by every test target: blocking client, scripted server, response reader.
         .target(name: "HarnessTesting", dependencies: ["COpenSSL", "CPosix", "HarnessWebSocket", "MockPubNubServer"], path: "Tests/HarnessTesting", swiftSettings: strict),
         .testTarget(name: "HarnessJSONTests", dependencies: ["HarnessJSON", "HarnessTesting", "PubNubCrypto"], swiftSettings: strict),
