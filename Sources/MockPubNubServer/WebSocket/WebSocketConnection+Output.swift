@@ -70,10 +70,16 @@ extension WebSocketConnection {
         updateInterest()
     }
 
-    /// FIN once everything queued is written (the state is `.draining` by then).
+    /// FIN once everything queued is written (the state is `.draining` by then). A peer that does
+    /// not read the rest within `closeTimeout` gets the TCP connection closed anyway.
     func finishAfterOutput() {
         finAfterFlush = true
         flush()
+        guard isOpenForInput, finAfterFlush else { return }
+        timer?.cancel()
+        timer = loop.schedule(afterNanos: core.webSocket.closeTimeout.clampedNanoseconds) { [weak self] in
+            self?.closeNow(reset: false)
+        }
     }
 
     /// The server's close: a close frame, then the peer's answer or the timeout ends TCP.

@@ -88,6 +88,21 @@ struct WebSocketCloseSocketTests {
         }
     }
 
+    @Test func aFailedConnectionWhosePeerDoesNotReadIsClosedAfterTheCloseTimeout() throws {
+        try withWebSocketServer(configure: {
+            $0.webSocket.maxOutboundBytes = 64 << 20
+            $0.webSocket.closeTimeout = .milliseconds(200)
+        }) { server, log in
+            let client = try WebSocketTestClient(port: server.address!.port)
+            _ = try client.handshake(target: "/ws")
+            client.send(text: "fill")  // 16 MiB queued; this client reads none of it
+            #expect(log.wait { $0.contains(.text("fill")) } != nil)
+            client.send([0x81, 0x01, 0x41])  // unmasked: the close frame waits behind the 16 MiB
+            #expect(log.waitForClose() == .closed(code: 1002, reason: "client frame is not masked", clean: false))
+            #expect(eventually { server.openConnectionCount == 0 })
+        }
+    }
+
     @Test func httpWatchdogsDoNotCloseAnUpgradedSocket() throws {
         try withWebSocketServer(configure: {
             $0.headerTimeout = .milliseconds(100)

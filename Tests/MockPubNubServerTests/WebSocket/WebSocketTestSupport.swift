@@ -48,7 +48,7 @@ final class WebSocketEventLog: Sendable {
 }
 
 /// Echoes text and binary; "close-me" starts a server close (4000 "bye"), "ping-me" pings,
-/// "flood" writes 4,096 × 32 KiB binary messages from the loop (for the outbound limit).
+/// "fill" writes 16 × 1 MiB, "flood" 4,096 × 32 KiB binary messages from the loop (outbound limit).
 struct EchoWebSocketHandler: WebSocketHandler {
     let log: WebSocketEventLog
     var acceptsBinaryMessages = true
@@ -63,6 +63,9 @@ struct EchoWebSocketHandler: WebSocketHandler {
         switch text {
         case "close-me": connection.close(code: WebSocketCloseCode(4000), reason: "bye")
         case "ping-me": connection.ping(payload: [1, 2, 3])
+        case "fill":
+            let chunk = [UInt8](repeating: 0x46, count: 1 << 20)
+            for _ in 0..<16 { connection.send(binary: chunk) }
         case "flood":
             let chunk = [UInt8](repeating: 0x5A, count: 32 * 1024)
             for _ in 0..<4096 { connection.send(binary: chunk) }
