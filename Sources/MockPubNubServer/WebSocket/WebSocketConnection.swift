@@ -86,6 +86,7 @@ final class WebSocketConnection: LoopHandler {
         updateInterest()
     }
 
+    /// Whether the connection still owns its socket (every state but `.closed`).
     var isOpenForInput: Bool {
         switch state {
         case .open, .closeSent, .draining: true
