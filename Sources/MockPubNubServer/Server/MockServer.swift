@@ -118,6 +118,9 @@ public final class MockServer: Sendable {
         }
     }
 
+    /// Timers on the server's event loops (for extensions: presence sweeps, activity timeouts).
+    package var scheduler: any Scheduler { http.scheduler }
+
     /// Accepted sockets not yet closed (every listener); for leak checks.
     public var openConnectionCount: Int { http.openConnectionCount }
 

@@ -64,6 +64,13 @@ public final class WebSocketHandle: Sendable, CustomStringConvertible {
         perform { $0.abort() }
     }
 
+    /// Runs `work` after `delay` on this connection's event loop (activity timeouts, periodic
+    /// pings); the handle cancels it. Runs even after the connection closed: check in `work`.
+    @discardableResult
+    package func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> any ScheduledWork {
+        loop.scheduleSendable(afterNanos: delay.clampedNanoseconds, work)
+    }
+
     public var description: String { "WebSocket #\(id) from \(peer)" }
 
     /// Runs `work` on the connection's loop: now when already there, else through its task queue.

@@ -170,6 +170,13 @@ extension WebSocketHandshakeSocketTests {
             #expect(try client.readFrame().get() == WebSocketFrame(opcode: .binary, payload: [0xFF, 0x00]))
             #expect(try client.readFrame().get() == WebSocketFrame(fin: false, opcode: .text, payload: Array("sp".utf8)))
             #expect(try client.readFrame().get() == WebSocketFrame(opcode: .continuation, payload: Array("lit".utf8)))
+            handle.schedule(after: .milliseconds(20)) { handle.send(text: "tick") }
+            #expect(try client.readFrame().get() == WebSocketFrame(opcode: .text, payload: Array("tick".utf8)))
+            let cancelled = handle.schedule(after: .milliseconds(20)) { handle.send(text: "never") }
+            cancelled.cancel()
+            handle.schedule(after: .milliseconds(60)) { handle.ping(payload: [4]) }
+            // Had the cancelled timer run, "never" would arrive before the later ping.
+            #expect(try client.readFrame().get() == WebSocketFrame(opcode: .ping, payload: [4]))
             #expect(handle.peer.hasPrefix("127.0.0.1:"))
             #expect(!handle.isTLS)
         }
