@@ -26,6 +26,9 @@ struct ExtensionUpgradeRouter: WebSocketUpgradeRouter {
             case .refuse(let response):
                 return .refuse(response)
             case .accept(let handler):
+                guard request.version == "HTTP/1.1" else {
+                    return .refuse(candidate.handshakeRefusal(.badRequest("WebSocket upgrade requires HTTP/1.1, got \(request.version)")))
+                }
                 let fields = request.headers.fields.map { WebSocketHeaderField($0.name, $0.value) }
                 switch WebSocketServerHandshake.validate(method: request.method, headers: fields) {
                 case .success(let upgrade):

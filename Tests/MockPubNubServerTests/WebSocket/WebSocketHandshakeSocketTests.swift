@@ -74,6 +74,18 @@ struct WebSocketHandshakeSocketTests {
         }
     }
 
+    @Test func http10UpgradeIs400() throws {
+        try withWebSocketServer { server, log in
+            let client = try WebSocketTestClient(port: server.address!.port)
+            client.send(Array("GET /ws HTTP/1.0\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n".utf8))
+            let (text, end) = client.readRawToEnd()
+            #expect(text.hasPrefix("HTTP/1.0 400 Bad Request\r\n"))
+            #expect(text.hasSuffix("\r\n\r\nWebSocket upgrade requires HTTP/1.1, got HTTP/1.0\n"))
+            #expect(end == .eof)
+            #expect(log.all.isEmpty)
+        }
+    }
+
     @Test func extensionRefusalIsSentAndTheConnectionCloses() throws {
         try withWebSocketServer { server, _ in
             let client = try WebSocketTestClient(port: server.address!.port)
