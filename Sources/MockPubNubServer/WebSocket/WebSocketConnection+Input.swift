@@ -35,6 +35,8 @@ extension WebSocketConnection {
             guard case .open = state else { return }
             var encoder = WebSocketFrameEncoder.server
             sendData(encoder.encodePong(payload))
+            guard case .open = state else { return }
+            handler.webSocket(handle, didReceivePing: payload)
         case .pong(let payload):
             guard case .open = state else { return }
             handler.webSocket(handle, didReceivePong: payload)

@@ -14,6 +14,8 @@ public protocol WebSocketHandler: Sendable {
     func webSocket(_ connection: WebSocketHandle, didReceiveBinary bytes: [UInt8])
     /// A pong (the answer to `ping`, or an unsolicited one).
     func webSocket(_ connection: WebSocketHandle, didReceivePong payload: [UInt8])
+    /// A ping from the peer, for activity tracking only: the transport has already queued the pong.
+    func webSocket(_ connection: WebSocketHandle, didReceivePing payload: [UInt8])
     /// The connection ended; called exactly once. `code`/`reason` are those of the peer's close
     /// frame (1005 when it had no code); for a close the server started and the peer never
     /// answered, the server's code; 1006 when TCP ended without a close frame; the error's code
@@ -27,5 +29,6 @@ public protocol WebSocketHandler: Sendable {
 extension WebSocketHandler {
     public func webSocket(_ connection: WebSocketHandle, didReceiveBinary bytes: [UInt8]) {}
     public func webSocket(_ connection: WebSocketHandle, didReceivePong payload: [UInt8]) {}
+    public func webSocket(_ connection: WebSocketHandle, didReceivePing payload: [UInt8]) {}
     public var acceptsBinaryMessages: Bool { true }
 }

@@ -9,6 +9,7 @@ enum WebSocketEvent: Sendable, Hashable {
     case text(String)
     case binary(Int)
     case pong([UInt8])
+    case ping([UInt8])
     case closed(code: UInt16, reason: String, clean: Bool)
 }
 
@@ -80,6 +81,10 @@ struct EchoWebSocketHandler: WebSocketHandler {
 
     func webSocket(_ connection: WebSocketHandle, didReceivePong payload: [UInt8]) {
         log.append(.pong(payload))
+    }
+
+    func webSocket(_ connection: WebSocketHandle, didReceivePing payload: [UInt8]) {
+        log.append(.ping(payload))
     }
 
     func webSocketDidClose(_ connection: WebSocketHandle, code: WebSocketCloseCode, reason: String, clean: Bool) {
