@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "ConformanceKit", targets: ["ConformanceKit"]),
         .library(name: "PubNubCrypto", targets: ["PubNubCrypto"]),
         .library(name: "HarnessHTTPClient", targets: ["HarnessHTTPClient"]),
+        .library(name: "PusherClientUnderTest", targets: ["PusherClientUnderTest"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -37,6 +38,11 @@ let package = Package(
         .target(name: "HarnessHTTPClient", dependencies: ["COpenSSL", "CPosix"], swiftSettings: strict),
         .target(
             name: "ClientUnderTest", dependencies: ["COpenSSL", "HarnessHTTPClient", "HarnessJSON", "PubNubCrypto"], swiftSettings: strict
+        ),
+        // A Pusher Channels client modelled on libPusher: a pure connection state machine and a thin
+        // WebSocket transport on HarnessHTTPClient streams.
+        .target(
+            name: "PusherClientUnderTest", dependencies: ["CPosix", "HarnessHTTPClient", "HarnessJSON"], swiftSettings: strict
         ),
         .target(
             name: "ConformanceKit", dependencies: ["HarnessJSON", "MockPubNubServer", "PubNubCrypto", "HarnessHTTPClient"],
@@ -70,6 +76,11 @@ let package = Package(
         .testTarget(
             name: "ClientUnderTestTests",
             dependencies: ["ClientUnderTest", "HarnessHTTPClient", "HarnessJSON", "HarnessTesting", "MockPubNubServer", "PubNubCrypto"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "PusherClientUnderTestTests",
+            dependencies: ["PusherClientUnderTest", "HarnessHTTPClient", "HarnessJSON", "HarnessTesting", "MockPubNubServer", "COpenSSL"],
             swiftSettings: strict
         ),
         .testTarget(
