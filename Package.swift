@@ -84,7 +84,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PusherClientUnderTestTests",
-            dependencies: ["PusherClientUnderTest", "HarnessHTTPClient", "HarnessJSON", "HarnessTesting", "HarnessWebSocket", "MockPubNubServer", "COpenSSL"],
+            dependencies: ["PusherClientUnderTest", "HarnessHTTPClient", "HarnessJSON", "HarnessTesting", "HarnessWebSocket", "MockPubNubServer", "CPosix"],
             swiftSettings: strict
         ),
         .testTarget(
