@@ -220,3 +220,34 @@ import Testing
         #expect(h.feed(.connect) == [.cancel(.reconnect), .openSocket])
     }
 }
+
+extension MachineConnectionTests {
+    @Test func connectAfterDisconnectResubscribesEverything() {
+        var h = MachineHarness()
+        h.feed(.subscribe(channel: "news"))
+        h.establish(socketID: "1.1")
+        h.feed(.socketText(MachineHarness.succeeded("news")))
+        h.feed(.disconnect)
+        h.feed(.socketClosed(code: 1000, reason: ""))
+        #expect(h.machine.status(of: "news") == .pending)
+        #expect(h.establish(socketID: "2.2").sent == [#"{"event":"pusher:subscribe","data":{"channel":"news"}}"#])
+    }
+
+    @Test func subscribeWhileAwaitingTheHandshakeWaitsForIt() {
+        var h = MachineHarness()
+        h.feed(.connect)
+        h.feed(.socketOpened)
+        #expect(h.feed(.subscribe(channel: "news")) == [])
+        #expect(h.feed(.socketText(MachineHarness.established(socketID: "1.1"))).sent == [#"{"event":"pusher:subscribe","data":{"channel":"news"}}"#])
+    }
+
+    @Test func noConnectionEstablishedWithinTheActivityTimeoutPingsThenGivesUp() {
+        var h = MachineHarness { $0.activityTimeout = 4; $0.pongTimeout = 2 }
+        h.feed(.connect)
+        #expect(h.feed(.socketOpened) == [.schedule(.activity, after: 4)])
+        #expect(h.feed(.timerFired(.activity)).sent == [#"{"event":"pusher:ping"}"#])
+        let actions = h.feed(.timerFired(.pong))
+        #expect(actions.first == .abortSocket)
+        #expect(actions.opensSocket)
+    }
+}

@@ -30,8 +30,13 @@ final class ScriptedWebSocketServer: Sendable {
     private let stopped = Mutex(false)
     private let onOpen: @Sendable (ScriptedWebSocketPeer) -> Void
     private let accepted = Mutex(0)
+    private let responseHead: @Sendable (WebSocketUpgrade) -> [UInt8]
 
-    init(tls material: TLSMaterial? = nil, onOpen: @escaping @Sendable (ScriptedWebSocketPeer) -> Void = { _ in }) throws {
+    /// - Parameter responseHead: the 101 answer to send (a test may spoil it); the correct one by default.
+    init(tls material: TLSMaterial? = nil, onOpen: @escaping @Sendable (ScriptedWebSocketPeer) -> Void = { _ in },
+         responseHead: @escaping @Sendable (WebSocketUpgrade) -> [UInt8] = { $0.responseHead() }) throws
+    {
+        self.responseHead = responseHead
         let (fd, port) = try loopbackListener(backlog: 16)
         listenFD = fd
         self.port = port
@@ -77,7 +82,7 @@ final class ScriptedWebSocketServer: Sendable {
             _ = io.writeAll(Array("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8))
             return
         }
-        guard io.writeAll(upgrade.responseHead()) else { return }
+        guard io.writeAll(responseHead(upgrade)) else { return }
         let peer = ScriptedWebSocketPeer(index: index, target: target, headers: headers)
         if stopped.withLock({ $0 }) { peer.stop() }
         peers.append(peer)
@@ -121,7 +126,14 @@ final class ScriptedWebSocketPeer: Sendable {
         }
     }
 
-    func sendText(_ text: String) { var encoder = WebSocketFrameEncoder.server; enqueue(encoder.encodeText(text)) }
+    /// Sends a text message, split into `fragments` frames (continuations) when more than one.
+    func sendText(_ text: String, fragments: Int = 1) {
+        var encoder = WebSocketFrameEncoder.server
+        enqueue(encoder.encodeText(text, fragments: fragments))
+    }
+
+    /// Sends these bytes as they are (several frames in one write, or a malformed frame).
+    func sendRaw(_ bytes: [UInt8]) { enqueue(bytes) }
     func sendPing(_ payload: [UInt8] = []) { var encoder = WebSocketFrameEncoder.server; enqueue(encoder.encodePing(payload)) }
 
     /// Sends a close frame with `code` and closes the TCP connection after it.
