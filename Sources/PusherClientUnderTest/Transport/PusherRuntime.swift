@@ -123,11 +123,13 @@ private final class PusherEventLoop {
         draining = true
         while !pending.isEmpty, !runtime.isStopped {
             let next = pending.removeFirst()
-            for action in machine.handle(next) { execute(action) }
+            let actions = machine.handle(next)
+            // Published before the actions run, so the app reads the new state in its callbacks.
+            runtime.publish(machine)
+            for action in actions { execute(action) }
         }
         pending = []
         draining = false
-        runtime.publish(machine)
     }
 
     private func execute(_ action: PusherAction) {

@@ -99,8 +99,9 @@ final class ScriptedWebSocketPeer: Sendable {
     let headers: [WebSocketHeaderField]
     /// Everything the client sent, in order.
     let received = Waitable<PeerReceived>()
-    private let outbox = Mutex<[[UInt8]]>([])
-    private let closeAfterSend = Mutex(false)
+    /// Frames to write, and whether to close the connection after them (one lock, so a close is
+    /// never seen without its frame).
+    private let outbox = Mutex<(frames: [[UInt8]], thenClose: Bool)>(([], false))
     private let stopped = Mutex(false)
     private let wakeFD = cposix_eventfd()
 
@@ -140,8 +141,10 @@ final class ScriptedWebSocketPeer: Sendable {
     func sendClose(code: Int, reason: String = "") {
         var encoder = WebSocketFrameEncoder.server
         let frame = encoder.encodeClose(WebSocketClosePayload(code: WebSocketCloseCode(UInt16(code)), reason: reason))
-        outbox.withLock { $0.append(frame) }
-        closeAfterSend.withLock { $0 = true }
+        outbox.withLock { box in
+            box.frames.append(frame)
+            box.thenClose = true
+        }
         wake()
     }
 
@@ -164,7 +167,7 @@ final class ScriptedWebSocketPeer: Sendable {
     }
 
     private func enqueue(_ bytes: [UInt8]) {
-        outbox.withLock { $0.append(bytes) }
+        outbox.withLock { $0.frames.append(bytes) }
         wake()
     }
 
@@ -180,10 +183,14 @@ final class ScriptedWebSocketPeer: Sendable {
         var encoder = WebSocketFrameEncoder.server
         // Bounded: ends on stop, close or EOF; each wait is at most one second.
         while !stopped.withLock({ $0 }) {
-            for frame in outbox.withLock({ box in defer { box = [] }; return box }) {
+            let (frames, thenClose) = outbox.withLock { box in
+                defer { box.frames = [] }
+                return (box.frames, box.thenClose)
+            }
+            for frame in frames {
                 guard io.writeAll(frame) else { received.append(.ended("write failed")); return }
             }
-            if closeAfterSend.withLock({ $0 }) {
+            if thenClose {
                 received.append(.ended("closed by the server"))
                 return
             }
