@@ -118,7 +118,8 @@ import Testing
             _ = client
         }
         let peer = try #require(server.peers.items.first)
-        #expect(await peer.received.wait { $0.contains { if case .ended = $0 { true } else { false } } } != nil)
+        let seen = await peer.received.wait { $0.contains { if case .ended = $0 { true } else { false } } }
+        #expect(seen?.first == .close(code: 1000))
     }
 }
 

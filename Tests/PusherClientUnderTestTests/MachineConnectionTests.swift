@@ -251,3 +251,20 @@ extension MachineConnectionTests {
         #expect(actions.opensSocket)
     }
 }
+
+extension MachineConnectionTests {
+    @Test func settingsChangedAtRunTimeApplyToTheNextLoss() {
+        var h = MachineHarness()
+        h.establish()
+        var settings = h.machine.settings
+        settings.reconnectDelay = 8
+        #expect(h.feed(.updateSettings(settings)) == [])
+        #expect(h.feed(.socketClosed(code: 4100, reason: "")).scheduled(.reconnect) == 8)
+        h.feed(.timerFired(.reconnect))
+        h.establish(socketID: "2.2")
+        settings.reconnectAutomatically = false
+        h.feed(.updateSettings(settings))
+        #expect(h.feed(.socketClosed(code: 4200, reason: "")).callbacks
+            == [.disconnected(error: .closed(code: 4200, reason: "", isFatalDomain: false), willAttemptReconnect: false)])
+    }
+}

@@ -61,6 +61,18 @@ public final class PusherClient: Sendable {
     /// Closes the connection (close code 1000) and stops reconnecting; subscriptions are kept for the next `connect()`.
     public func disconnect() { runtime.post(.disconnect) }
 
+    /// Changes the reconnection and ping settings of the running client (e.g. a longer
+    /// `reconnectDelay` after failures, or `reconnectAutomatically = false` while offline, as
+    /// libPusher's README suggests).
+    public func updateConnectionSettings(_ change: (inout PusherConnectionSettings) -> Void) {
+        var settings = connectionSettings
+        change(&settings)
+        runtime.post(.updateSettings(settings))
+    }
+
+    /// The connection settings in force (as of the last processed input).
+    public var connectionSettings: PusherConnectionSettings { runtime.snapshot.settings }
+
     public var connectionState: PusherConnectionState { runtime.snapshot.state }
     public var socketID: String? { runtime.snapshot.socketID }
 

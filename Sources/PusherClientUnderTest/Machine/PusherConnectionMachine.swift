@@ -46,6 +46,9 @@ public struct PusherConnectionMachine: Sendable {
         switch input {
         case .connect: return connect()
         case .disconnect: return disconnect()
+        case .updateSettings(let settings):
+            self.settings = settings
+            return []
         case .subscribe(let channel): return subscribe(channel)
         case .unsubscribe(let channel): return unsubscribe(channel)
         case .trigger(let event, let data, let channel): return trigger(event, data, on: channel)

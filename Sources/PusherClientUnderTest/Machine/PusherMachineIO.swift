@@ -16,6 +16,9 @@ public enum PusherTimer: Sendable, Hashable {
 public enum PusherInput: Sendable, Hashable {
     case connect
     case disconnect
+    /// New settings from the app (libPusher lets the app raise `reconnectDelay` or turn
+    /// `reconnectAutomatically` off at any time); a reconnect already scheduled keeps its delay.
+    case updateSettings(PusherConnectionSettings)
     case subscribe(channel: String)
     case unsubscribe(channel: String)
     /// A client event; the name already carries `client-`.

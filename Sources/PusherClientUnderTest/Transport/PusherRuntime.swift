@@ -112,6 +112,8 @@ private final class PusherEventLoop {
             if runtime.isStopped { break }
             waitAndRead()
         }
+        // The client is gone: a close frame the server can read, without waiting for its answer.
+        socket?.sendClose(code: 1000)
         socket?.abort()
         socket = nil
     }
