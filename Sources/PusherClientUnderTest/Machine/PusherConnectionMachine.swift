@@ -16,7 +16,8 @@ public struct PusherConnectionMachine: Sendable {
     public private(set) var reconnectAttempts = 0
     /// The activity timeout in use on the current connection.
     public private(set) var activityTimeout: Double
-    private var channels: [PusherChannelRecord] = []
+    /// The app's channels in subscription order (`+Channels.swift`).
+    var channels: [PusherChannelRecord] = []
     /// True from `connect` until a socket opens: an open failure then is the initial connect's and is
     /// not retried (libPusher's `wasConnected` is false).
     private var firstConnectPending = false
@@ -37,8 +38,8 @@ public struct PusherConnectionMachine: Sendable {
     public func myUserID(on channel: String) -> String? { record(channel)?.myUserID }
     public var socketID: String? { if case .connected(let id) = state { id } else { nil } }
 
-    private func record(_ name: String) -> PusherChannelRecord? { channels.first { $0.name == name } }
-    private func index(_ name: String) -> Int? { channels.firstIndex { $0.name == name } }
+    func record(_ name: String) -> PusherChannelRecord? { channels.first { $0.name == name } }
+    func index(_ name: String) -> Int? { channels.firstIndex { $0.name == name } }
 
     // MARK: Transitions
 
@@ -97,34 +98,6 @@ public struct PusherConnectionMachine: Sendable {
         case .disconnected, .disconnecting:
             return []
         }
-    }
-
-    private mutating func subscribe(_ name: String) -> [PusherAction] {
-        guard index(name) == nil else { return [] }
-        channels.append(PusherChannelRecord(name: name))
-        guard case .connected(let socketID) = state else { return [] }
-        return startSubscription(channels.count - 1, socketID: socketID)
-    }
-
-    private mutating func unsubscribe(_ name: String) -> [PusherAction] {
-        guard let position = index(name) else { return [] }
-        let removed = channels.remove(at: position)
-        guard case .connected = state else { return [] }
-        switch removed.status {
-        case .subscribing, .subscribed: return [.send(PusherWire.unsubscribe(channel: name))]
-        case .pending, .authorizing, .failed: return []
-        }
-    }
-
-    private mutating func trigger(_ event: String, _ data: JSONValue, on name: String) -> [PusherAction] {
-        guard let position = index(name), channels[position].kind.acceptsClientEvents else { return [] }
-        if channels[position].status == .subscribed, case .connected = state {
-            return [.send(PusherWire.clientEvent(name: event, data: data, channel: name))]
-        }
-        if channels[position].queued.count < settings.maximumQueuedClientEvents {
-            channels[position].queued.append(QueuedClientEvent(name: event, data: data))
-        }
-        return []
     }
 
     private mutating func socketOpened() -> [PusherAction] {
@@ -205,47 +178,6 @@ public struct PusherConnectionMachine: Sendable {
         for position in channels.indices {
             actions += startSubscription(position, socketID: socketID)
         }
-        return actions
-    }
-
-    /// Sends `pusher:subscribe` for a public channel, or asks for an authorization with this socket id.
-    private mutating func startSubscription(_ position: Int, socketID: String) -> [PusherAction] {
-        let name = channels[position].name
-        if channels[position].kind.needsAuthorization {
-            channels[position].status = .authorizing
-            return [.authorize(PusherAuthorizationRequest(channelName: name, socketID: socketID))]
-        }
-        channels[position].status = .subscribing
-        return [.send(PusherWire.subscribe(channel: name, authorization: nil))]
-    }
-
-    private mutating func authorized(_ request: PusherAuthorizationRequest,
-                                     _ result: Result<PusherChannelAuthorization, PusherAuthorizationError>) -> [PusherAction]
-    {
-        // An answer for an earlier connection's socket id is stale: the new one was asked for already.
-        guard case .connected(let socketID) = state, socketID == request.socketID,
-              let position = index(request.channelName), channels[position].status == .authorizing else { return [] }
-        switch result {
-        case .success(let authorization):
-            channels[position].status = .subscribing
-            channels[position].myUserID = authorization.channelData
-                .flatMap { try? JSONValue.parse($0) }?["user_id"].flatMap(PusherWire.identifier)
-            return [.send(PusherWire.subscribe(channel: request.channelName, authorization: authorization))]
-        case .failure(let error):
-            channels[position].status = .failed
-            return [.emit(.subscriptionFailed(channel: request.channelName, error: error))]
-        }
-    }
-
-    private mutating func subscriptionSucceeded(_ message: PusherEventMessage) -> [PusherAction] {
-        guard case .connected = state, let name = message.channel, let position = index(name) else { return [] }
-        channels[position].status = .subscribed
-        if channels[position].kind == .presence { channels[position].setMembers(fromSubscriptionData: message.data) }
-        var actions: [PusherAction] = [.emit(.subscribed(channel: name))]
-        for event in channels[position].queued {
-            actions.append(.send(PusherWire.clientEvent(name: event.name, data: event.data, channel: name)))
-        }
-        channels[position].queued = []
         return actions
     }
 
