@@ -22,8 +22,9 @@ struct PusherEnvironment: Sendable {
 final class PusherRuntime: Sendable {
     private let inbox = Mutex<[PusherInput]>([])
     private let stopped = Mutex(false)
-    /// The signal of the socket open in progress, so `stop()` can abort it.
-    private let openSignal = Mutex<CancellationSignal?>(nil)
+    /// The cancellation signal of the current socket (its open and all its blocking I/O), so
+    /// `stop()` can abort whatever the runtime's thread is blocked in.
+    private let socketSignal = Mutex<CancellationSignal?>(nil)
     private let published: Mutex<PusherConnectionMachine>
     let wakeFD: Int32
 
@@ -51,7 +52,7 @@ final class PusherRuntime: Sendable {
     /// Stops the thread: the socket is closed without a handshake, nothing more is delivered.
     func stop() {
         stopped.withLock { $0 = true }
-        openSignal.withLock { $0 }?.cancel()
+        socketSignal.withLock { $0 }?.cancel()
         wake()
     }
 
@@ -64,14 +65,13 @@ final class PusherRuntime: Sendable {
     func takeInbox() -> [PusherInput] { inbox.withLock { pending in defer { pending = [] }; return pending } }
     func publish(_ machine: PusherConnectionMachine) { published.withLock { $0 = machine } }
 
-    func beginOpen() -> CancellationSignal {
+    /// A fresh signal for the next socket.
+    func newSocketSignal() -> CancellationSignal {
         let signal = CancellationSignal()
-        openSignal.withLock { $0 = signal }
+        socketSignal.withLock { $0 = signal }
         if isStopped { signal.cancel() }
         return signal
     }
-
-    func endOpen() { openSignal.withLock { $0 = nil } }
 
     private func wake() {
         var one: UInt64 = 1
@@ -137,9 +137,7 @@ private final class PusherEventLoop {
     private func execute(_ action: PusherAction) {
         switch action {
         case .openSocket:
-            let signal = runtime.beginOpen()
-            let outcome = environment.opener.open(cancel: signal)
-            runtime.endOpen()
+            let outcome = environment.opener.open(cancel: runtime.newSocketSignal())
             switch outcome {
             case .success(let opened):
                 socket = opened
