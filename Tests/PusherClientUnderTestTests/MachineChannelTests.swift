@@ -105,10 +105,10 @@ import Testing
         h.feed(.socketText(MachineHarness.succeeded("news")))
         #expect(h.feed(.trigger(event: "client-x", data: 1, channel: "news")) == [])
         #expect(h.feed(.trigger(event: "client-x", data: 1, channel: "private-unknown")) == [])
-        #expect(PusherChannelKind.clientEventName("typing") == "client-typing")
-        #expect(PusherChannelKind.clientEventName("client-typing") == "client-typing")
-        #expect(PusherChannelKind.privateName("room") == "private-room")
-        #expect(PusherChannelKind.presenceName("presence-room") == "presence-room")
+        #expect(PusherChannelType.clientEventName("typing") == "client-typing")
+        #expect(PusherChannelType.clientEventName("client-typing") == "client-typing")
+        #expect(PusherChannelType.privateName("room") == "private-room")
+        #expect(PusherChannelType.presenceName("presence-room") == "presence-room")
     }
 
     @Test func queuedClientEventsAreCapped() {

@@ -7,7 +7,7 @@ public struct PusherChannel: Sendable {
     public let name: String
     public let client: PusherClient
 
-    public var kind: PusherChannelKind { PusherChannelKind(channelName: name) }
+    public var kind: PusherChannelType { PusherChannelType(channelName: name) }
     public var status: PusherSubscriptionStatus? { client.subscriptionStatus(of: name) }
     /// Presence members (empty on other kinds and until subscribed).
     public var members: [PusherMember] { client.members(of: name) }

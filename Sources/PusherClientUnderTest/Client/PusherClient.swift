@@ -89,11 +89,11 @@ public final class PusherClient: Sendable {
 
     /// `subscribeToPrivateChannelNamed:` — adds `private-` when missing.
     @discardableResult
-    public func subscribeToPrivateChannelNamed(_ name: String) -> PusherChannel { subscribe(to: PusherChannelKind.privateName(name)) }
+    public func subscribeToPrivateChannelNamed(_ name: String) -> PusherChannel { subscribe(to: PusherChannelType.privateName(name)) }
 
     /// `subscribeToPresenceChannelNamed:` — adds `presence-` when missing.
     @discardableResult
-    public func subscribeToPresenceChannelNamed(_ name: String) -> PusherChannel { subscribe(to: PusherChannelKind.presenceName(name)) }
+    public func subscribeToPresenceChannelNamed(_ name: String) -> PusherChannel { subscribe(to: PusherChannelType.presenceName(name)) }
 
     public func unsubscribe(from channelName: String) {
         subscribed.withLock { _ = $0.remove(channelName) }
@@ -106,9 +106,9 @@ public final class PusherClient: Sendable {
     /// Triggers a client event (`client-` added when missing); it is sent once the channel's
     /// subscription has succeeded. Refused at once on public and unsubscribed channels.
     public func trigger(event: String, data: JSONValue, on channelName: String) throws(PusherTriggerError) {
-        guard PusherChannelKind(channelName: channelName).acceptsClientEvents else { throw .publicChannel(channelName) }
+        guard PusherChannelType(channelName: channelName).acceptsClientEvents else { throw .publicChannel(channelName) }
         guard subscribed.withLock({ $0.contains(channelName) }) else { throw .unknownChannel(channelName) }
-        runtime.post(.trigger(event: PusherChannelKind.clientEventName(event), data: data, channel: channelName))
+        runtime.post(.trigger(event: PusherChannelType.clientEventName(event), data: data, channel: channelName))
     }
 
     // MARK: Events

@@ -23,7 +23,7 @@ struct QueuedClientEvent: Sendable, Hashable {
 /// One channel the app subscribed to.
 struct PusherChannelRecord: Sendable, Hashable {
     let name: String
-    let kind: PusherChannelKind
+    let kind: PusherChannelType
     var status: PusherSubscriptionStatus = .pending
     var queued: [QueuedClientEvent] = []
     /// Presence members in arrival order.
@@ -33,7 +33,7 @@ struct PusherChannelRecord: Sendable, Hashable {
 
     init(name: String) {
         self.name = name
-        kind = PusherChannelKind(channelName: name)
+        kind = PusherChannelType(channelName: name)
     }
 
     /// Forgets what belonged to the lost connection; queued client events stay.

@@ -3,14 +3,14 @@ import HarnessJSON
 
 /// Channel inputs of the machine: subscribing, authorizing, client events.
 extension PusherConnectionMachine {
-    mutating func subscribe(_ name: String) -> [PusherAction] {
+    mutating func subscribe(_ name: String) -> [PusherClientAction] {
         guard index(name) == nil else { return [] }
         channels.append(PusherChannelRecord(name: name))
         guard case .connected(let socketID) = state else { return [] }
         return startSubscription(channels.count - 1, socketID: socketID)
     }
 
-    mutating func unsubscribe(_ name: String) -> [PusherAction] {
+    mutating func unsubscribe(_ name: String) -> [PusherClientAction] {
         guard let position = index(name) else { return [] }
         let removed = channels.remove(at: position)
         guard case .connected = state else { return [] }
@@ -20,7 +20,7 @@ extension PusherConnectionMachine {
         }
     }
 
-    mutating func trigger(_ event: String, _ data: JSONValue, on name: String) -> [PusherAction] {
+    mutating func trigger(_ event: String, _ data: JSONValue, on name: String) -> [PusherClientAction] {
         guard let position = index(name), channels[position].kind.acceptsClientEvents else { return [] }
         if channels[position].status == .subscribed, case .connected = state {
             return [.send(PusherWire.clientEvent(name: event, data: data, channel: name))]
@@ -32,7 +32,7 @@ extension PusherConnectionMachine {
     }
 
     /// Sends `pusher:subscribe` for a public channel, or asks for an authorization with this socket id.
-    mutating func startSubscription(_ position: Int, socketID: String) -> [PusherAction] {
+    mutating func startSubscription(_ position: Int, socketID: String) -> [PusherClientAction] {
         let name = channels[position].name
         if channels[position].kind.needsAuthorization {
             channels[position].status = .authorizing
@@ -43,7 +43,7 @@ extension PusherConnectionMachine {
     }
 
     mutating func authorized(_ request: PusherAuthorizationRequest,
-                                     _ result: Result<PusherChannelAuthorization, PusherAuthorizationError>) -> [PusherAction]
+                                     _ result: Result<PusherChannelAuthorization, PusherAuthorizationError>) -> [PusherClientAction]
     {
         // An answer for an earlier connection's socket id is stale: the new one was asked for already.
         guard case .connected(let socketID) = state, socketID == request.socketID,
@@ -60,11 +60,11 @@ extension PusherConnectionMachine {
         }
     }
 
-    mutating func subscriptionSucceeded(_ message: PusherEventMessage) -> [PusherAction] {
+    mutating func subscriptionSucceeded(_ message: PusherEventMessage) -> [PusherClientAction] {
         guard case .connected = state, let name = message.channel, let position = index(name) else { return [] }
         channels[position].status = .subscribed
         if channels[position].kind == .presence { channels[position].setMembers(fromSubscriptionData: message.data) }
-        var actions: [PusherAction] = [.emit(.subscribed(channel: name))]
+        var actions: [PusherClientAction] = [.emit(.subscribed(channel: name))]
         for event in channels[position].queued {
             actions.append(.send(PusherWire.clientEvent(name: event.name, data: event.data, channel: name)))
         }

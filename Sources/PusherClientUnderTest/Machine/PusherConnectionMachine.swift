@@ -43,7 +43,7 @@ public struct PusherConnectionMachine: Sendable {
 
     // MARK: Transitions
 
-    public mutating func handle(_ input: PusherInput) -> [PusherAction] {
+    public mutating func handle(_ input: PusherClientInput) -> [PusherClientAction] {
         switch input {
         case .connect: return connect()
         case .disconnect: return disconnect()
@@ -71,7 +71,7 @@ public struct PusherConnectionMachine: Sendable {
         }
     }
 
-    private mutating func connect() -> [PusherAction] {
+    private mutating func connect() -> [PusherClientAction] {
         switch state {
         case .disconnected:
             state = .connecting
@@ -86,7 +86,7 @@ public struct PusherConnectionMachine: Sendable {
         }
     }
 
-    private mutating func disconnect() -> [PusherAction] {
+    private mutating func disconnect() -> [PusherClientAction] {
         switch state {
         case .connecting, .awaitingHandshake, .connected:
             state = .disconnecting
@@ -100,7 +100,7 @@ public struct PusherConnectionMachine: Sendable {
         }
     }
 
-    private mutating func socketOpened() -> [PusherAction] {
+    private mutating func socketOpened() -> [PusherClientAction] {
         guard state == .connecting else { return [] }
         state = .awaitingHandshake
         firstConnectPending = false
@@ -108,13 +108,13 @@ public struct PusherConnectionMachine: Sendable {
         return [.schedule(.activity, after: activityTimeout)]
     }
 
-    private mutating func openFailed(_ error: PusherTransportError) -> [PusherAction] {
+    private mutating func openFailed(_ error: PusherTransportError) -> [PusherClientAction] {
         switch state {
         case .disconnecting:
             state = .disconnected
             return [.emit(.disconnected(error: nil, willAttemptReconnect: false))]
         case .connecting:
-            var actions: [PusherAction] = [.emit(.failed(.transport(error)))]
+            var actions: [PusherClientAction] = [.emit(.failed(.transport(error)))]
             if firstConnectPending {
                 state = .disconnected
                 return actions
@@ -127,11 +127,11 @@ public struct PusherConnectionMachine: Sendable {
     }
 
     /// Any message or control frame: the connection is alive.
-    private mutating func activitySeen() -> [PusherAction] {
+    private mutating func activitySeen() -> [PusherClientAction] {
         [.cancel(.pong), .schedule(.activity, after: activityTimeout)]
     }
 
-    private mutating func received(_ text: String) -> [PusherAction] {
+    private mutating func received(_ text: String) -> [PusherClientAction] {
         guard isOpen else { return [] }
         var actions = activitySeen()
         guard let message = PusherWire.parse(text) else {
@@ -159,11 +159,12 @@ public struct PusherConnectionMachine: Sendable {
         default:
             break
         }
-        actions.append(.emit(.event(message)))
+        // Not after a `connection_established` that ended the connection.
+        if isOpen { actions.append(.emit(.event(message))) }
         return actions
     }
 
-    private mutating func established(_ message: PusherEventMessage) -> [PusherAction] {
+    private mutating func established(_ message: PusherEventMessage) -> [PusherClientAction] {
         guard state == .awaitingHandshake else { return [] }
         guard let data = message.data?.objectValue, let socketID = data["socket_id"]?.stringValue, !socketID.isEmpty else {
             return lost(closeCode: nil, reason: "", failure: nil, handshakeProblem: "no socket_id in \(message.rawData ?? "data")")
@@ -174,14 +175,14 @@ public struct PusherConnectionMachine: Sendable {
         if let server = data["activity_timeout"]?.doubleValue, server > 0 {
             activityTimeout = min(server, settings.activityTimeout ?? server)
         }
-        var actions: [PusherAction] = [.schedule(.activity, after: activityTimeout), .emit(.connected(socketID: socketID))]
+        var actions: [PusherClientAction] = [.schedule(.activity, after: activityTimeout), .emit(.connected(socketID: socketID))]
         for position in channels.indices {
             actions += startSubscription(position, socketID: socketID)
         }
         return actions
     }
 
-    private mutating func timerFired(_ timer: PusherTimer) -> [PusherAction] {
+    private mutating func timerFired(_ timer: PusherClientTimer) -> [PusherClientAction] {
         switch (timer, state) {
         case (.reconnect, .waitingToReconnect):
             state = .connecting
@@ -200,7 +201,7 @@ public struct PusherConnectionMachine: Sendable {
 
     /// The open socket ended: a close frame (`closeCode`), a failure, or a bad handshake message.
     private mutating func lost(closeCode: Int?, reason: String, failure: PusherTransportError?,
-                               handshakeProblem: String? = nil) -> [PusherAction]
+                               handshakeProblem: String? = nil) -> [PusherClientAction]
     {
         switch state {
         case .disconnecting:
@@ -216,7 +217,7 @@ public struct PusherConnectionMachine: Sendable {
         }
         let error: PusherConnectionError
         let mode: PusherReconnectMode
-        var actions: [PusherAction] = [.cancel(.activity), .cancel(.pong)]
+        var actions: [PusherClientAction] = [.cancel(.activity), .cancel(.pong)]
         if let handshakeProblem {
             error = .malformedHandshake(handshakeProblem)
             mode = .backoff
@@ -244,7 +245,7 @@ public struct PusherConnectionMachine: Sendable {
     }
 
     /// Counts an attempt and reconnects at once or after the mode's delay; gives up past the cap.
-    private mutating func scheduleReconnect(_ mode: PusherReconnectMode) -> [PusherAction] {
+    private mutating func scheduleReconnect(_ mode: PusherReconnectMode) -> [PusherClientAction] {
         guard settings.reconnectAutomatically, mode != .none, reconnectAttempts < settings.maximumReconnectAttempts else {
             state = .disconnected
             return []

@@ -3,7 +3,7 @@ import HarnessJSON
 
 /// The timers the state machine asks its driver to run; scheduling one replaces the pending one
 /// of the same kind.
-public enum PusherTimer: Sendable, Hashable {
+public enum PusherClientTimer: Sendable, Hashable {
     /// Waiting before an automatic reconnect.
     case reconnect
     /// Silence on the socket: send `pusher:ping` when it fires.
@@ -13,7 +13,7 @@ public enum PusherTimer: Sendable, Hashable {
 }
 
 /// Everything that happens to the client: API calls, socket events, timers, authorizations.
-public enum PusherInput: Sendable, Hashable {
+public enum PusherClientInput: Sendable, Hashable {
     case connect
     case disconnect
     /// New settings from the app (libPusher lets the app raise `reconnectDelay` or turn
@@ -35,13 +35,13 @@ public enum PusherInput: Sendable, Hashable {
     case socketClosed(code: Int?, reason: String)
     /// The open socket failed, or ended without a close frame.
     case socketFailed(PusherTransportError)
-    case timerFired(PusherTimer)
+    case timerFired(PusherClientTimer)
     /// An authorization the machine asked for has finished.
     case authorizationFinished(PusherAuthorizationRequest, Result<PusherChannelAuthorization, PusherAuthorizationError>)
 }
 
 /// What the driver must do, in order.
-public enum PusherAction: Sendable, Hashable {
+public enum PusherClientAction: Sendable, Hashable {
     /// Open the WebSocket (connect, TLS, upgrade), then report `socketOpened` or `socketOpenFailed`.
     case openSocket
     /// Send one text message.
@@ -51,8 +51,8 @@ public enum PusherAction: Sendable, Hashable {
     case closeSocket(code: Int)
     /// Drop the socket without a handshake and report nothing more about it.
     case abortSocket
-    case schedule(PusherTimer, after: Double)
-    case cancel(PusherTimer)
+    case schedule(PusherClientTimer, after: Double)
+    case cancel(PusherClientTimer)
     /// Ask the authorizer; report `authorizationFinished` with the same request.
     case authorize(PusherAuthorizationRequest)
     /// Deliver to the app.

@@ -20,7 +20,7 @@ struct PusherEnvironment: Sendable {
 /// concurrency pool): inputs from any thread go through an inbox and an eventfd wake-up; socket
 /// input, timers and actions are handled on that thread only, so the machine needs no lock.
 final class PusherRuntime: Sendable {
-    private let inbox = Mutex<[PusherInput]>([])
+    private let inbox = Mutex<[PusherClientInput]>([])
     private let stopped = Mutex(false)
     /// The cancellation signal of the current socket (its open and all its blocking I/O), so
     /// `stop()` can abort whatever the runtime's thread is blocked in.
@@ -44,7 +44,7 @@ final class PusherRuntime: Sendable {
     }
 
     /// Queues an input for the runtime's thread.
-    func post(_ input: PusherInput) {
+    func post(_ input: PusherClientInput) {
         inbox.withLock { $0.append(input) }
         wake()
     }
@@ -62,7 +62,7 @@ final class PusherRuntime: Sendable {
     // MARK: For the loop
 
     var isStopped: Bool { stopped.withLock { $0 } }
-    func takeInbox() -> [PusherInput] { inbox.withLock { pending in defer { pending = [] }; return pending } }
+    func takeInbox() -> [PusherClientInput] { inbox.withLock { pending in defer { pending = [] }; return pending } }
     func publish(_ machine: PusherConnectionMachine) { published.withLock { $0 = machine } }
 
     /// A fresh signal for the next socket.
@@ -92,8 +92,8 @@ private final class PusherEventLoop {
     private var socket: (any PusherSocket)?
     /// When the close handshake the client started gives up waiting for the server.
     private var closingDeadline: Int64?
-    private var timers: [PusherTimer: Int64] = [:]
-    private var pending: [PusherInput] = []
+    private var timers: [PusherClientTimer: Int64] = [:]
+    private var pending: [PusherClientInput] = []
     private var draining = false
 
     /// The longest single wait, so a stop request is never missed for long even without a wake-up.
@@ -119,7 +119,7 @@ private final class PusherEventLoop {
     }
 
     /// Runs the machine on `input` and every input its actions produce, in order.
-    private func feed(_ input: PusherInput) {
+    private func feed(_ input: PusherClientInput) {
         pending.append(input)
         guard !draining else { return }
         draining = true
@@ -134,7 +134,7 @@ private final class PusherEventLoop {
         draining = false
     }
 
-    private func execute(_ action: PusherAction) {
+    private func execute(_ action: PusherClientAction) {
         switch action {
         case .openSocket:
             let outcome = environment.opener.open(cancel: runtime.newSocketSignal())

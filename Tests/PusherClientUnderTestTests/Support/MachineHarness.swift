@@ -5,7 +5,7 @@ import HarnessJSON
 /// Drives the pure state machine and keeps every action, for the state-machine tests.
 struct MachineHarness {
     var machine: PusherConnectionMachine
-    var log: [PusherAction] = []
+    var log: [PusherClientAction] = []
 
     init(_ configure: (inout PusherConnectionSettings) -> Void = { _ in }) {
         var settings = PusherConnectionSettings()
@@ -14,7 +14,7 @@ struct MachineHarness {
     }
 
     @discardableResult
-    mutating func feed(_ input: PusherInput) -> [PusherAction] {
+    mutating func feed(_ input: PusherClientInput) -> [PusherClientAction] {
         let actions = machine.handle(input)
         log += actions
         return actions
@@ -22,7 +22,7 @@ struct MachineHarness {
 
     /// connect → opened → connection_established with `socketID`.
     @discardableResult
-    mutating func establish(socketID: String = "123.456", activityTimeout: Int = 120) -> [PusherAction] {
+    mutating func establish(socketID: String = "123.456", activityTimeout: Int = 120) -> [PusherClientAction] {
         if machine.state == .disconnected { feed(.connect) }
         feed(.socketOpened)
         return feed(.socketText(Self.established(socketID: socketID, activityTimeout: activityTimeout)))
@@ -38,12 +38,12 @@ struct MachineHarness {
     }
 }
 
-extension [PusherAction] {
+extension [PusherClientAction] {
     var sent: [String] { compactMap { if case .send(let text) = $0 { text } else { nil } } }
     var emitted: [PusherClientEvent] { compactMap { if case .emit(let event) = $0 { event } else { nil } } }
     var authorizations: [PusherAuthorizationRequest] { compactMap { if case .authorize(let r) = $0 { r } else { nil } } }
     var opensSocket: Bool { contains(.openSocket) }
-    func scheduled(_ timer: PusherTimer) -> Double? {
+    func scheduled(_ timer: PusherClientTimer) -> Double? {
         compactMap { if case .schedule(timer, let delay) = $0 { delay } else { nil } }.last
     }
     /// Every emitted event except the generic `.event` copies.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 
 /// The kind of a Pusher channel, read from its name's prefix.
-public enum PusherChannelKind: Sendable, Hashable {
+public enum PusherChannelType: Sendable, Hashable {
     /// No prefix: anyone may subscribe, no client events.
     case `public`
     /// `private-` (also `private-encrypted-`, `private-cache-`): authorized with `socket_id:channel`.
