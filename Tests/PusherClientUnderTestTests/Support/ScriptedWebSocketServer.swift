@@ -31,12 +31,18 @@ final class ScriptedWebSocketServer: Sendable {
     private let onOpen: @Sendable (ScriptedWebSocketPeer) -> Void
     private let accepted = Mutex(0)
     private let responseHead: @Sendable (WebSocketUpgrade) -> [UInt8]
+    private let onReceive: @Sendable (ScriptedWebSocketPeer, PeerReceived) -> Void
 
-    /// - Parameter responseHead: the 101 answer to send (a test may spoil it); the correct one by default.
+    /// - Parameters:
+    ///   - responseHead: the 101 answer to send (a test may spoil it); the correct one by default.
+    ///   - onReceive: called on the peer's thread with everything it receives, in order (to bridge
+    ///     a server core); it is also recorded in the peer's `received`.
     init(tls material: TLSMaterial? = nil, onOpen: @escaping @Sendable (ScriptedWebSocketPeer) -> Void = { _ in },
-         responseHead: @escaping @Sendable (WebSocketUpgrade) -> [UInt8] = { $0.responseHead() }) throws
+         responseHead: @escaping @Sendable (WebSocketUpgrade) -> [UInt8] = { $0.responseHead() },
+         onReceive: @escaping @Sendable (ScriptedWebSocketPeer, PeerReceived) -> Void = { _, _ in }) throws
     {
         self.responseHead = responseHead
+        self.onReceive = onReceive
         let (fd, port) = try loopbackListener(backlog: 16)
         listenFD = fd
         self.port = port
@@ -83,7 +89,7 @@ final class ScriptedWebSocketServer: Sendable {
             return
         }
         guard io.writeAll(responseHead(upgrade)) else { return }
-        let peer = ScriptedWebSocketPeer(index: index, target: target, headers: headers)
+        let peer = ScriptedWebSocketPeer(index: index, target: target, headers: headers, onReceive: onReceive)
         if stopped.withLock({ $0 }) { peer.stop() }
         peers.append(peer)
         onOpen(peer)
@@ -105,10 +111,20 @@ final class ScriptedWebSocketPeer: Sendable {
     private let stopped = Mutex(false)
     private let wakeFD = cposix_eventfd()
 
-    init(index: Int, target: String, headers: [WebSocketHeaderField]) {
+    private let onReceive: @Sendable (ScriptedWebSocketPeer, PeerReceived) -> Void
+
+    init(index: Int, target: String, headers: [WebSocketHeaderField],
+         onReceive: @escaping @Sendable (ScriptedWebSocketPeer, PeerReceived) -> Void)
+    {
         self.index = index
         self.target = target
         self.headers = headers
+        self.onReceive = onReceive
+    }
+
+    private func record(_ item: PeerReceived) {
+        onReceive(self, item)
+        received.append(item)
     }
 
     deinit { close(wakeFD) }
@@ -188,10 +204,10 @@ final class ScriptedWebSocketPeer: Sendable {
                 return (box.frames, box.thenClose)
             }
             for frame in frames {
-                guard io.writeAll(frame) else { received.append(.ended("write failed")); return }
+                guard io.writeAll(frame) else { record(.ended("write failed")); return }
             }
             if thenClose {
-                received.append(.ended("closed by the server"))
+                record(.ended("closed by the server"))
                 return
             }
             var fds = [pollfd(fd: io.fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
@@ -207,28 +223,28 @@ final class ScriptedWebSocketPeer: Sendable {
             case .some(let bytes):
                 decoder.feed(bytes)
             case .none:
-                received.append(.ended("end of stream"))
+                record(.ended("end of stream"))
                 return
             }
             do {
                 while let frame = try decoder.nextFrame() {
                     guard let message = try assembler.push(frame) else { continue }
                     switch message {
-                    case .text(let text): received.append(.text(text))
-                    case .binary: received.append(.ended("binary frame"))
+                    case .text(let text): record(.text(text))
+                    case .binary: record(.ended("binary frame"))
                     case .ping(let payload):
-                        received.append(.ping)
+                        record(.ping)
                         _ = io.writeAll(encoder.encodePong(payload))
-                    case .pong: received.append(.pong)
+                    case .pong: record(.pong)
                     case .close(let payload):
-                        received.append(.close(code: payload.map { Int($0.code.rawValue) }))
+                        record(.close(code: payload.map { Int($0.code.rawValue) }))
                         _ = io.writeAll(encoder.encodeClose(payload))
-                        received.append(.ended("close handshake"))
+                        record(.ended("close handshake"))
                         return
                     }
                 }
             } catch {
-                received.append(.ended("protocol violation: \(error)"))
+                record(.ended("protocol violation: \(error)"))
                 return
             }
         }
