@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "ConformanceKit", targets: ["ConformanceKit"]),
         .library(name: "PubNubCrypto", targets: ["PubNubCrypto"]),
         .library(name: "HarnessHTTPClient", targets: ["HarnessHTTPClient"]),
+        .library(name: "MockPusher", targets: ["MockPusher"]),
         .library(name: "HarnessWebSocket", targets: ["HarnessWebSocket"]),
         .library(name: "PusherClientUnderTest", targets: ["PusherClientUnderTest"]),
     ],
@@ -37,6 +38,8 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "HarnessHTTPClient", dependencies: ["COpenSSL", "CPosix"], swiftSettings: strict),
+        // Pusher Channels protocol core: pure (inputs in, actions out), no sockets (docs/pusher.md).
+        .target(name: "MockPusher", dependencies: ["COpenSSL", "HarnessJSON"], swiftSettings: strict),
         // RFC 6455 codec without sockets: frames, messages, handshakes, for both roles.
         .target(name: "HarnessWebSocket", dependencies: ["COpenSSL"], swiftSettings: strict),
         .target(
@@ -65,6 +68,7 @@ let package = Package(
         // Test support shared by every test target: blocking client, scripted server, response reader.
         .target(name: "HarnessTesting", dependencies: ["CPosix", "MockPubNubServer"], path: "Tests/HarnessTesting", swiftSettings: strict),
         .testTarget(name: "HarnessJSONTests", dependencies: ["HarnessJSON", "HarnessTesting", "PubNubCrypto"], swiftSettings: strict),
+        .testTarget(name: "MockPusherTests", dependencies: ["HarnessJSON", "MockPusher"], swiftSettings: strict),
         .testTarget(name: "PubNubCryptoTests", dependencies: ["HarnessTesting", "PubNubCrypto"], swiftSettings: strict),
         .testTarget(
             name: "MockPubNubServerTests", dependencies: ["HarnessJSON", "HarnessTesting", "MockPubNubServer"], swiftSettings: strict
