@@ -119,6 +119,8 @@ public struct PusherConnectionMachine: Sendable {
                 state = .disconnected
                 return actions
             }
+            // Design choice (the spec does not say): an open failing during a reconnect cycle backs
+            // off while attempts remain, as libPusher does for lost connections.
             actions += scheduleReconnect(.backoff)
             return actions
         default:
@@ -190,6 +192,8 @@ public struct PusherConnectionMachine: Sendable {
         case (.activity, .awaitingHandshake), (.activity, .connected):
             return [.send(PusherWire.ping), .schedule(.pong, after: settings.pongTimeout)]
         case (.pong, .awaitingHandshake), (.pong, .connected):
+            // Design choice: libPusher leaves dead connections to SocketRocket; like pusher-js, a
+            // ping without any traffic in answer ends the connection, read as a socket failure.
             return [.abortSocket]
                 + lost(closeCode: nil, reason: "", failure: PusherTransportError(.pongTimeout, "no answer to pusher:ping within \(settings.pongTimeout) s"))
         default:

@@ -94,6 +94,8 @@ final class PusherWebSocket: PusherSocket {
             do {
                 let bytes = try connection.receive(maxCount: 16 * 1024, timeout: 5)
                 if bytes.isEmpty {
+                    // Design choice: the end of the stream without a close frame is a socket
+                    // failure (reconnect at once), not close code 1006 (which would back off).
                     readFailure = PusherTransportError(.endOfStream, "connection closed without a close frame")
                 }
                 decoder.feed(bytes)
