@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "HarnessHTTPClient", targets: ["HarnessHTTPClient"]),
         .library(name: "MockPusher", targets: ["MockPusher"]),
         .library(name: "HarnessWebSocket", targets: ["HarnessWebSocket"]),
+        .library(name: "PusherClientUnderTest", targets: ["PusherClientUnderTest"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -44,6 +45,11 @@ let package = Package(
         .target(name: "HarnessWebSocket", dependencies: ["COpenSSL"], swiftSettings: strict),
         .target(
             name: "ClientUnderTest", dependencies: ["COpenSSL", "HarnessHTTPClient", "HarnessJSON", "PubNubCrypto"], swiftSettings: strict
+        ),
+        // A Pusher Channels client modelled on libPusher: a pure connection state machine and a thin
+        // WebSocket transport on HarnessHTTPClient streams.
+        .target(
+            name: "PusherClientUnderTest", dependencies: ["CPosix", "HarnessHTTPClient", "HarnessJSON", "HarnessWebSocket"], swiftSettings: strict
         ),
         .target(
             name: "ConformanceKit", dependencies: ["HarnessJSON", "MockPubNubServer", "PubNubCrypto", "HarnessHTTPClient"],
@@ -91,6 +97,11 @@ let package = Package(
         .testTarget(
             name: "ClientUnderTestTests",
             dependencies: ["ClientUnderTest", "HarnessHTTPClient", "HarnessJSON", "HarnessTesting", "MockPubNubServer", "PubNubCrypto"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "PusherClientUnderTestTests",
+            dependencies: ["PusherClientUnderTest", "HarnessHTTPClient", "HarnessJSON", "HarnessTesting", "HarnessWebSocket", "MockPubNubServer", "MockPusher", "CPosix"],
             swiftSettings: strict
         ),
         .testTarget(
