@@ -52,10 +52,10 @@ let package = Package(
             name: "PusherClientUnderTest", dependencies: ["CPosix", "HarnessHTTPClient", "HarnessJSON", "HarnessWebSocket"], swiftSettings: strict
         ),
         .target(
-            name: "ConformanceKit", dependencies: ["HarnessJSON", "MockPubNubServer", "PubNubCrypto", "HarnessHTTPClient"],
+            name: "ConformanceKit", dependencies: ["HarnessJSON", "MockPubNubServer", "PubNubCrypto", "HarnessHTTPClient", "MockPusher", "HarnessWebSocket"],
             swiftSettings: strict
         ),
-        .target(name: "BuiltInAdapter", dependencies: ["ConformanceKit", "ClientUnderTest", "HarnessJSON"], swiftSettings: strict),
+        .target(name: "BuiltInAdapter", dependencies: ["ConformanceKit", "ClientUnderTest", "PusherClientUnderTest", "HarnessJSON"], swiftSettings: strict),
         .executableTarget(
             name: "pubnub-harness",
             dependencies: [

@@ -49,15 +49,37 @@ public struct ConformanceRunner: Sendable {
     public func run(
         _ cases: [ConformanceCase], progress: @escaping @Sendable (CaseResult, Int, Int) -> Void = { _, _, _ in }
     ) async -> RunReport {
-        let started = ContinuousClock.now
         let byID = Dictionary(cases.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let order = Self.executionOrder(of: cases, seed: options.seed)
         let client = await self.client.prepared()
         let executor = CaseExecutor(server: server, client: client, runSeed: options.seed, wireLogLength: options.wireLogLength,
                                     timeScale: options.timeScale)
         let expectations = options.expectations
+        return await Self.schedule(
+            ids: cases.map(\.id), clientName: client.name, options: options,
+            listedSkip: { id in
+                guard let testCase = byID[id], let listed = expectations?.deviation(for: id), listed.outcome == .skipped else { return nil }
+                return CaseResult(id: testCase.id, suite: testCase.suite, title: testCase.title, spec: testCase.spec,
+                                  outcome: .skipped, expected: testCase.expected, observed: [], durationSeconds: 0,
+                                  detail: "skipped by expectation file: \(listed.reason)")
+            },
+            execute: { id in await executor.run(byID[id]!) }, progress: progress)
+    }
+
+    /// The scheduling every case family shares: seeded order, bounded concurrency that halves on
+    /// budget misses, expectation-file classification, one serial retry of a case that ran out
+    /// of time. `ids` are in catalog order; `execute` runs one case.
+    static func schedule(
+        ids: [String], clientName: String, options: RunOptions,
+        listedSkip: @escaping @Sendable (String) -> CaseResult?,
+        execute: @escaping @Sendable (String) async -> CaseResult,
+        progress: @escaping @Sendable (CaseResult, Int, Int) -> Void
+    ) async -> RunReport {
+        let started = ContinuousClock.now
+        var generator = SeededGenerator(seed: options.seed)
+        let order = ids.shuffled(using: &generator)
+        let expectations = options.expectations
         var results: [String: CaseResult] = [:]
-        var retries: [(ConformanceCase, CaseResult)] = []
+        var retries: [(String, CaseResult)] = []
         var governor = ConcurrencyGovernor(jobs: options.concurrency)
         let retry = options.retryMissedTime
 
@@ -76,25 +98,22 @@ public struct ConformanceRunner: Sendable {
             var next = 0
             var running = 0
             func startNext() {
-                guard next < order.count, let testCase = byID[order[next]] else { return }
+                guard next < order.count else { return }
+                let id = order[next]
                 next += 1
                 running += 1
                 let limit = governor.limit
                 group.addTask {
-                    if let listed = expectations?.deviation(for: testCase.id), listed.outcome == .skipped {
-                        return (CaseResult(id: testCase.id, suite: testCase.suite, title: testCase.title, spec: testCase.spec,
-                                           outcome: .skipped, expected: testCase.expected, observed: [], durationSeconds: 0,
-                                           detail: "skipped by expectation file: \(listed.reason)"), limit)
-                    }
-                    return (await executor.run(testCase), limit)
+                    if let skipped = listedSkip(id) { return (skipped, limit) }
+                    return (await execute(id), limit)
                 }
             }
             while running < governor.limit, next < order.count { startNext() }
             while let (result, limit) = await group.next() {
                 running -= 1
                 governor.record(missedBudget: result.missedTime, startedUnderLimit: limit)
-                if retry, FlakyRetry.qualifies(result), let testCase = byID[result.id] {
-                    retries.append((testCase, result))
+                if retry, FlakyRetry.qualifies(result) {
+                    retries.append((result.id, result))
                 } else {
                     report(result)
                 }
@@ -102,12 +121,12 @@ public struct ConformanceRunner: Sendable {
             }
         }
         // One after another, after every other case: nothing else competes for the machine.
-        for (testCase, first) in retries {
-            report(FlakyRetry.classify(first: first, retry: await executor.run(testCase)))
+        for (id, first) in retries {
+            report(FlakyRetry.classify(first: first, retry: await execute(id)))
         }
-        let ordered = cases.compactMap { results[$0.id] }
+        let ordered = ids.compactMap { results[$0] }
         let summary = RunSummary(results: ordered, durationSeconds: CaseExecutor.seconds(ContinuousClock.now - started), seed: options.seed)
-        return RunReport(client: client.name, summary: summary, results: ordered, backOffs: governor.backOffs,
+        return RunReport(client: clientName, summary: summary, results: ordered, backOffs: governor.backOffs,
                          finalConcurrency: governor.limit)
     }
 }

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+import ConformanceKit
+import HarnessJSON
+import PusherClientUnderTest
+import Synchronization
+
+/// The built-in Pusher client (`PusherClientUnderTest.PusherClient`, modelled on libPusher) as a
+/// ``PusherConformanceClient``: authorization through the harness's endpoint (a form POST, as
+/// libPusher does), `reconnectDelay` from the case, events mapped to ``PusherObservation``s.
+public struct BuiltInPusherClient: PusherConformanceClient {
+    public let name = "built-in-pusher"
+    public let capabilities: Set<PusherCapability> = Set(PusherCapability.allCases)
+
+    public init() {}
+
+    public func makeSession(configuration: PusherSessionConfiguration) async throws -> any PusherClientSession {
+        var options = PusherClientOptions(host: configuration.host, port: configuration.port, useTLS: false)
+        options.connectAutomatically = false
+        options.protocolVersion = configuration.settings.protocolVersion
+        options.authorizationURL = configuration.authEndpoint
+        options.reconnectDelay = configuration.settings.reconnectDelaySeconds
+        options.connectTimeout = 5
+        options.authorizationTimeout = 5
+        let client: PusherClient
+        do {
+            client = try PusherClient(key: configuration.appKey, options: options)
+        } catch {
+            throw ClientAdapterError.startFailed("\(error)")
+        }
+        return BuiltInPusherSession(client: client)
+    }
+}
+
+/// One `PusherClient` for one case.
+final class BuiltInPusherSession: PusherClientSession {
+    private let client = Mutex<PusherClient?>(nil)
+    let events: AsyncStream<PusherObservation>
+    private let pump: Task<Void, Never>
+
+    init(client: PusherClient) {
+        let (stream, sink) = AsyncStream.makeStream(of: PusherObservation.self, bufferingPolicy: .unbounded)
+        events = stream
+        let source = client.events()
+        pump = Task { [weak client] in
+            for await event in source {
+                for observation in Self.observations(event, members: { client?.members(of: $0).map(\.userID) ?? [] }) {
+                    sink.yield(observation)
+                }
+            }
+            sink.finish()
+        }
+        self.client.withLock { $0 = client }
+    }
+
+    /// What one client event means to the runner (pure but for the member list it reads).
+    static func observations(_ event: PusherClientEvent, members: (String) -> [String]) -> [PusherObservation] {
+        switch event {
+        case .connected(let socketID):
+            return [.connected(socketID: socketID)]
+        case .disconnected(let error, _):
+            if case .closed(let code, _, _)? = error { return [.disconnected(code: code)] }
+            return [.disconnected(code: nil)]
+        case .failed(let error):
+            if case .closed(let code, _, _) = error { return [.disconnected(code: code)] }
+            return [.disconnected(code: nil)]
+        case .subscribed(let channel):
+            let subscribed = PusherObservation.subscribed(channel: channel)
+            return channel.hasPrefix("presence-") ? [subscribed, .members(channel: channel, userIDs: members(channel))] : [subscribed]
+        case .subscriptionFailed(let channel, let error):
+            return [.subscriptionError(channel: channel, message: error.description)]
+        case .errorEvent(let code, let message):
+            return [.errorEvent(code: code, message: message)]
+        case .memberAdded(let channel, let member):
+            return [.memberAdded(channel: channel, userID: member.userID), .members(channel: channel, userIDs: members(channel))]
+        case .memberRemoved(let channel, let member):
+            return [.memberRemoved(channel: channel, userID: member.userID), .members(channel: channel, userIDs: members(channel))]
+        case .event(let message):
+            guard let channel = message.channel, !message.name.hasPrefix("pusher:"), !message.name.hasPrefix("pusher_internal:") else { return [] }
+            return [.event(channel: channel, name: message.name, data: message.data, userID: message.userID)]
+        case .willAutomaticallyReconnect, .malformedMessage:
+            return []
+        }
+    }
+
+    func perform(_ operation: PusherOperation) async throws {
+        guard let client = client.withLock({ $0 }) else { throw ClientAdapterError.protocolViolation("session closed") }
+        switch operation {
+        case .connect: client.connect()
+        case .disconnect: client.disconnect()
+        case .subscribe(let channel): client.subscribe(to: channel)
+        case .unsubscribe(let channel): client.unsubscribe(from: channel)
+        case .trigger(let channel, let event, let data):
+            do {
+                try client.trigger(event: event, data: data, on: channel)
+            } catch {
+                throw ClientAdapterError.protocolViolation("trigger refused: \(error)")
+            }
+        }
+    }
+
+    func close() async {
+        guard let client = client.withLock({ state in defer { state = nil }; return state }) else { return }
+        client.disconnect()
+        pump.cancel()
+    }
+}

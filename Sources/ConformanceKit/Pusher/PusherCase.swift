@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: MIT
+import HarnessJSON
+
+/// What a Pusher client must be able to do for a case to run; a client lacking one gets "skipped".
+public enum PusherCapability: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Private channels (an auth step).
+    case privateChannels
+    /// Presence channels (members, member_added/removed).
+    case presence
+    /// Client events (`client-…` on private and presence channels).
+    case clientEvents
+    /// Automatic reconnection after a lost connection.
+    case reconnection
+}
+
+/// A participant the harness itself plays inside the server (no socket): it subscribes, triggers
+/// client events and records what the server sends it, so a case can check fan-out and presence
+/// from the other side.
+public struct PusherPeer: Sendable, Hashable {
+    public var name: String
+    /// The presence user id (also its `user_info.name`).
+    public var userID: String
+    public init(_ name: String, userID: String? = nil) {
+        self.name = name
+        self.userID = userID ?? name
+    }
+}
+
+/// One step of a Pusher case: a client operation, a harness-side action, or an expectation.
+/// Every case has an app of its own, so channel names need no per-case prefix.
+public enum PusherStep: Sendable, Hashable {
+    /// Ask the client to connect.
+    case connect
+    /// Ask the client to disconnect (close 1000, no reconnect).
+    case disconnect
+    /// Ask the client to subscribe (private and presence names are authorized at the harness's endpoint).
+    case subscribe(String)
+    case unsubscribe(String)
+    /// Ask the client to trigger a client event (`client-` is part of `event`).
+    case clientEvent(channel: String, event: String, data: JSONValue)
+    /// Publish from the server side, as the HTTP API's `POST /apps/ID/events` does: `data` is the
+    /// string the app server sends (usually JSON text); `excludeClient` passes the client's
+    /// current socket id as `socket_id` (the sender's own connection is left out).
+    case trigger(channels: [String], event: String, data: String, excludeClient: Bool)
+    /// Close the client's current connection from the server with this close code and reason;
+    /// 1006 ends the TCP connection without a close frame.
+    case closeConnection(code: Int, reason: String)
+    /// A harness peer subscribes (as presence member `peer.userID` on presence channels).
+    case peerSubscribe(PusherPeer, channel: String)
+    /// A harness peer leaves (its connection ends).
+    case peerLeave(PusherPeer)
+    /// A harness peer triggers a client event.
+    case peerClientEvent(PusherPeer, channel: String, event: String, data: String)
+    /// Wait a fixed time; only where the protocol itself is about time.
+    case wait(ms: Int)
+
+    /// The client reports `connection_established` (the n-th one counted from the case start).
+    case expectConnected(count: Int = 1, withinMs: Int)
+    /// The client reports the connection closed by the server with `code` (any code when nil).
+    case expectDisconnected(code: Int?, withinMs: Int)
+    /// The client reports the subscription succeeded.
+    case expectSubscribed(String, withinMs: Int)
+    /// The client reports that subscribing to the channel failed (a `pusher:error` about it or a
+    /// refused authorization).
+    case expectSubscriptionError(String, withinMs: Int)
+    /// The client reports a `pusher:error` with this code (`nil` code = the server sent null).
+    case expectErrorEvent(code: Int?, withinMs: Int)
+    /// The client delivers this event on this channel, with this data (JSON-equal after the
+    /// client's decoding; `nil` = any data) and, for presence client events, this `user_id`.
+    case expectEvent(channel: String, event: String, data: JSONValue?, userID: String? = nil, withinMs: Int)
+    /// No event named `event` reaches the client for `ms` (e.g. its own client event is not echoed).
+    case expectNoEvent(event: String, forMs: Int)
+    /// The client reports this presence member joining or leaving.
+    case expectMember(channel: String, userID: String, added: Bool, withinMs: Int)
+    /// The client's member list of the channel is exactly these user ids (any order).
+    case expectMembers(channel: String, userIDs: [String], withinMs: Int)
+    /// A peer receives this event (data: the JSON the server's string holds, or the string itself).
+    case expectPeerEvent(PusherPeer, channel: String, event: String, data: JSONValue?, withinMs: Int)
+    /// A peer receives no event named `event` for `ms`.
+    case expectNoPeerEvent(PusherPeer, event: String, forMs: Int)
+    /// A new WebSocket connection from the client opens no sooner than `atLeastMs` and no later
+    /// than `withinMs` after the last connection the server saw end.
+    case expectReconnect(atLeastMs: Int, withinMs: Int)
+    /// No new connection from the client for `ms` after the last one ended.
+    case expectNoReconnect(forMs: Int)
+    /// The server's journal of this case satisfies the condition.
+    case expectJournal(PusherJournalCheck, withinMs: Int)
+}
+
+/// A condition on what the client sent (the server's journal of the case's app).
+public enum PusherJournalCheck: Sendable, Hashable {
+    /// The client reported the socket id the server gave its n-th connection.
+    case socketIDReported(connection: Int)
+    /// The channel was authorized at the harness's endpoint with the socket id of the client's
+    /// n-th connection (1-based), and the server accepted a subscription signed for it.
+    case authorizedForConnection(channel: String, connection: Int)
+    /// The client sent this event (e.g. `pusher:subscribe`, `pusher:unsubscribe`) for the channel
+    /// on its n-th connection.
+    case sentOnConnection(event: String, channel: String, connection: Int)
+}
+
+/// A variant outcome allowed for clients declaring a profile value (see ``PusherProfile``).
+public struct PusherVariant: Sendable, Hashable {
+    /// The profile aspect and the value that selects this variant.
+    public var aspect: PusherAspect
+    public var value: String
+    /// What the variant does with the case.
+    public var effect: Effect
+    public enum Effect: Sendable, Hashable {
+        /// The case does not apply (it tests the reference behaviour itself).
+        case skip(String)
+        /// These steps replace the case's; a pass is reported non-strict with the reason.
+        case replaceSteps([PusherStep], reason: String)
+    }
+    public init(_ aspect: PusherAspect, _ value: String, _ effect: Effect) {
+        self.aspect = aspect
+        self.value = value
+        self.effect = effect
+    }
+}
+
+/// Client settings a case may change from the harness defaults.
+public struct PusherClientSettings: Sendable, Hashable {
+    /// Seconds before a reconnect after 1000/1001 (the base of the backoff); libPusher's minimum is 1.
+    public var reconnectDelaySeconds: Double = 1
+    /// The `protocol=` the client sends, when the client lets it be chosen.
+    public var protocolVersion: Int = 7
+    /// Use an app key the server does not know (for 4001).
+    public var unknownAppKey = false
+    public init(reconnectDelaySeconds: Double = 1, protocolVersion: Int = 7, unknownAppKey: Bool = false) {
+        self.reconnectDelaySeconds = reconnectDelaySeconds
+        self.protocolVersion = protocolVersion
+        self.unknownAppKey = unknownAppKey
+    }
+}
+
+/// One Pusher conformance case: stable id `pusher.<group>.<name>`, the spec section it checks, the
+/// steps it drives. It passes when every expectation holds within its window.
+public struct PusherCase: Sendable, Hashable, Identifiable {
+    public var id: String
+    public var title: String
+    /// The section of `shared/spec/pusher-protocol.md` checked, e.g. `§5`.
+    public var spec: String
+    public var client: PusherClientSettings
+    public var steps: [PusherStep]
+    public var requires: Set<PusherCapability>
+    public var variants: [PusherVariant]
+    /// The least budget the author asks for; the runner derives the real one (``PusherCaseBudget``).
+    public var timeBudget: Duration
+
+    public init(_ id: String, _ title: String, spec: String, client: PusherClientSettings = PusherClientSettings(),
+                steps: [PusherStep], requires: Set<PusherCapability> = [], variants: [PusherVariant] = [],
+                timeBudget: Duration = .seconds(2)) {
+        self.id = id
+        self.title = title
+        self.spec = spec
+        self.client = client
+        self.steps = steps
+        self.requires = requires
+        self.variants = variants
+        self.timeBudget = timeBudget
+    }
+
+    /// `pusher`.
+    public var suite: String { String(id.split(separator: ".").first ?? "") }
+    /// The group: the second component of the id.
+    public var group: String { id.split(separator: ".").dropFirst().first.map(String.init) ?? "" }
+}
+
+extension PusherStep {
+    /// A server-side trigger on one channel.
+    public static func trigger(_ channel: String, _ event: String, _ data: String) -> PusherStep {
+        .trigger(channels: [channel], event: event, data: data, excludeClient: false)
+    }
+}

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: MIT
+import HarnessJSON
+
+/// The `pusher` suite family: cases `pusher.<group>.<name>` checking a Pusher Channels client
+/// against `shared/spec/pusher-protocol.md` (docs/conformance.md, "Pusher family").
+public enum PusherCatalog {
+    /// The groups, in catalog order.
+    public static let groups = ["connection", "channels", "auth", "presence", "client-events", "close-codes", "http-api"]
+
+    public static func all() -> [PusherCase] {
+        connection + channels + auth + presence + clientEvents + closeCodes + httpAPI
+    }
+
+    /// Cases of the given groups (`pusher`, `pusher.GROUP` or `GROUP`) and ids; both empty = all.
+    /// Unknown names are an error.
+    public static func select(_ cases: [PusherCase], groups: [String], ids: [String]) throws(SelectionError) -> [PusherCase] {
+        if groups.isEmpty && ids.isEmpty { return cases }
+        let wanted = Set(groups.map { $0.hasPrefix("pusher.") ? String($0.dropFirst(7)) : $0 })
+        for group in wanted where group != "pusher" && !cases.contains(where: { $0.group == group }) {
+            throw SelectionError.unknownSuite(group, known: ["pusher"] + Self.groups.map { "pusher.\($0)" })
+        }
+        for id in ids where !cases.contains(where: { $0.id == id }) { throw SelectionError.unknownCase(id) }
+        return cases.filter { wanted.contains("pusher") || wanted.contains($0.group) || ids.contains($0.id) }
+    }
+
+    static let ann = PusherPeer("ann")
+    static let bob = PusherPeer("bob")
+    static let client = PusherCaseExecutor.clientUserID
+
+    /// pysher-style clients (spec §2.3, §5): a close is a lost socket whatever its code; they
+    /// reconnect after their reconnect interval (the harness sets 1 s).
+    static func errorEventsOnly(_ steps: [PusherStep]) -> PusherVariant {
+        PusherVariant(.closeCodes, "error-events-only", .replaceSteps(steps, reason:
+            "reacts to pusher:error codes only, never to close codes (spec §2.3, §5): reconnects after its interval"))
+    }
+
+    static let connected: [PusherStep] = [.connect, .expectConnected(withinMs: 2_000)]
+
+    // MARK: connection
+
+    static let connection: [PusherCase] = [
+        PusherCase("pusher.connection.established", "connect: connection_established gives the client a socket id", spec: "§3.2",
+                   steps: connected + [.expectJournal(.socketIDReported(connection: 1), withinMs: 1_000)]),
+        PusherCase("pusher.connection.unknown-key-4001", "an unknown app key is closed 4001 after the upgrade and not retried",
+                   spec: "§2.3, §5", client: PusherClientSettings(unknownAppKey: true),
+                   steps: [.connect, .expectDisconnected(code: 4001, withinMs: 2_000), .expectNoReconnect(forMs: 2_500)],
+                   variants: [errorEventsOnly([.connect, .expectDisconnected(code: nil, withinMs: 2_000),
+                                               .expectReconnect(atLeastMs: 0, withinMs: 4_000)])]),
+        PusherCase("pusher.connection.disconnect", "disconnect closes the connection and does not reconnect", spec: "§8",
+                   steps: connected + [.disconnect, .expectDisconnected(code: nil, withinMs: 2_000), .expectNoReconnect(forMs: 1_500)]),
+    ]
+
+    // MARK: channels
+
+    static let channels: [PusherCase] = [
+        PusherCase("pusher.channels.public", "subscribe to a public channel and receive a server event", spec: "§3.3, §3.5",
+                   steps: connected + [.subscribe("news"), .expectSubscribed("news", withinMs: 2_000),
+                                       .trigger("news", "headline", #"{"text":"hi"}"#),
+                                       .expectEvent(channel: "news", event: "headline", data: ["text": "hi"], withinMs: 2_000)]),
+        PusherCase("pusher.channels.subscribe-before-connect", "a subscription made before connecting is sent once connected",
+                   spec: "§8", steps: [.subscribe("news"), .connect, .expectConnected(withinMs: 2_000), .expectSubscribed("news", withinMs: 2_000),
+                                       .trigger("news", "headline", #"{"n":1}"#),
+                                       .expectEvent(channel: "news", event: "headline", data: ["n": 1], withinMs: 2_000)]),
+        PusherCase("pusher.channels.unsubscribe", "after unsubscribing no event of the channel is delivered", spec: "§3.3",
+                   steps: connected + [.subscribe("news"), .expectSubscribed("news", withinMs: 2_000), .unsubscribe("news"),
+                                       .expectJournal(.sentOnConnection(event: "pusher:unsubscribe", channel: "news", connection: 1), withinMs: 2_000),
+                                       .trigger("news", "late", #"{"n":2}"#), .expectNoEvent(event: "late", forMs: 500)]),
+        PusherCase("pusher.channels.plain-string-data", "event data that is not JSON is delivered as the string sent", spec: "§3.1, §3.5",
+                   steps: connected + [.subscribe("news"), .expectSubscribed("news", withinMs: 2_000),
+                                       .trigger("news", "note", "plain text"),
+                                       .expectEvent(channel: "news", event: "note", data: "plain text", withinMs: 2_000)]),
+    ]
+
+    // MARK: auth
+
+    static let auth: [PusherCase] = [
+        PusherCase("pusher.auth.private", "a private channel is authorized at the auth endpoint with the socket id and subscribed",
+                   spec: "§4.2, §8",
+                   steps: connected + [.subscribe("private-room"), .expectSubscribed("private-room", withinMs: 2_000),
+                                       .expectJournal(.authorizedForConnection(channel: "private-room", connection: 1), withinMs: 1_000),
+                                       .trigger("private-room", "secret", #"{"k":"v"}"#),
+                                       .expectEvent(channel: "private-room", event: "secret", data: ["k": "v"], withinMs: 2_000)],
+                   requires: [.privateChannels]),
+        PusherCase("pusher.auth.reauthorize-after-reconnect",
+                   "after a reconnect the private channel is authorized again with the new socket id", spec: "§5, §8",
+                   steps: connected + [.subscribe("private-room"), .expectSubscribed("private-room", withinMs: 2_000),
+                                       .closeConnection(code: 4200, reason: "reconnect"), .expectReconnect(atLeastMs: 0, withinMs: 3_000),
+                                       .expectConnected(count: 2, withinMs: 2_000), .expectSubscribed("private-room", withinMs: 2_000),
+                                       .expectJournal(.authorizedForConnection(channel: "private-room", connection: 2), withinMs: 1_000)],
+                   requires: [.privateChannels, .reconnection],
+                   variants: [PusherVariant(.resubscribe, "no-auth", .replaceSteps(
+                       connected + [.subscribe("private-room"), .expectSubscribed("private-room", withinMs: 2_000),
+                                    .closeConnection(code: 4200, reason: "reconnect"), .expectReconnect(atLeastMs: 0, withinMs: 3_000),
+                                    .expectConnected(count: 2, withinMs: 2_000),
+                                    .expectJournal(.sentOnConnection(event: "pusher:subscribe", channel: "private-room", connection: 2), withinMs: 2_000),
+                                    .expectSubscriptionError("private-room", withinMs: 2_000)],
+                       reason: "re-subscribes private channels without auth after a reconnect; the server answers Auth info required (spec §5)"))]),
+    ]
+
+    // MARK: presence
+
+    static let presence: [PusherCase] = [
+        PusherCase("pusher.presence.members", "subscription_succeeded gives the member list, the client included", spec: "§3.4",
+                   steps: connected + [.peerSubscribe(ann, channel: "presence-room"), .subscribe("presence-room"),
+                                       .expectSubscribed("presence-room", withinMs: 2_000),
+                                       .expectMembers(channel: "presence-room", userIDs: ["ann", client], withinMs: 1_000)],
+                   requires: [.presence]),
+        PusherCase("pusher.presence.member-added-removed", "another member joining and leaving is reported", spec: "§3.4",
+                   steps: connected + [.subscribe("presence-room"), .expectSubscribed("presence-room", withinMs: 2_000),
+                                       .peerSubscribe(bob, channel: "presence-room"),
+                                       .expectMember(channel: "presence-room", userID: "bob", added: true, withinMs: 2_000),
+                                       .peerLeave(bob),
+                                       .expectMember(channel: "presence-room", userID: "bob", added: false, withinMs: 2_000)],
+                   requires: [.presence]),
+        PusherCase("pusher.presence.seen-by-others", "the client's channel_data makes it a member others see", spec: "§3.4, §4.2",
+                   steps: connected + [.peerSubscribe(ann, channel: "presence-room"), .subscribe("presence-room"),
+                                       .expectSubscribed("presence-room", withinMs: 2_000),
+                                       .expectPeerEvent(ann, channel: "presence-room", event: "pusher_internal:member_added",
+                                                        data: ["user_id": .string(client), "user_info": ["name": .string(client)]], withinMs: 2_000)],
+                   requires: [.presence]),
+    ]
+
+    // MARK: client events
+
+    static let clientEvents: [PusherCase] = [
+        PusherCase("pusher.client-events.delivered", "a client event reaches the other subscribers", spec: "§3.6",
+                   steps: connected + [.peerSubscribe(ann, channel: "private-chat"), .subscribe("private-chat"),
+                                       .expectSubscribed("private-chat", withinMs: 2_000),
+                                       .clientEvent(channel: "private-chat", event: "client-typing", data: ["n": 1]),
+                                       .expectPeerEvent(ann, channel: "private-chat", event: "client-typing", data: ["n": 1], withinMs: 2_000)],
+                   requires: [.privateChannels, .clientEvents]),
+        PusherCase("pusher.client-events.not-echoed", "the sender does not receive its own client event", spec: "§3.6",
+                   steps: connected + [.peerSubscribe(ann, channel: "private-chat"), .subscribe("private-chat"),
+                                       .expectSubscribed("private-chat", withinMs: 2_000),
+                                       .clientEvent(channel: "private-chat", event: "client-typing", data: ["n": 2]),
+                                       .expectPeerEvent(ann, channel: "private-chat", event: "client-typing", data: ["n": 2], withinMs: 2_000),
+                                       .expectNoEvent(event: "client-typing", forMs: 500)],
+                   requires: [.privateChannels, .clientEvents]),
+        PusherCase("pusher.client-events.presence-user-id", "a client event on a presence channel carries the sender's user_id",
+                   spec: "§3.6", steps: connected + [.peerSubscribe(ann, channel: "presence-chat"), .subscribe("presence-chat"),
+                                                     .expectSubscribed("presence-chat", withinMs: 2_000),
+                                                     .peerClientEvent(ann, channel: "presence-chat", event: "client-hello", data: #"{"hi":true}"#),
+                                                     .expectEvent(channel: "presence-chat", event: "client-hello", data: ["hi": true],
+                                                                  userID: "ann", withinMs: 2_000)],
+                   requires: [.presence]),
+        PusherCase("pusher.client-events.rate-limit-4301", "more than 10 client events a second get pusher:error 4301; the connection stays",
+                   spec: "§3.6, §5",
+                   steps: connected + [.subscribe("private-chat"), .expectSubscribed("private-chat", withinMs: 2_000)]
+                       + (1...11).map { .clientEvent(channel: "private-chat", event: "client-burst", data: ["i": .int($0)]) }
+                       + [.expectErrorEvent(code: 4301, withinMs: 2_000),
+                          .trigger("private-chat", "after", #"{"ok":true}"#),
+                          .expectEvent(channel: "private-chat", event: "after", data: ["ok": true], withinMs: 2_000)],
+                   requires: [.privateChannels, .clientEvents],
+                   variants: [PusherVariant(.closeCodes, "error-events-only", .skip(
+                       "the client's listeners see only pusher:error codes it acts on; 4301 is ignored (spec §5 table, pysher column)"))]),
+    ]
+
+    // MARK: close codes and reconnection (spec §5: 4000–4099 never, 4100–4199 back off, 4200–4299 at once)
+
+    static func closeCase(_ code: Int, _ name: String, _ title: String, _ expectation: [PusherStep], variant: [PusherStep]?) -> PusherCase {
+        PusherCase("pusher.close-codes.\(name)", title, spec: "§5",
+                   steps: connected + [.closeConnection(code: code, reason: "close \(code)")] + expectation,
+                   requires: [.reconnection],
+                   variants: variant.map { [errorEventsOnly(connected + [.closeConnection(code: code, reason: "close \(code)")] + $0)] } ?? [])
+    }
+
+    /// What a pysher-style client does after any close: reconnects after its interval (1 s).
+    static let reconnectsAfterInterval: [PusherStep] = [.expectDisconnected(code: nil, withinMs: 2_000),
+                                                        .expectReconnect(atLeastMs: 0, withinMs: 4_000), .expectConnected(count: 2, withinMs: 2_000)]
+
+    static let closeCodes: [PusherCase] = [
+        closeCase(4004, "4004-no-reconnect", "4000–4099 (over quota): the client does not reconnect",
+                  [.expectDisconnected(code: 4004, withinMs: 2_000), .expectNoReconnect(forMs: 3_000)], variant: reconnectsAfterInterval),
+        closeCase(4009, "4009-no-reconnect", "4000–4099 (unauthorized): the client does not reconnect",
+                  [.expectDisconnected(code: 4009, withinMs: 2_000), .expectNoReconnect(forMs: 3_000)], variant: reconnectsAfterInterval),
+        closeCase(4100, "4100-backoff", "4100–4199 (over capacity): the client reconnects after backing off at least 1 s",
+                  [.expectDisconnected(code: 4100, withinMs: 2_000), .expectReconnect(atLeastMs: 1_000, withinMs: 4_000),
+                   .expectConnected(count: 2, withinMs: 2_000)], variant: reconnectsAfterInterval),
+        closeCase(4200, "4200-immediate", "4200–4299 (reconnect now): the client reconnects at once",
+                  [.expectDisconnected(code: 4200, withinMs: 2_000), .expectReconnect(atLeastMs: 0, withinMs: 800),
+                   .expectConnected(count: 2, withinMs: 2_000)], variant: reconnectsAfterInterval),
+        closeCase(4201, "4201-immediate", "4201 (pong not received): the client reconnects at once",
+                  [.expectDisconnected(code: 4201, withinMs: 2_000), .expectReconnect(atLeastMs: 0, withinMs: 800),
+                   .expectConnected(count: 2, withinMs: 2_000)], variant: reconnectsAfterInterval),
+        closeCase(1000, "1000-reconnect-delay", "1000 from the server: libPusher reconnects after its reconnectDelay (1 s here)",
+                  [.expectDisconnected(code: 1000, withinMs: 2_000), .expectReconnect(atLeastMs: 1_000, withinMs: 4_000),
+                   .expectConnected(count: 2, withinMs: 2_000)], variant: reconnectsAfterInterval),
+        closeCase(1006, "1006-immediate", "the socket ends without a close frame (1006): libPusher reconnects at once",
+                  [.expectDisconnected(code: nil, withinMs: 2_000), .expectReconnect(atLeastMs: 0, withinMs: 800),
+                   .expectConnected(count: 2, withinMs: 2_000)], variant: reconnectsAfterInterval),
+        PusherCase("pusher.close-codes.resubscribe", "after a reconnect every channel is subscribed again and delivers", spec: "§5, §8",
+                   steps: connected + [.subscribe("news"), .expectSubscribed("news", withinMs: 2_000),
+                                       .closeConnection(code: 4200, reason: "reconnect"), .expectReconnect(atLeastMs: 0, withinMs: 3_000),
+                                       .expectConnected(count: 2, withinMs: 2_000), .expectSubscribed("news", withinMs: 2_000),
+                                       .trigger("news", "again", #"{"n":3}"#),
+                                       .expectEvent(channel: "news", event: "again", data: ["n": 3], withinMs: 2_000)],
+                   requires: [.reconnection]),
+    ]
+
+    // MARK: HTTP API delivery (the events endpoint's semantics, in process)
+
+    static let httpAPI: [PusherCase] = [
+        PusherCase("pusher.http-api.multiple-channels", "one trigger on two channels reaches the client on both", spec: "§3.5, §6.1",
+                   steps: connected + [.subscribe("a"), .subscribe("b"), .expectSubscribed("a", withinMs: 2_000), .expectSubscribed("b", withinMs: 2_000),
+                                       .trigger(channels: ["a", "b"], event: "both", data: #"{"x":1}"#, excludeClient: false),
+                                       .expectEvent(channel: "a", event: "both", data: ["x": 1], withinMs: 2_000),
+                                       .expectEvent(channel: "b", event: "both", data: ["x": 1], withinMs: 2_000)]),
+        PusherCase("pusher.http-api.socket-id-excluded", "a trigger with the client's socket_id is not delivered to it", spec: "§6.1",
+                   steps: connected + [.peerSubscribe(ann, channel: "news"), .subscribe("news"), .expectSubscribed("news", withinMs: 2_000),
+                                       .trigger(channels: ["news"], event: "mine", data: #"{"y":2}"#, excludeClient: true),
+                                       .expectPeerEvent(ann, channel: "news", event: "mine", data: ["y": 2], withinMs: 2_000),
+                                       .expectNoEvent(event: "mine", forMs: 500)]),
+        PusherCase("pusher.http-api.nested-json", "nested JSON data arrives intact (double encoding undone once)", spec: "§3.1",
+                   steps: connected + [.subscribe("news"), .expectSubscribed("news", withinMs: 2_000),
+                                       .trigger("news", "doc", #"{"list":[1,"two",{"three":3}],"quote":"say \"hi\""}"#),
+                                       .expectEvent(channel: "news", event: "doc",
+                                                    data: ["list": [1, "two", ["three": 3]], "quote": "say \"hi\""], withinMs: 2_000)]),
+    ]
+}

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT
+import MockPusher
+import Synchronization
+
+/// Runs Pusher cases against a Pusher client and the in-process suite server with the scheduling
+/// every family shares (``ConformanceRunner``'s: seeded order, bounded concurrency, expectation
+/// files, serial retry); results are ``CaseResult``s, so every report format works unchanged.
+public struct PusherRunner: Sendable {
+    public let client: any PusherConformanceClient
+    public let options: RunOptions
+
+    public init(client: any PusherConformanceClient, options: RunOptions) {
+        self.client = client
+        self.options = options
+    }
+
+    /// The app a case runs on: its own id, key and secret, derived from the case id.
+    public static func app(for testCase: PusherCase) -> PusherApp {
+        let token = testCase.id.replacingOccurrences(of: ".", with: "-")
+        return PusherApp(id: "app-\(token)", key: "key-\(token)", secret: "secret-\(token)")
+    }
+
+    /// Starts the suite server (one app per case), runs `cases`, stops the server.
+    public func run(_ cases: [PusherCase], progress: @escaping @Sendable (CaseResult, Int, Int) -> Void = { _, _, _ in }) async throws -> RunReport {
+        let server = try PusherSuiteServer.start(apps: cases.map(Self.app(for:)))
+        let report = await run(cases, on: server, progress: progress)
+        await server.shutdown()
+        return report
+    }
+
+    public func run(_ cases: [PusherCase], on server: PusherSuiteServer,
+                    progress: @escaping @Sendable (CaseResult, Int, Int) -> Void = { _, _, _ in }) async -> RunReport {
+        let byID = Dictionary(cases.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let client = await self.client.prepared()
+        let executor = PusherCaseExecutor(server: server, client: client, wireLogLength: options.wireLogLength, timeScale: options.timeScale)
+        let expectations = options.expectations
+        return await ConformanceRunner.schedule(
+            ids: cases.map(\.id), clientName: client.name, options: options,
+            listedSkip: { id in
+                guard let testCase = byID[id], let listed = expectations?.deviation(for: id), listed.outcome == .skipped else { return nil }
+                return CaseResult(id: id, suite: testCase.suite, title: testCase.title, spec: testCase.spec, outcome: .skipped,
+                                  expected: [], observed: [], durationSeconds: 0, detail: "skipped by expectation file: \(listed.reason)")
+            },
+            execute: { id in await executor.run(byID[id]!) }, progress: progress)
+    }
+}
+
+/// Runs one Pusher case from setup to cleanup.
+struct PusherCaseExecutor: Sendable {
+    let server: PusherSuiteServer
+    let client: any PusherConformanceClient
+    let wireLogLength: Int
+    let timeScale: Double
+
+    /// The presence user id of the client under test.
+    static let clientUserID = "user-client"
+
+    func run(_ original: PusherCase) async -> CaseResult {
+        let started = ContinuousClock.now
+        let app = PusherRunner.app(for: original)
+        var testCase = original
+        var variantReason: String?
+        for variant in original.variants where client.profile.value(variant.aspect) == variant.value {
+            switch variant.effect {
+            case .skip(let reason):
+                return result(original, .skipped, "\(variant.aspect.rawValue)=\(variant.value): \(reason)", started: started)
+            case .replaceSteps(let steps, let reason):
+                testCase.steps = steps
+                variantReason = "\(variant.aspect.rawValue)=\(variant.value): \(reason)"
+            }
+        }
+        let missing = testCase.requires.subtracting(client.capabilities)
+        if !missing.isEmpty {
+            return result(original, .skipped, "client lacks: " + missing.map(\.rawValue).sorted().joined(separator: ", "), started: started)
+        }
+        let scaled = PusherCaseBudget.scaled(testCase, by: timeScale)
+        let budget = PusherCaseBudget.effective(testCase, scale: timeScale)
+        let key = testCase.client.unknownAppKey ? "no-such-key-\(app.key)" : app.key
+        let configuration = PusherSessionConfiguration(
+            host: server.host, port: server.port, appKey: key, appSecret: app.secret,
+            authEndpoint: "http://\(server.host):\(server.port)/__pusher-auth/\(app.key)/\(Self.clientUserID)",
+            userID: Self.clientUserID, settings: testCase.client)
+        let session: any PusherClientSession
+        do {
+            session = try await client.makeSession(configuration: configuration)
+        } catch {
+            server.removePeers(appKey: app.key)
+            if let adapterError = error as? ClientAdapterError, case .unsupported = adapterError {
+                return result(original, .skipped, "\(adapterError)", started: started)
+            }
+            return result(original, .fail, "client session: \(error)", started: started, missedTime: CaseExecutor.isTimeout(error))
+        }
+        let log = PusherObservationLog()
+        let pump = Task {
+            for await event in session.events { log.record(event) }
+        }
+        let steps = PusherStepRunner(server: server, app: app, connectionKey: key, session: session, log: log)
+        let failure = FailureBox()
+        let exceeded = await CaseExecutor.race(budget: budget) {
+            failure.set(await steps.run(scaled.steps))
+        } onTimeout: { steps.currentStep }
+        await session.close()
+        pump.cancel()
+        server.removePeers(appKey: app.key)
+        server.closeConnections(appKey: key, code: 1001, reason: "case over")
+        let wireLog = Array(server.journal(appKey: key).lines.suffix(wireLogLength))
+
+        if let step = exceeded {
+            return result(original, .fail, "time budget of \(CaseExecutor.milliseconds(budget)) ms exceeded at step \(step)",
+                          started: started, wireLog: wireLog, missedTime: true)
+        }
+        if let detail = failure.get() {
+            if detail.hasPrefix("unsupported: ") { return result(original, .skipped, String(detail.dropFirst(13)), started: started) }
+            return result(original, .fail, detail, started: started, wireLog: wireLog)
+        }
+        if let variantReason { return result(original, .nonStrict, variantReason, started: started, wireLog: wireLog) }
+        return result(original, .pass, "", started: started, wireLog: wireLog)
+    }
+
+    private func result(_ testCase: PusherCase, _ outcome: CaseOutcome, _ detail: String, started: ContinuousClock.Instant,
+                        wireLog: [String] = [], missedTime: Bool = false) -> CaseResult {
+        CaseResult(id: testCase.id, suite: testCase.suite, title: testCase.title, spec: testCase.spec, outcome: outcome,
+                   expected: [], observed: [], durationSeconds: CaseExecutor.seconds(ContinuousClock.now - started),
+                   detail: detail, wireLog: wireLog, missedTime: missedTime)
+    }
+}
+
+/// The step runner's verdict, handed out of the budget race.
+private final class FailureBox: Sendable {
+    private let value = Mutex<String?>(nil)
+    func set(_ text: String?) { value.withLock { $0 = text } }
+    func get() -> String? { value.withLock { $0 } }
+}

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: MIT
+import BuiltInAdapter
+import Foundation
+import Testing
+@testable import ConformanceKit
+
+/// The `pusher` family with the built-in Pusher client against the in-process suite server: the
+/// wiring `pubnub-harness run --family pusher` uses.
+@Suite(.timeLimit(.minutes(3))) struct PusherEndToEndTests {
+    @Test func builtInPusherClientPassesTheWholeFamily() async throws {
+        let cases = PusherCatalog.all()
+        let scale = TimeScale.fromProbe(await MachineProbe.measured())
+        let runner = PusherRunner(client: BuiltInPusherClient(), options: RunOptions(seed: 11, concurrency: 4, timeScale: scale.factor))
+        let report = try await runner.run(cases)
+        #expect(report.results.count == cases.count)
+        let notPassed = report.results.filter { $0.outcome != .pass && $0.outcome != .flaky }.map { "\($0.id): \($0.outcome) \($0.detail) \($0.wireLog)" }
+        #expect(notPassed == [])
+        // Every report format takes the family's results unchanged.
+        #expect(String(decoding: try JSONReport.encode(report), as: UTF8.self).contains("pusher.close-codes.4100-backoff"))
+        #expect(JUnitReport.encode(report).contains("pusher.presence.members"))
+    }
+}
