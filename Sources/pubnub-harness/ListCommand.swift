@@ -13,12 +13,38 @@ struct ListCommand: ParsableCommand {
     var idsOnly = false
     @Option(help: "Directory of crypto vector files (default: the vectors built into the binary).")
     var vectors: String?
+    @Option(help: "Which family: all (default), pubnub or pusher.")
+    var family: String = "all"
+
+    func validate() throws {
+        guard ["all", "pubnub", "pusher"].contains(family) else { throw ValidationError("--family must be all, pubnub or pusher") }
+    }
+
+    /// One listed case.
+    struct Entry {
+        var id: String
+        var suite: String
+        var spec: String
+        var title: String
+    }
 
     func run() throws {
         let catalog = try CatalogSource.load(vectors: vectors)
-        let cases: [ConformanceCase]
+        // `--suite pusher` / `pusher.GROUP` name the Pusher family; other names the PubNub suites.
+        let pusherNames = suites.filter { $0 == "pusher" || $0.hasPrefix("pusher.") }
+        let pubnubNames = suites.filter { !pusherNames.contains($0) }
+        var cases: [Entry] = []
         do {
-            cases = try ConformanceCatalog.select(catalog.cases, suites: suites, ids: [])
+            if family != "pusher" && (suites.isEmpty || !pubnubNames.isEmpty) {
+                cases += try ConformanceCatalog.select(catalog.cases, suites: pubnubNames, ids: []).map {
+                    Entry(id: $0.id, suite: $0.suite, spec: $0.spec, title: $0.title)
+                }
+            }
+            if family != "pubnub" && (suites.isEmpty || !pusherNames.isEmpty) {
+                cases += try PusherCatalog.select(PusherCatalog.all(), groups: pusherNames, ids: []).map {
+                    Entry(id: $0.id, suite: "pusher.\($0.group)", spec: $0.spec, title: $0.title)
+                }
+            }
         } catch {
             throw UsageError("\(error)")
         }

@@ -45,8 +45,14 @@ struct RunCommand: AsyncParsableCommand {
     var tlsServer: String?
     @Option(help: "Directory of crypto vector files (default: the vectors built into the binary).")
     var vectors: String?
+    @Option(help: "The protocol family: pubnub (default) or pusher (the Pusher Channels cases; docs/pusher.md).")
+    var family: String = "pubnub"
 
     func validate() throws {
+        guard ["pubnub", "pusher"].contains(family) else { throw ValidationError("--family must be pubnub or pusher") }
+        if family == "pusher", server != nil || tlsServer != nil || vectors != nil {
+            throw ValidationError("--server, --tls-server and --vectors apply to the pubnub family only")
+        }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if TimeScale.parse(timeScale) == nil { throw ValidationError("--time-scale must be 'auto' or a number from 1 to 100") }
         guard driverStartTimeout.isFinite, driverStartTimeout >= 1, driverStartTimeout <= 600 else {
@@ -61,6 +67,7 @@ struct RunCommand: AsyncParsableCommand {
         for path in [json, junit, html].compactMap({ $0 }) {
             do { try ReportFiles.prepare(path) } catch { throw UsageError("\(error)") }
         }
+        if family == "pusher" { return try await runPusher() }
         let catalog = try CatalogSource.load(vectors: vectors)
         let cases: [ConformanceCase]
         do {
@@ -120,6 +127,11 @@ struct RunCommand: AsyncParsableCommand {
         }
         await stop?()
         console.summary(report)
+        try finish(report)
+    }
+
+    /// Writes the reports and sets the exit status.
+    func finish(_ report: RunReport) throws {
         do {
             if let json { try ReportFiles.write(JSONReport.encode(report), to: json) }
             if let junit { try ReportFiles.write(Data(JUnitReport.encode(report).utf8), to: junit) }
@@ -128,6 +140,61 @@ struct RunCommand: AsyncParsableCommand {
             throw CLIFailure("\(error)")
         }
         if report.exitCode != 0 { throw ExitCode(report.exitCode) }
+    }
+
+    /// `run --family pusher`: the Pusher cases against the built-in Pusher client or a Pusher driver,
+    /// on the in-process Pusher suite server.
+    func runPusher() async throws {
+        let cases: [PusherCase]
+        do {
+            cases = try PusherCatalog.select(PusherCatalog.all(), groups: suites, ids: caseIDs)
+        } catch {
+            throw UsageError("\(error)")
+        }
+        let expectationFile = try expectations.map { path throws(UsageError) in
+            let data = try readInput(path, what: "expectation file")
+            do { return try ExpectationFile.decode(data, source: path) } catch { throw UsageError("\(error)") }
+        }
+        if let expectationFile {
+            let known = Set(PusherCatalog.all().map(\.id))
+            for id in expectationFile.deviations.map(\.case) where !known.contains(id) {
+                FileHandle.standardError.write(Data("warning: expectation file lists unknown case \(id)\n".utf8))
+            }
+        }
+        let client: any PusherConformanceClient
+        if let clientCommand {
+            try await Preflight.checkCommand(clientCommand)
+            client = PusherDriverClient(command: clientCommand, name: clientName ?? "external",
+                                        startTimeout: .milliseconds(Int(driverStartTimeout * 1_000)))
+        } else {
+            client = BuiltInPusherClient()
+        }
+        var generator = SystemRandomNumberGenerator()
+        let seed = self.seed ?? (generator.next() >> 11)
+        let console = ConsoleReporter()
+        say("pubnub-harness \(HarnessVersion.current); family: pusher; server: in process")
+        console.start(total: cases.count, seed: seed, client: client.name)
+        let scale: TimeScale
+        if case .some(.some(let factor)) = TimeScale.parse(timeScale) {
+            scale = TimeScale(factor: factor, origin: "--time-scale \(timeScale)")
+        } else {
+            scale = TimeScale.fromProbe(await MachineProbe.measured())
+        }
+        let jobs = self.jobs ?? ConcurrencyGovernor.defaultJobs(cores: ProcessInfo.processInfo.activeProcessorCount,
+                                                               externalDriver: clientCommand != nil)
+        console.pacing("\(scale), \(jobs) case(s) at once")
+        let runner = PusherRunner(client: client, options: RunOptions(seed: seed, concurrency: jobs, expectations: expectationFile,
+                                                                      timeScale: scale.factor, retryMissedTime: !noRetry))
+        let report: RunReport
+        do {
+            report = try await runner.run(cases) { result, finished, total in
+                console.progress(result, finished: finished, total: total)
+            }
+        } catch {
+            throw UsageError("cannot start the in-process Pusher server: \(error)")
+        }
+        console.summary(report)
+        try finish(report)
     }
 
     static func isHostPort(_ text: String) -> Bool {

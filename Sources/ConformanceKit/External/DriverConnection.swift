@@ -23,8 +23,17 @@ final class DriverConnection: Sendable {
     private let writer = DispatchQueue(label: "pubnub-harness.driver.writer")
     let events: AsyncStream<ClientEvent>
     private let eventSink: AsyncStream<ClientEvent>.Continuation
+    /// Events of a Pusher driver (``family`` `.pusher`).
+    let pusherEvents: AsyncStream<PusherObservation>
+    private let pusherSink: AsyncStream<PusherObservation>.Continuation
+    /// Which protocol's event lines the driver writes.
+    let family: DriverFamily
 
-    init(command: String) throws {
+    enum DriverFamily: Sendable { case pubnub, pusher }
+
+    init(command: String, family: DriverFamily = .pubnub) throws {
+        self.family = family
+        (pusherEvents, pusherSink) = AsyncStream.makeStream(of: PusherObservation.self, bufferingPolicy: .unbounded)
         // A driver that exits leaves a broken pipe: its write must fail with EPIPE (reported as
         // the case's failure), not kill the harness with SIGPIPE.
         Self.ignoreBrokenPipes
@@ -121,6 +130,7 @@ final class DriverConnection: Sendable {
         let tail = state.withLock { Self.tail($0.stderrTail) }
         for continuation in pending { continuation.resume(throwing: ClientAdapterError.protocolViolation(reason + tail)) }
         eventSink.finish()
+        pusherSink.finish()
     }
 
     /// Runs on its own thread: blocking reads of the driver's stdout until EOF.
@@ -145,6 +155,10 @@ final class DriverConnection: Sendable {
 
     private func receive(_ line: String) {
         do {
+            if family == .pusher, let observation = try PusherDriverLines.event(line) {
+                pusherSink.yield(observation)
+                return
+            }
             switch try DriverLines.decode(line) {
             case .reply(let id, let body):
                 state.withLock { $0.pending.removeValue(forKey: id) }?.resume(returning: body)

@@ -42,6 +42,8 @@ public enum PusherStep: Sendable, Hashable {
     /// string the app server sends (usually JSON text); `excludeClient` passes the client's
     /// current socket id as `socket_id` (the sender's own connection is left out).
     case trigger(channels: [String], event: String, data: String, excludeClient: Bool)
+    /// Send the client `pusher:error` with this code on its open connection (it stays open).
+    case sendErrorEvent(code: Int, message: String)
     /// Close the client's current connection from the server with this close code and reason;
     /// 1006 ends the TCP connection without a close frame.
     case closeConnection(code: Int, reason: String)
@@ -119,6 +121,12 @@ public struct PusherVariant: Sendable, Hashable {
     }
 }
 
+/// An aspect and one of its values.
+public struct PusherVariantSelector: Sendable, Hashable {
+    public var aspect: PusherAspect
+    public var value: String
+}
+
 /// Client settings a case may change from the harness defaults.
 public struct PusherClientSettings: Sendable, Hashable {
     /// Seconds before a reconnect after 1000/1001 (the base of the backoff); libPusher's minimum is 1.
@@ -145,12 +153,16 @@ public struct PusherCase: Sendable, Hashable, Identifiable {
     public var steps: [PusherStep]
     public var requires: Set<PusherCapability>
     public var variants: [PusherVariant]
+    /// A variant-only case: it applies only to clients declaring this aspect value (a behaviour
+    /// only that family has) and is skipped for every other.
+    public var onlyFor: PusherVariantSelector?
     /// The least budget the author asks for; the runner derives the real one (``PusherCaseBudget``).
     public var timeBudget: Duration
 
     public init(_ id: String, _ title: String, spec: String, client: PusherClientSettings = PusherClientSettings(),
                 steps: [PusherStep], requires: Set<PusherCapability> = [], variants: [PusherVariant] = [],
-                timeBudget: Duration = .seconds(2)) {
+                onlyFor: (PusherAspect, String)? = nil, timeBudget: Duration = .seconds(2)) {
+        self.onlyFor = onlyFor.map { PusherVariantSelector(aspect: $0.0, value: $0.1) }
         self.id = id
         self.title = title
         self.spec = spec

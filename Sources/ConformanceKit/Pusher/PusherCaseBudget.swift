@@ -14,7 +14,7 @@ public enum PusherCaseBudget {
                  .expectMember(_, _, _, let ms), .expectMembers(_, _, let ms), .expectPeerEvent(_, _, _, _, let ms),
                  .expectReconnect(_, let ms), .expectJournal(_, let ms):
                 needed += .milliseconds(ms)
-            case .connect, .disconnect, .subscribe, .unsubscribe, .clientEvent, .trigger, .closeConnection,
+            case .connect, .disconnect, .subscribe, .unsubscribe, .clientEvent, .trigger, .closeConnection, .sendErrorEvent,
                  .peerSubscribe, .peerLeave, .peerClientEvent:
                 needed += CaseBudget.actionMargin
             }

@@ -27,13 +27,6 @@ public enum PusherCatalog {
     static let bob = PusherPeer("bob")
     static let client = PusherCaseExecutor.clientUserID
 
-    /// pysher-style clients (spec §2.3, §5): a close is a lost socket whatever its code; they
-    /// reconnect after their reconnect interval (the harness sets 1 s).
-    static func errorEventsOnly(_ steps: [PusherStep]) -> PusherVariant {
-        PusherVariant(.closeCodes, "error-events-only", .replaceSteps(steps, reason:
-            "reacts to pusher:error codes only, never to close codes (spec §2.3, §5): reconnects after its interval"))
-    }
-
     static let connected: [PusherStep] = [.connect, .expectConnected(withinMs: 2_000)]
 
     // MARK: connection
@@ -43,9 +36,7 @@ public enum PusherCatalog {
                    steps: connected + [.expectJournal(.socketIDReported(connection: 1), withinMs: 1_000)]),
         PusherCase("pusher.connection.unknown-key-4001", "an unknown app key is closed 4001 after the upgrade and not retried",
                    spec: "§2.3, §5", client: PusherClientSettings(unknownAppKey: true),
-                   steps: [.connect, .expectDisconnected(code: 4001, withinMs: 2_000), .expectNoReconnect(forMs: 2_500)],
-                   variants: [errorEventsOnly([.connect, .expectDisconnected(code: nil, withinMs: 2_000),
-                                               .expectReconnect(atLeastMs: 0, withinMs: 4_000)])]),
+                   steps: [.connect, .expectDisconnected(code: 4001, withinMs: 2_000), .expectNoReconnect(forMs: 2_500)]),
         PusherCase("pusher.connection.disconnect", "disconnect closes the connection and does not reconnect", spec: "§8",
                    steps: connected + [.disconnect, .expectDisconnected(code: nil, withinMs: 2_000), .expectNoReconnect(forMs: 1_500)]),
     ]
@@ -84,13 +75,13 @@ public enum PusherCatalog {
         PusherCase("pusher.auth.reauthorize-after-reconnect",
                    "after a reconnect the private channel is authorized again with the new socket id", spec: "§5, §8",
                    steps: connected + [.subscribe("private-room"), .expectSubscribed("private-room", withinMs: 2_000),
-                                       .closeConnection(code: 4200, reason: "reconnect"), .expectReconnect(atLeastMs: 0, withinMs: 3_000),
+                                       .closeConnection(code: 1006, reason: "dropped"), .expectReconnect(atLeastMs: 0, withinMs: 3_000),
                                        .expectConnected(count: 2, withinMs: 2_000), .expectSubscribed("private-room", withinMs: 2_000),
                                        .expectJournal(.authorizedForConnection(channel: "private-room", connection: 2), withinMs: 1_000)],
                    requires: [.privateChannels, .reconnection],
                    variants: [PusherVariant(.resubscribe, "no-auth", .replaceSteps(
                        connected + [.subscribe("private-room"), .expectSubscribed("private-room", withinMs: 2_000),
-                                    .closeConnection(code: 4200, reason: "reconnect"), .expectReconnect(atLeastMs: 0, withinMs: 3_000),
+                                    .closeConnection(code: 1006, reason: "dropped"), .expectReconnect(atLeastMs: 0, withinMs: 3_000),
                                     .expectConnected(count: 2, withinMs: 2_000),
                                     .expectJournal(.sentOnConnection(event: "pusher:subscribe", channel: "private-room", connection: 2), withinMs: 2_000),
                                     .expectSubscriptionError("private-room", withinMs: 2_000)],
@@ -150,47 +141,45 @@ public enum PusherCatalog {
                        + [.expectErrorEvent(code: 4301, withinMs: 2_000),
                           .trigger("private-chat", "after", #"{"ok":true}"#),
                           .expectEvent(channel: "private-chat", event: "after", data: ["ok": true], withinMs: 2_000)],
-                   requires: [.privateChannels, .clientEvents],
-                   variants: [PusherVariant(.closeCodes, "error-events-only", .skip(
-                       "the client's listeners see only pusher:error codes it acts on; 4301 is ignored (spec §5 table, pysher column)"))]),
+                   requires: [.privateChannels, .clientEvents]),
     ]
 
     // MARK: close codes and reconnection (spec §5: 4000–4099 never, 4100–4199 back off, 4200–4299 at once)
 
-    static func closeCase(_ code: Int, _ name: String, _ title: String, _ expectation: [PusherStep], variant: [PusherStep]?) -> PusherCase {
+    static func closeCase(_ code: Int, _ name: String, _ title: String, _ expectation: [PusherStep]) -> PusherCase {
         PusherCase("pusher.close-codes.\(name)", title, spec: "§5",
                    steps: connected + [.closeConnection(code: code, reason: "close \(code)")] + expectation,
-                   requires: [.reconnection],
-                   variants: variant.map { [errorEventsOnly(connected + [.closeConnection(code: code, reason: "close \(code)")] + $0)] } ?? [])
+                   requires: [.reconnection])
     }
-
-    /// What a pysher-style client does after any close: reconnects after its interval (1 s).
-    static let reconnectsAfterInterval: [PusherStep] = [.expectDisconnected(code: nil, withinMs: 2_000),
-                                                        .expectReconnect(atLeastMs: 0, withinMs: 4_000), .expectConnected(count: 2, withinMs: 2_000)]
 
     static let closeCodes: [PusherCase] = [
         closeCase(4004, "4004-no-reconnect", "4000–4099 (over quota): the client does not reconnect",
-                  [.expectDisconnected(code: 4004, withinMs: 2_000), .expectNoReconnect(forMs: 3_000)], variant: reconnectsAfterInterval),
+                  [.expectDisconnected(code: 4004, withinMs: 2_000), .expectNoReconnect(forMs: 3_000)]),
         closeCase(4009, "4009-no-reconnect", "4000–4099 (unauthorized): the client does not reconnect",
-                  [.expectDisconnected(code: 4009, withinMs: 2_000), .expectNoReconnect(forMs: 3_000)], variant: reconnectsAfterInterval),
+                  [.expectDisconnected(code: 4009, withinMs: 2_000), .expectNoReconnect(forMs: 3_000)]),
         closeCase(4100, "4100-backoff", "4100–4199 (over capacity): the client reconnects after backing off at least 1 s",
                   [.expectDisconnected(code: 4100, withinMs: 2_000), .expectReconnect(atLeastMs: 1_000, withinMs: 4_000),
-                   .expectConnected(count: 2, withinMs: 2_000)], variant: reconnectsAfterInterval),
+                   .expectConnected(count: 2, withinMs: 2_000)]),
         closeCase(4200, "4200-immediate", "4200–4299 (reconnect now): the client reconnects at once",
                   [.expectDisconnected(code: 4200, withinMs: 2_000), .expectReconnect(atLeastMs: 0, withinMs: 800),
-                   .expectConnected(count: 2, withinMs: 2_000)], variant: reconnectsAfterInterval),
+                   .expectConnected(count: 2, withinMs: 2_000)]),
         closeCase(4201, "4201-immediate", "4201 (pong not received): the client reconnects at once",
                   [.expectDisconnected(code: 4201, withinMs: 2_000), .expectReconnect(atLeastMs: 0, withinMs: 800),
-                   .expectConnected(count: 2, withinMs: 2_000)], variant: reconnectsAfterInterval),
+                   .expectConnected(count: 2, withinMs: 2_000)]),
         closeCase(1000, "1000-reconnect-delay", "1000 from the server: libPusher reconnects after its reconnectDelay (1 s here)",
                   [.expectDisconnected(code: 1000, withinMs: 2_000), .expectReconnect(atLeastMs: 1_000, withinMs: 4_000),
-                   .expectConnected(count: 2, withinMs: 2_000)], variant: reconnectsAfterInterval),
+                   .expectConnected(count: 2, withinMs: 2_000)]),
         closeCase(1006, "1006-immediate", "the socket ends without a close frame (1006): libPusher reconnects at once",
                   [.expectDisconnected(code: nil, withinMs: 2_000), .expectReconnect(atLeastMs: 0, withinMs: 800),
-                   .expectConnected(count: 2, withinMs: 2_000)], variant: reconnectsAfterInterval),
-        PusherCase("pusher.close-codes.resubscribe", "after a reconnect every channel is subscribed again and delivers", spec: "§5, §8",
+                   .expectConnected(count: 2, withinMs: 2_000)]),
+        PusherCase("pusher.close-codes.error-event-4200", "a pusher:error with code 4200 makes the client reconnect at once",
+                   spec: "§2.3, §5",
+                   steps: connected + [.sendErrorEvent(code: 4200, message: "reconnect now"), .expectReconnect(atLeastMs: 0, withinMs: 1_500),
+                                       .expectConnected(count: 2, withinMs: 2_000)],
+                   requires: [.reconnection], onlyFor: (.closeCodes, "error-events-only")),
+        PusherCase("pusher.close-codes.resubscribe", "after a dropped connection every channel is subscribed again and delivers", spec: "§5, §8",
                    steps: connected + [.subscribe("news"), .expectSubscribed("news", withinMs: 2_000),
-                                       .closeConnection(code: 4200, reason: "reconnect"), .expectReconnect(atLeastMs: 0, withinMs: 3_000),
+                                       .closeConnection(code: 1006, reason: "dropped"), .expectReconnect(atLeastMs: 0, withinMs: 3_000),
                                        .expectConnected(count: 2, withinMs: 2_000), .expectSubscribed("news", withinMs: 2_000),
                                        .trigger("news", "again", #"{"n":3}"#),
                                        .expectEvent(channel: "news", event: "again", data: ["n": 3], withinMs: 2_000)],

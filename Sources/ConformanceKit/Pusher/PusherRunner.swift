@@ -60,6 +60,10 @@ struct PusherCaseExecutor: Sendable {
         let app = PusherRunner.app(for: original)
         var testCase = original
         var variantReason: String?
+        if let only = original.onlyFor, client.profile.value(only.aspect) != only.value {
+            return result(original, .skipped, "checks \(only.aspect.rawValue)=\(only.value); this client's is \(client.profile.value(only.aspect))",
+                          started: started)
+        }
         for variant in original.variants where client.profile.value(variant.aspect) == variant.value {
             switch variant.effect {
             case .skip(let reason):

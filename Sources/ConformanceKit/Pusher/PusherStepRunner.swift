@@ -78,6 +78,10 @@ final class PusherStepRunner: Sendable {
                 exclude = socketID
             }
             try server.trigger(appID: app.id, channels: channels, event: event, data: data, excludeSocketID: exclude)
+        case .sendErrorEvent(let code, let message):
+            let text = JSONValue.object(["event": "pusher:error", "data": ["code": .int(code), "message": .string(message)]]).jsonText
+            progress.withLock { $0.lastClose = .now }
+            if server.send(text, appKey: connectionKey) == 0 { return "the client had no open connection" }
         case .closeConnection(let code, let reason):
             progress.withLock { $0.lastClose = .now }
             if server.closeConnections(appKey: connectionKey, code: code, reason: reason) == 0 { return "the client had no open connection to close" }

@@ -141,6 +141,14 @@ public final class PusherSuiteServer: Sendable {
         perform(try core.trigger(appID: appID, event: event, data: data, channels: channels, excludeSocketID: excludeSocketID, now: Self.now()))
     }
 
+    /// Sends `text` as is on every open connection of the app (bypassing the core); returns how many.
+    @discardableResult
+    public func send(_ text: String, appKey: String) -> Int {
+        let handles = state.withLock { state in state.appOfConnection.filter { $0.value == appKey }.compactMap { state.handles[$0.key] } }
+        for handle in handles { handle.send(text: text) }
+        return handles.count
+    }
+
     /// Closes every open connection of the app with `code`; returns how many.
     @discardableResult
     public func closeConnections(appKey: String, code: Int, reason: String) -> Int {
@@ -220,6 +228,13 @@ public final class PusherSuiteServer: Sendable {
         JSONValue.object(["user_id": .string(userID), "user_info": ["name": .string(userID)]]).jsonText
     }
 
+    /// The endpoint's `channel_data`, spaced as pusher-http-python's `json.dumps` writes it (the
+    /// exact bytes are signed; a client must forward them unchanged).
+    static func endpointChannelData(userID: String) -> String {
+        let id = JSONValue.string(userID).jsonText
+        return #"{"user_id": \#(id), "user_info": {"name": \#(id)}}"#
+    }
+
     // MARK: Auth endpoint
 
     /// `POST /__pusher-auth/KEY/USER` with `socket_id=…&channel_name=…`.
@@ -239,7 +254,7 @@ public final class PusherSuiteServer: Sendable {
             return Self.json(400, ["error": "socket_id and channel_name are required (form-encoded)"])
         }
         state.withLock { $0.journals[app.key, default: PusherAppJournal()].authorizations.append(PusherJournalAuthorization(socketID: socketID, channel: channel)) }
-        let channelData = channel.hasPrefix("presence-") ? Self.channelData(userID: user) : nil
+        let channelData = channel.hasPrefix("presence-") ? Self.endpointChannelData(userID: user) : nil
         var body: [String: JSONValue] = ["auth": .string(PusherSignatures.channelAuth(app: app, socketID: socketID, channel: channel, channelData: channelData))]
         if let channelData { body["channel_data"] = .string(channelData) }
         return Self.json(200, body)

@@ -1,0 +1,200 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""pubnub-harness driver for pysher (`pip install pysher`), the Python Pusher Channels client.
+
+Speaks the driver protocol's Pusher operations and events (docs/driver-protocol.md, "Pusher") on
+stdin/stdout. Every operation is one call of pysher's own API (`Pusher(...)`, `connect`,
+`subscribe`, `unsubscribe`, `Channel.trigger`, `disconnect`): the driver never queues, retries
+or re-authorizes on pysher's behalf, so the harness measures pysher, not this file.
+
+What the driver observes, and where from:
+- `connected`: the `pusher:connection_established` binding (pysher's own connection callback).
+- `disconnected`: pysher's `_on_close` (websocket-client passes the close code; None without a
+  close frame), wrapped before the first connect; pysher itself ignores the code.
+- channel events, `subscribed`, members: pysher's channel event handler (`Pusher._connection_handler`),
+  wrapped so every event is seen, not only the names an app binds.
+- `error`: the `pusher:error` binding (code and message as sent).
+"""
+import json
+import sys
+import threading
+import traceback
+
+OUT = threading.Lock()
+PROTOCOL = sys.stdout
+sys.stdout = sys.stderr
+
+
+def emit(obj):
+    line = json.dumps(obj, separators=(",", ":"))
+    with OUT:
+        PROTOCOL.write(line + "\n")
+        PROTOCOL.flush()
+
+
+try:
+    import logging
+    import pysher
+    from importlib import metadata
+    VERSION = metadata.version("pysher")
+    IMPORT_ERROR = None
+except ImportError as error:
+    pysher = None
+    VERSION = None
+    IMPORT_ERROR = str(error)
+
+
+def decoded(data):
+    """pysher hands events' data to the app as received (a string); JSON text is parsed for the
+    report, anything else stays the string."""
+    if isinstance(data, str):
+        try:
+            value = json.loads(data)
+        except ValueError:
+            return data
+        return value if isinstance(value, (dict, list)) else data
+    return data
+
+
+class Session:
+    def __init__(self, request):
+        self.config = request
+        self.members = {}
+        user_data = {"user_id": request["userID"], "user_info": request.get("userInfo", {})}
+        self.client = pysher.Pusher(
+            request["appKey"],
+            secure=False,
+            custom_host=request["host"],
+            port=request["port"],
+            auth_endpoint=request["authEndpoint"],
+            user_data=user_data,
+            reconnect_interval=max(request.get("reconnectDelayMs", 1000), 0) / 1000.0,
+            auto_sub=True,
+            log_level=logging.WARNING,
+        )
+        connection = self.client.connection
+        connection.bind("pusher:connection_established", self.on_established)
+        connection.bind("pusher:error", self.on_error)
+        original_close = connection._on_close
+
+        def on_close(*args):
+            code = args[1] if len(args) > 1 and isinstance(args[1], int) else None
+            emit({"type": "disconnected", "code": code})
+            original_close(*args)
+        connection._on_close = on_close
+        original_handler = connection.event_handler
+
+        def on_channel_event(event, data, channel):
+            self.on_channel_event(event, data, channel)
+            original_handler(event, data, channel)
+        connection.event_handler = on_channel_event
+        self.started = False
+
+    def on_established(self, data):
+        try:
+            emit({"type": "connected", "socketID": json.loads(data)["socket_id"]})
+        except Exception:
+            traceback.print_exc()
+
+    def on_error(self, data):
+        data = decoded(data)
+        if isinstance(data, dict):
+            emit({"type": "error", "code": data.get("code"), "message": data.get("message") or ""})
+        else:
+            emit({"type": "error", "code": None, "message": str(data)})
+
+    def on_channel_event(self, event, data, channel):
+        value = decoded(data)
+        if event == "pusher_internal:subscription_succeeded":
+            emit({"type": "subscribed", "channel": channel})
+            if channel.startswith("presence-") and isinstance(value, dict):
+                ids = [str(i) for i in value.get("presence", {}).get("ids", [])]
+                self.members[channel] = ids
+                emit({"type": "members", "channel": channel, "userIDs": ids})
+        elif event == "pusher_internal:member_added" and isinstance(value, dict):
+            user = str(value.get("user_id"))
+            self.members.setdefault(channel, []).append(user)
+            emit({"type": "memberAdded", "channel": channel, "userID": user})
+            emit({"type": "members", "channel": channel, "userIDs": self.members[channel]})
+        elif event == "pusher_internal:member_removed" and isinstance(value, dict):
+            user = str(value.get("user_id"))
+            self.members[channel] = [m for m in self.members.get(channel, []) if m != user]
+            emit({"type": "memberRemoved", "channel": channel, "userID": user})
+            emit({"type": "members", "channel": channel, "userIDs": self.members[channel]})
+        elif not event.startswith("pusher"):
+            line = {"type": "event", "channel": channel, "event": event, "data": value}
+            emit(line)
+
+    def perform(self, request):
+        kind = request["type"]
+        if kind == "connect":
+            if self.started:
+                return {"type": "error", "detail": "pysher connects once per Pusher object"}
+            self.started = True
+            self.client.connect()
+        elif kind == "disconnect":
+            # Connection.disconnect joins pysher's thread: bounded, off the request loop.
+            threading.Thread(target=self.client.disconnect, kwargs={"timeout": 2}, daemon=True).start()
+        elif kind == "subscribe":
+            self.client.subscribe(request["channel"])
+        elif kind == "unsubscribe":
+            self.client.unsubscribe(request["channel"])
+        elif kind == "trigger":
+            channel = self.client.channel(request["channel"])
+            if channel is None:
+                return {"type": "error", "detail": "not subscribed to " + request["channel"]}
+            channel.trigger(request["event"], request.get("data"))
+        else:
+            return {"type": "unsupported", "detail": kind}
+        return {"type": "result"}
+
+    def close(self):
+        if self.started:
+            threading.Thread(target=self.client.disconnect, kwargs={"timeout": 1}, daemon=True).start()
+
+
+def main():
+    session = None
+    for raw in sys.stdin:
+        if not raw.strip():
+            continue
+        try:
+            request = json.loads(raw)
+        except ValueError:
+            sys.stderr.write("unreadable request: %r\n" % raw)
+            continue
+        reply = {"id": request.get("id")}
+        try:
+            kind = request.get("type")
+            if kind == "hello":
+                reply.update({"type": "result", "data": {
+                    "protocol": "pusher", "client": "pysher", "version": VERSION or "not installed",
+                    "capabilities": ["privateChannels", "presence", "clientEvents", "reconnection"],
+                    # spec §2.3, §5: pysher acts on pusher:error codes only, and re-subscribes
+                    # private channels without auth after a reconnect.
+                    "profile": {"closeCodes": "error-events-only", "resubscribe": "no-auth"}}})
+            elif kind == "configure":
+                if pysher is None:
+                    reply.update({"type": "error", "detail": "pysher is not installed: " + IMPORT_ERROR})
+                else:
+                    session = Session(request)
+                    reply["type"] = "result"
+            elif kind == "close":
+                if session is not None:
+                    session.close()
+                reply["type"] = "result"
+                emit(reply)
+                break
+            elif session is None:
+                reply.update({"type": "error", "detail": "configure first"})
+            else:
+                reply.update(session.perform(request))
+        except Exception as error:
+            traceback.print_exc()
+            reply.update({"type": "error", "detail": "%s: %s" % (type(error).__name__, error)})
+        emit(reply)
+    sys.stderr.flush()
+
+
+if __name__ == "__main__":
+    main()

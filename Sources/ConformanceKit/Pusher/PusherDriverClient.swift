@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+import Foundation
+import HarnessJSON
+
+/// The event lines of a Pusher driver (docs/driver-protocol.md, "Pusher"), pure.
+enum PusherDriverLines {
+    /// The observation an event line carries; nil for a reply or log line (decoded as usual).
+    static func event(_ text: String) throws(ClientAdapterError) -> PusherObservation? {
+        guard let value = try? JSONValue.parse(text), value.objectValue != nil, let type = value["type"]?.stringValue else {
+            throw .protocolViolation("not a JSON object with a type: \(text.prefix(200))")
+        }
+        if value["id"] != nil || type == "log" { return nil }
+        func string(_ name: String) throws(ClientAdapterError) -> String {
+            guard let text = value[name]?.stringValue else { throw .protocolViolation("\(type) without \(name): \(text.prefix(200))") }
+            return text
+        }
+        switch type {
+        case "connected": return .connected(socketID: try string("socketID"))
+        case "disconnected": return .disconnected(code: value["code"]?.intValue)
+        case "subscribed": return .subscribed(channel: try string("channel"))
+        case "subscriptionError": return .subscriptionError(channel: try string("channel"), message: value["message"]?.stringValue ?? "")
+        case "error": return .errorEvent(code: value["code"]?.intValue, message: value["message"]?.stringValue ?? "")
+        case "event":
+            return .event(channel: try string("channel"), name: try string("event"), data: value["data"], userID: value["userID"]?.stringValue)
+        case "memberAdded": return .memberAdded(channel: try string("channel"), userID: try string("userID"))
+        case "memberRemoved": return .memberRemoved(channel: try string("channel"), userID: try string("userID"))
+        case "members":
+            return .members(channel: try string("channel"), userIDs: (value["userIDs"]?.arrayValue ?? []).compactMap(\.stringValue))
+        default: throw .protocolViolation("unknown Pusher event line type \"\(type)\"")
+        }
+    }
+}
+
+/// A Pusher client in any language, run as a driver process (one per case) speaking the JSON-lines
+/// driver protocol with the Pusher operations and events; its `hello` says `"protocol":"pusher"`.
+public struct PusherDriverClient: PusherConformanceClient {
+    public let name: String
+    public let command: String
+    public internal(set) var capabilities: Set<PusherCapability> = Set(PusherCapability.allCases)
+    public internal(set) var profile: PusherProfile = .reference
+    public var controlTimeout: Duration
+    public var startTimeout: Duration
+
+    public init(command: String, name: String = "external", controlTimeout: Duration = .seconds(5), startTimeout: Duration = .seconds(30)) {
+        self.command = command
+        self.name = name
+        self.controlTimeout = controlTimeout
+        self.startTimeout = startTimeout
+    }
+
+    /// Asks the driver's `hello` for its capabilities and profile; a driver whose `protocol` is not
+    /// `pusher` keeps the defaults (and will fail its cases with the reason).
+    public func prepared() async -> any PusherConformanceClient {
+        guard let connection = try? DriverConnection(command: command, family: .pusher) else { return self }
+        defer { connection.terminate() }
+        guard case .result(let result)? = try? await connection.request(["type": "hello"], timeout: max(startTimeout, controlTimeout)) else { return self }
+        _ = try? await connection.request(["type": "close"], timeout: controlTimeout)
+        var copy = self
+        if let list = result.data?["capabilities"]?.arrayValue {
+            copy.capabilities = Set(list.compactMap { $0.stringValue.flatMap(PusherCapability.init(rawValue:)) })
+        }
+        copy.profile = PusherProfile(json: result.data?["profile"])
+        if let ms = result.data?["controlTimeoutMs"]?.intValue { copy.controlTimeout = max(controlTimeout, .milliseconds(min(max(ms, 1), 30_000))) }
+        return copy
+    }
+
+    public func makeSession(configuration: PusherSessionConfiguration) async throws -> any PusherClientSession {
+        let connection = try DriverConnection(command: command, family: .pusher)
+        let session = PusherDriverSession(connection: connection, controlTimeout: controlTimeout)
+        do {
+            let reply = try await connection.request(.object(JSONObject(configuration.driverFields)), timeout: max(startTimeout, controlTimeout))
+            if case .unsupported(let what) = reply { throw ClientAdapterError.unsupported(what) }
+            if case .error(let what) = reply { throw ClientAdapterError.startFailed(what) }
+        } catch {
+            await session.close()
+            throw error
+        }
+        return session
+    }
+}
+
+struct PusherDriverSession: PusherClientSession {
+    let connection: DriverConnection
+    let controlTimeout: Duration
+
+    var events: AsyncStream<PusherObservation> { connection.pusherEvents }
+
+    func perform(_ operation: PusherOperation) async throws {
+        switch try await connection.request(.object(JSONObject(operation.driverFields)), timeout: .seconds(10)) {
+        case .result: return
+        case .unsupported(let what): throw ClientAdapterError.unsupported("\(operation.name) (\(what))")
+        case .error(let detail): throw ClientAdapterError.protocolViolation("\(operation.name): \(detail)")
+        }
+    }
+
+    func close() async {
+        _ = try? await connection.request(["type": "close"], timeout: controlTimeout)
+        connection.terminate()
+    }
+}
