@@ -83,6 +83,10 @@ public enum PusherStep: Sendable, Hashable {
     /// A new WebSocket connection from the client opens no sooner than `atLeastMs` and no later
     /// than `withinMs` after the last connection the server saw end.
     case expectReconnect(atLeastMs: Int, withinMs: Int)
+    /// A new connection opens sooner than `beforeMs` after the last close. Not stretched by the
+    /// time scale: the bound is the timing under test, and cases using it set a reconnect delay
+    /// well above it, so a client that waits its delay fails however loaded the machine is.
+    case expectImmediateReconnect(beforeMs: Int)
     /// No new connection from the client for `ms` after the last one ended.
     case expectNoReconnect(forMs: Int)
     /// The server's journal of this case satisfies the condition.
@@ -91,6 +95,8 @@ public enum PusherStep: Sendable, Hashable {
 
 /// A condition on what the client sent (the server's journal of the case's app).
 public enum PusherJournalCheck: Sendable, Hashable {
+    /// The client's n-th connection has ended (the server saw it close).
+    case connectionEnded(connection: Int)
     /// The client reported the socket id the server gave its n-th connection.
     case socketIDReported(connection: Int)
     /// The channel was authorized at the harness's endpoint with the socket id of the client's

@@ -7,7 +7,8 @@ public enum PusherCaseBudget {
         var needed = CaseBudget.baseMargin
         for step in testCase.steps {
             switch step {
-            case .wait(let ms), .expectNoEvent(_, let ms), .expectNoPeerEvent(_, _, let ms), .expectNoReconnect(let ms):
+            case .wait(let ms), .expectNoEvent(_, let ms), .expectNoPeerEvent(_, _, let ms), .expectNoReconnect(let ms),
+                 .expectImmediateReconnect(let ms):
                 needed += .milliseconds(ms)
             case .expectConnected(_, let ms), .expectDisconnected(_, let ms), .expectSubscribed(_, let ms),
                  .expectSubscriptionError(_, let ms), .expectErrorEvent(_, let ms), .expectEvent(_, _, _, _, let ms),

@@ -38,7 +38,8 @@ public enum PusherCatalog {
                    spec: "§2.3, §5", client: PusherClientSettings(unknownAppKey: true),
                    steps: [.connect, .expectDisconnected(code: 4001, withinMs: 2_000), .expectNoReconnect(forMs: 2_500)]),
         PusherCase("pusher.connection.disconnect", "disconnect closes the connection and does not reconnect", spec: "§8",
-                   steps: connected + [.disconnect, .expectDisconnected(code: nil, withinMs: 2_000), .expectNoReconnect(forMs: 1_500)]),
+                   steps: connected + [.disconnect, .expectJournal(.connectionEnded(connection: 1), withinMs: 2_000),
+                                       .expectNoReconnect(forMs: 1_500)]),
     ]
 
     // MARK: channels
@@ -146,11 +147,15 @@ public enum PusherCatalog {
 
     // MARK: close codes and reconnection (spec §5: 4000–4099 never, 4100–4199 back off, 4200–4299 at once)
 
-    static func closeCase(_ code: Int, _ name: String, _ title: String, _ expectation: [PusherStep]) -> PusherCase {
-        PusherCase("pusher.close-codes.\(name)", title, spec: "§5",
+    static func closeCase(_ code: Int, _ name: String, _ title: String, _ expectation: [PusherStep],
+                          client: PusherClientSettings = PusherClientSettings()) -> PusherCase {
+        PusherCase("pusher.close-codes.\(name)", title, spec: "§5", client: client,
                    steps: connected + [.closeConnection(code: code, reason: "close \(code)")] + expectation,
                    requires: [.reconnection])
     }
+
+    /// A reconnect delay (4 s) well above the 2 s that "at once" allows.
+    static let slowDelay = PusherClientSettings(reconnectDelaySeconds: 4)
 
     static let closeCodes: [PusherCase] = [
         closeCase(4004, "4004-no-reconnect", "4000–4099 (over quota): the client does not reconnect",
@@ -161,20 +166,21 @@ public enum PusherCatalog {
                   [.expectDisconnected(code: 4100, withinMs: 2_000), .expectReconnect(atLeastMs: 1_000, withinMs: 4_000),
                    .expectConnected(count: 2, withinMs: 2_000)]),
         closeCase(4200, "4200-immediate", "4200–4299 (reconnect now): the client reconnects at once",
-                  [.expectDisconnected(code: 4200, withinMs: 2_000), .expectReconnect(atLeastMs: 0, withinMs: 800),
-                   .expectConnected(count: 2, withinMs: 2_000)]),
+                  [.expectDisconnected(code: 4200, withinMs: 2_000), .expectImmediateReconnect(beforeMs: 2_000),
+                   .expectConnected(count: 2, withinMs: 2_000)], client: slowDelay),
         closeCase(4201, "4201-immediate", "4201 (pong not received): the client reconnects at once",
-                  [.expectDisconnected(code: 4201, withinMs: 2_000), .expectReconnect(atLeastMs: 0, withinMs: 800),
-                   .expectConnected(count: 2, withinMs: 2_000)]),
+                  [.expectDisconnected(code: 4201, withinMs: 2_000), .expectImmediateReconnect(beforeMs: 2_000),
+                   .expectConnected(count: 2, withinMs: 2_000)], client: slowDelay),
         closeCase(1000, "1000-reconnect-delay", "1000 from the server: libPusher reconnects after its reconnectDelay (1 s here)",
                   [.expectDisconnected(code: 1000, withinMs: 2_000), .expectReconnect(atLeastMs: 1_000, withinMs: 4_000),
                    .expectConnected(count: 2, withinMs: 2_000)]),
         closeCase(1006, "1006-immediate", "the socket ends without a close frame (1006): libPusher reconnects at once",
-                  [.expectDisconnected(code: nil, withinMs: 2_000), .expectReconnect(atLeastMs: 0, withinMs: 800),
-                   .expectConnected(count: 2, withinMs: 2_000)]),
+                  [.expectDisconnected(code: nil, withinMs: 2_000), .expectImmediateReconnect(beforeMs: 2_000),
+                   .expectConnected(count: 2, withinMs: 2_000)], client: slowDelay),
         PusherCase("pusher.close-codes.error-event-4200", "a pusher:error with code 4200 makes the client reconnect at once",
                    spec: "§2.3, §5",
-                   steps: connected + [.sendErrorEvent(code: 4200, message: "reconnect now"), .expectReconnect(atLeastMs: 0, withinMs: 1_500),
+                   client: slowDelay,
+                   steps: connected + [.sendErrorEvent(code: 4200, message: "reconnect now"), .expectImmediateReconnect(beforeMs: 2_000),
                                        .expectConnected(count: 2, withinMs: 2_000)],
                    requires: [.reconnection], onlyFor: (.closeCodes, "error-events-only")),
         PusherCase("pusher.close-codes.resubscribe", "after a dropped connection every channel is subscribed again and delivers", spec: "§5, §8",

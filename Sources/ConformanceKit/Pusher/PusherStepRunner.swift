@@ -151,6 +151,8 @@ final class PusherStepRunner: Sendable {
             if let seen = server.peerMessages(peer.name, appKey: app.key).first(where: { $0.event == event }) { return "peer \(peer.name) got \(seen.text)" }
         case .expectReconnect(let least, let ms):
             return await expectReconnect(atLeastMs: least, withinMs: ms)
+        case .expectImmediateReconnect(let ms):
+            return await expectReconnect(atLeastMs: 0, withinMs: ms)
         case .expectNoReconnect(let ms):
             let base = progress.withLock { $0.lastClose } ?? server.journal(appKey: connectionKey).connections.last?.closedAt ?? .now
             try? await Task.sleep(until: base + .milliseconds(ms), clock: .continuous)
@@ -186,6 +188,9 @@ final class PusherStepRunner: Sendable {
         repeat {
             let journal = server.journal(appKey: connectionKey)
             switch check {
+            case .connectionEnded(let number):
+                if journal.connections.count >= number, journal.connections[number - 1].closedAt != nil { return nil }
+                why = "connection \(number) still open (connections: \(journal.connections.count))"
             case .socketIDReported(let number):
                 let reported = log.items.compactMap { if case .connected(let id) = $0 { id } else { nil } }
                 if journal.connections.count >= number, let socketID = journal.connections[number - 1].socketID, reported.contains(socketID) {
