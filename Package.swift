@@ -59,6 +59,13 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Pusher Channels on the mock server's listeners: the WebSocket bridge to MockPusher, the HTTP API,
+        // webhooks and Pusher faults (docs/pusher.md).
+        .target(
+            name: "PusherServer",
+            dependencies: ["MockPusher", "MockPubNubServer", "HarnessHTTPClient", "HarnessWebSocket", "HarnessJSON"],
+            swiftSettings: strict
+        ),
         .executableTarget(name: "harness-bench", dependencies: ["COpenSSL", "CPosix", "MockPubNubServer"], swiftSettings: strict),
         // Test support shared by every test target: blocking client, scripted server, response reader.
         .target(name: "HarnessTesting", dependencies: ["COpenSSL", "CPosix", "HarnessWebSocket", "MockPubNubServer"], path: "Tests/HarnessTesting", swiftSettings: strict),
@@ -73,6 +80,11 @@ let package = Package(
         .target(name: "HarnessFuzzing", dependencies: ["MockPubNubServer", "ConformanceKit", "HarnessWebSocket"], swiftSettings: strict),
         .target(name: "CFuzzerEntry"),
         .executableTarget(name: "harness-fuzz", dependencies: ["HarnessFuzzing", "CFuzzerEntry"], swiftSettings: strict),
+        .testTarget(
+            name: "PusherServerTests",
+            dependencies: ["PusherServer", "MockPusher", "MockPubNubServer", "HarnessTesting", "HarnessWebSocket", "HarnessHTTPClient"],
+            swiftSettings: strict
+        ),
         .testTarget(name: "HarnessWebSocketTests", dependencies: ["HarnessWebSocket"], swiftSettings: strict),
         .testTarget(name: "HarnessHTTPClientTests", dependencies: ["HarnessHTTPClient", "HarnessTesting", "MockPubNubServer"], swiftSettings: strict),
         .testTarget(name: "HarnessFuzzingTests", dependencies: ["HarnessFuzzing", "HarnessTesting"], swiftSettings: strict),
