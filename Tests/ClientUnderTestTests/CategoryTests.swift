@@ -5,7 +5,7 @@ import HarnessHTTPClient
 
 /// Every HTTP-level and transport-level condition → its status category, against real loopback sockets.
 @Suite struct CategoryTests {
-    private func timeStatus(_ reply: ScriptedReply, timeout: Double = 2) async throws -> PNStatus {
+    private func timeStatus(_ reply: ScriptedReply, timeout: Double = TestTime.budget(5)) async throws -> PNStatus {
         let server = try ScriptedServer { _ in reply }
         defer { server.stop() }
         let client = try makeClient(origin: server.origin) { $0.nonSubscribeRequestTimeout = timeout }
