@@ -153,7 +153,7 @@ import Testing
         let cases = (1...2).map { ConformanceCase.test("p.f.case-\($0)", steps: [.time], expected: [], budget: .milliseconds(10)) }
         let started = ContinuousClock.now
         let report = await ConformanceRunner(server: server, client: client, options: RunOptions(seed: 3, concurrency: 2)).run(cases)
-        #expect(ContinuousClock.now - started < .seconds(60))
+        #expect(ContinuousClock.now - started < TestTime.duration(60))  // "does not hang": far below the hour, scaled for a loaded machine
         #expect(report.results.map(\.outcome) == [.flaky, .flaky])
         #expect(report.results.allSatisfy { $0.detail.hasPrefix("passed on a serial retry; first attempt: time budget of 1250 ms exceeded at step 1") })
         #expect(report.summary.flaky == 2)
