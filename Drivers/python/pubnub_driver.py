@@ -23,14 +23,19 @@ import threading
 import traceback
 
 OUT = threading.Lock()
+# stdout carries the protocol only. Some SDK releases print to stdout themselves (5.x prints every
+# fetch-messages response in `PNFetchMessagesResult.from_json`): everything the process prints
+# goes to stderr, protocol lines to the real stdout.
+PROTOCOL = sys.stdout
+sys.stdout = sys.stderr
 
 
 def emit(obj):
     """Writes one protocol line (thread-safe)."""
     line = json.dumps(obj, separators=(",", ":"), default=str)
     with OUT:
-        sys.stdout.write(line + "\n")
-        sys.stdout.flush()
+        PROTOCOL.write(line + "\n")
+        PROTOCOL.flush()
 
 
 def log(text):
@@ -638,11 +643,14 @@ class AsyncioDriver:
         self.ops = None
 
     def configure(self, fields):
+        # The configuration first: it points SSL_CERT_FILE at the harness CA, and aiohttp (the
+        # 4.x-9.x asyncio transport) builds its default TLS context when it is first imported.
+        config = make_configuration(fields)
         from pubnub.pubnub_asyncio import PubNubAsyncio
         try:
-            self.pubnub = PubNubAsyncio(make_configuration(fields), custom_event_loop=self.loop)
+            self.pubnub = PubNubAsyncio(config, custom_event_loop=self.loop)
         except TypeError:
-            self.pubnub = PubNubAsyncio(make_configuration(fields))
+            self.pubnub = PubNubAsyncio(config)
         self.pubnub.add_listener(Listener())
         self.ops = Operations(self.pubnub)
 
@@ -724,7 +732,7 @@ def main():
         driver = SyncDriver()
         driver.flavour = "sync"
         driver.run()
-    sys.stdout.flush()
+    PROTOCOL.flush()
     os._exit(0)  # SDK threads (timers, workers) must not keep the process alive
 
 

@@ -32,6 +32,7 @@ public struct BuiltInClient: ConformanceClient {
         config.tlsEnabled = settings.tls
         if settings.tls, let pem = settings.caPEM { config.trustedCA = .pem(pem) }
         config.authKey = settings.authKey
+        config.secretKey = settings.secretKey
         if let key = settings.cipherKey {
             let schemeName = settings.cipherScheme ?? "legacy"
             guard let scheme = CryptoScheme(rawValue: schemeName) else {

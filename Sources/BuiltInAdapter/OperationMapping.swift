@@ -19,6 +19,13 @@ enum OperationMapping {
             case .signal(let channel, let message):
                 let result = try await client.signal(message, channel: channel)
                 return .acknowledgment(data: ["timetoken": .string(String(result.timetoken))])
+            case .fire(let channel, let message):
+                let result = try await client.fire(message, channel: channel)
+                return .acknowledgment(data: ["timetoken": .string(String(result.timetoken))])
+            case .grant(let grant):
+                return result(of: await client.grant(channels: grant.channels, channelGroups: grant.groups,
+                                                     authKeys: grant.authKey.map { [$0] } ?? [], read: grant.read,
+                                                     write: grant.write, manage: grant.manage, ttl: grant.ttlMinutes))
             case .subscribe(let channels, let groups, let withPresence, let timetoken):
                 try await client.subscribe(channels: channels, channelGroups: groups, withPresence: withPresence,
                                            timetoken: try timetokenValue(timetoken))

@@ -26,6 +26,15 @@ import Testing
         #expect(time == "/time/0?uuid=u&pnsdk=s%2F1")
     }
 
+    @Test func fireIsANeitherStoredNorReplicatedPublish() {
+        let fire = PublishEndpoints.publish(publishKey: "p", subscribeKey: "s", channel: "c", messageText: "\"m\"", meta: nil,
+                                            store: false, ttl: nil, usePOST: false, sequence: 1, replicate: false)
+        #expect(fire.query.map { "\($0.0)=\($0.1)" } == ["store=0", "norep=true", "seqn=1"])
+        let publish = PublishEndpoints.publish(publishKey: "p", subscribeKey: "s", channel: "c", messageText: "\"m\"", meta: nil,
+                                               store: nil, ttl: nil, usePOST: false, sequence: 2)
+        #expect(publish.query.map { "\($0.0)=\($0.1)" } == ["seqn=2"])
+    }
+
     @Test func namesAreEncodedOneByOne() {
         var set = SubscriptionSet()
         set.add(channels: ["a b", "ü+?"], groups: ["g:1", "g2"], withPresence: true)

@@ -105,5 +105,19 @@ import Testing
                 == #"{"channels":["a"],"groups":[],"timetoken":"1","type":"subscribe","withPresence":true}"#)
         #expect(JSONValue.object(JSONObject(ClientOperation.history(channel: "h", count: 2).driverFields)).jsonText
                 == #"{"channel":"h","count":2,"includeTimetoken":true,"reverse":false,"type":"history"}"#)
+        #expect(JSONValue.object(JSONObject(ClientOperation.fire(channel: "c", message: "f").driverFields)).jsonText
+                == #"{"channel":"c","message":"f","type":"fire"}"#)
+        #expect(JSONValue.object(JSONObject(ClientOperation.grant(Grant(channels: ["c"], authKey: "a", write: false)).driverFields)).jsonText
+                == #"{"authKeys":["a"],"channels":["c"],"groups":[],"manage":false,"read":true,"ttl":5,"type":"grant","write":false}"#)
+    }
+
+    @Test func secretKeyIsConfiguredOnlyWhenTheCaseAsksForIt() {
+        func fields(_ overrides: ClientOverrides) -> [String: JSONValue] {
+            ClientSessionConfiguration(origin: "127.0.0.1:1", caPEM: nil, subscribeKey: "s", publishKey: "p", uuid: "u",
+                                       secretKey: "sec", overrides: overrides).driverFields
+        }
+        #expect(fields(ClientOverrides())["secretKey"] == nil)
+        #expect(fields(ClientOverrides(secretKey: false))["secretKey"] == nil)
+        #expect(fields(ClientOverrides(secretKey: true))["secretKey"] == "sec")
     }
 }

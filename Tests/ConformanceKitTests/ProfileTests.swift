@@ -14,10 +14,31 @@ import Testing
         return nil
     }
 
-    @Test func referenceProfileChangesNoCase() {
-        for testCase in Self.catalog {
+    @Test func referenceProfileChangesNoCaseButSkipsVariantOnlyCases() {
+        let variantOnly = Set(ProfileRules.variantCases.flatMap(\.cases))
+        for testCase in Self.catalog where !variantOnly.contains(testCase.id) {
             #expect(ProfileRules.adapt(testCase, to: .reference) == .applies(testCase), "\(testCase.id)")
         }
+        for id in variantOnly {
+            guard case .skipped(let reason) = ProfileRules.adapt(Self.find(id), to: .reference) else { Issue.record("\(id) applies"); continue }
+            #expect(reason.contains("reconnection is time-ping"), "\(reason)")
+        }
+    }
+
+    @Test func retryPolicyVariantsApplyOnlyToRetryPolicyClients() {
+        let retry = ClientProfile(variants: [.reconnection: "retry-policy"])
+        let jittered = ClientProfile(variants: [.reconnection: "time-ping-jittered"])
+        for id in ["reconnect.retry.restore", "reconnect.retry.catch-up"] {
+            #expect(ProfileRules.adapt(Self.find(id), to: retry) == .applies(Self.find(id)), "\(id)")
+            #expect(Self.adapted(id, jittered) == nil, "\(id)")
+            // Without a settable interval the policy's own delays (seconds) do not fit the windows.
+            var fixed = retry
+            fixed.ignoredSettings = [.reconnectPingIntervalMs]
+            #expect(Self.adapted(id, fixed) == nil, "\(id)")
+        }
+        // Their reference counterparts time /time/0 pings: skipped for the same client.
+        #expect(Self.adapted("reconnect.restore.on", retry) == nil)
+        #expect(Self.adapted("reconnect.catch-up.on", retry) == nil)
     }
 
     @Test func everyRuleNamesExistingCases() {
@@ -29,6 +50,7 @@ import Testing
             }
         }
         for id in ProfileRules.timeoutPaced { #expect(ids.contains(id), "\(id)") }
+        for id in ProfileRules.variantCases.flatMap(\.cases) { #expect(ids.contains(id), "\(id)") }
     }
 
     @Test func declaredStatusVariantIsNonStrictOnlyWhenItHappens() throws {

@@ -32,6 +32,15 @@ extension PubNubClient {
         }
     }
 
+    /// Fires a message: a publish that is neither stored nor replicated (`store=0&norep=true`,
+    /// spec §5.1), e.g. for Functions.
+    public func fire(_ message: JSONValue, channel: String, meta: JSONValue? = nil, usePOST: Bool = false) async throws(PNStatus)
+        -> PNPublishResult
+    {
+        let request = try publishRequest(message, channel: channel, meta: meta, store: false, ttl: nil, usePOST: usePOST, replicate: false)
+        return try await perform(request, parse: PublishEndpoints.parse(request)).get()
+    }
+
     /// Sends a signal (never encrypted, not stored).
     public func signal(_ message: JSONValue, channel: String) async throws(PNStatus) -> PNPublishResult {
         let request = try signalRequest(message, channel: channel)
@@ -54,8 +63,8 @@ extension PubNubClient {
         return key
     }
 
-    func publishRequest(_ message: JSONValue, channel: String, meta: JSONValue?, store: Bool?, ttl: Int?, usePOST: Bool)
-        throws(PNStatus) -> PubNubRequest
+    func publishRequest(_ message: JSONValue, channel: String, meta: JSONValue?, store: Bool?, ttl: Int?, usePOST: Bool,
+                        replicate: Bool = true) throws(PNStatus) -> PubNubRequest
     {
         try NameValidation.check([channel], kind: "channel", operation: .publish)
         let key = try publishKey(for: .publish)
@@ -71,7 +80,8 @@ extension PubNubClient {
             return value
         }
         return PublishEndpoints.publish(publishKey: key, subscribeKey: config.subscribeKey, channel: channel, messageText: text,
-                                        meta: meta, store: store, ttl: ttl, usePOST: usePOST, sequence: sequence)
+                                        meta: meta, store: store, ttl: ttl, usePOST: usePOST, sequence: sequence,
+                                        replicate: replicate)
     }
 
     func signalRequest(_ message: JSONValue, channel: String) throws(PNStatus) -> PubNubRequest {

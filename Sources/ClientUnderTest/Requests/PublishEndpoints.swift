@@ -4,10 +4,11 @@ import HarnessJSON
 /// Publish (GET and POST) and signal requests, and their response parser.
 enum PublishEndpoints {
     static func publish(publishKey: String, subscribeKey: String, channel: String, messageText: String, meta: JSONValue?,
-                        store: Bool?, ttl: Int?, usePOST: Bool, sequence: Int) -> PubNubRequest
+                        store: Bool?, ttl: Int?, usePOST: Bool, sequence: Int, replicate: Bool = true) -> PubNubRequest
     {
         var query: [(String, String)] = []
         if let store { query.append(("store", store ? "1" : "0")) }
+        if !replicate { query.append(("norep", "true")) }
         if let ttl, store != false, ttl > 0 { query.append(("ttl", String(ttl))) }
         if let meta { query.append(("meta", meta.jsonText)) }
         query.append(("seqn", String(sequence)))

@@ -9,6 +9,8 @@ public enum ClientOperation: Sendable, Hashable {
     case time
     case publish(channel: String, message: JSONValue, meta: JSONValue? = nil, storeInHistory: Bool? = nil, usePOST: Bool = false)
     case signal(channel: String, message: JSONValue)
+    /// A publish that is neither stored nor replicated (`store=0`, `norep`; spec §5.1).
+    case fire(channel: String, message: JSONValue)
     case subscribe(channels: [String], groups: [String] = [], withPresence: Bool = false, timetoken: String? = nil)
     case unsubscribe(channels: [String], groups: [String] = [])
     case unsubscribeAll
@@ -24,6 +26,9 @@ public enum ClientOperation: Sendable, Hashable {
     case removeChannelsFromGroup(group: String, channels: [String])
     case listChannelsInGroup(group: String)
     case deleteGroup(group: String)
+    /// An Access Manager grant v2 signed by the client itself: needs the secret key in the
+    /// client's configuration (`ClientOverrides.secretKey`, spec §9.2).
+    case grant(Grant)
 
     /// The operation's name on the driver protocol (`"type"`).
     public var name: String {
@@ -31,6 +36,7 @@ public enum ClientOperation: Sendable, Hashable {
         case .time: "time"
         case .publish: "publish"
         case .signal: "signal"
+        case .fire: "fire"
         case .subscribe: "subscribe"
         case .unsubscribe: "unsubscribe"
         case .unsubscribeAll: "unsubscribeAll"
@@ -46,6 +52,7 @@ public enum ClientOperation: Sendable, Hashable {
         case .removeChannelsFromGroup: "removeChannelsFromGroup"
         case .listChannelsInGroup: "listChannelsInGroup"
         case .deleteGroup: "deleteGroup"
+        case .grant: "grant"
         }
     }
 
@@ -64,7 +71,7 @@ public enum ClientOperation: Sendable, Hashable {
             if let meta { fields["meta"] = meta }
             if let store { fields["storeInHistory"] = .bool(store) }
             fields["usePOST"] = .bool(usePOST)
-        case .signal(let channel, let message):
+        case .signal(let channel, let message), .fire(let channel, let message):
             fields["channel"] = .string(channel)
             fields["message"] = message
         case .subscribe(let channels, let groups, let withPresence, let timetoken):
@@ -114,6 +121,14 @@ public enum ClientOperation: Sendable, Hashable {
             fields["channels"] = strings(channels)
         case .listChannelsInGroup(let group), .deleteGroup(let group):
             fields["group"] = .string(group)
+        case .grant(let grant):
+            fields["channels"] = strings(grant.channels)
+            fields["groups"] = strings(grant.groups)
+            fields["authKeys"] = strings(grant.authKey.map { [$0] } ?? [])
+            fields["read"] = .bool(grant.read)
+            fields["write"] = .bool(grant.write)
+            fields["manage"] = .bool(grant.manage)
+            fields["ttl"] = .int(grant.ttlMinutes)
         }
         return fields
     }

@@ -19,6 +19,9 @@ public struct ClientOverrides: Sendable, Hashable {
     public var presenceHeartbeatValue: Int?
     public var presenceHeartbeatIntervalMs: Int?
     public var authKey: String?
+    /// Configure the client with the keyset's secret key (a server-side client: it signs its
+    /// requests and may grant, spec §9.2).
+    public var secretKey: Bool?
     /// Use a fixed uuid instead of the case's own (for where-now/state cases naming another user).
     public var uuid: String?
 
@@ -28,7 +31,7 @@ public struct ClientOverrides: Sendable, Hashable {
         restoreSubscription: Bool? = nil, catchUpOnSubscriptionRestore: Bool? = nil,
         keepTimeTokenOnListChange: Bool? = nil, requestMessageCountThreshold: Int? = nil,
         presenceHeartbeatValue: Int? = nil, presenceHeartbeatIntervalMs: Int? = nil,
-        authKey: String? = nil, uuid: String? = nil
+        authKey: String? = nil, secretKey: Bool? = nil, uuid: String? = nil
     ) {
         self.tls = tls
         self.cipherKey = cipherKey
@@ -43,6 +46,7 @@ public struct ClientOverrides: Sendable, Hashable {
         self.presenceHeartbeatValue = presenceHeartbeatValue
         self.presenceHeartbeatIntervalMs = presenceHeartbeatIntervalMs
         self.authKey = authKey
+        self.secretKey = secretKey
         self.uuid = uuid
     }
 }
@@ -59,6 +63,8 @@ public struct ClientSessionConfiguration: Sendable, Hashable {
     public var publishKey: String
     public var uuid: String
     public var authKey: String?
+    /// The keyset's secret key, when the case asks for a server-side client.
+    public var secretKey: String?
     public var cipherKey: String?
     public var cipherScheme: String?
     public var nonSubscribeTimeoutMs: Int
@@ -76,7 +82,7 @@ public struct ClientSessionConfiguration: Sendable, Hashable {
 
     /// The harness defaults (4.x defaults for flags; short timeouts) with `overrides` applied.
     public init(
-        origin: String, caPEM: String?, subscribeKey: String, publishKey: String, uuid: String,
+        origin: String, caPEM: String?, subscribeKey: String, publishKey: String, uuid: String, secretKey: String? = nil,
         overrides: ClientOverrides = ClientOverrides()
     ) {
         self.origin = origin
@@ -86,6 +92,7 @@ public struct ClientSessionConfiguration: Sendable, Hashable {
         self.publishKey = publishKey
         self.uuid = overrides.uuid ?? uuid
         self.authKey = overrides.authKey
+        self.secretKey = overrides.secretKey == true ? secretKey : nil
         self.cipherKey = overrides.cipherKey
         self.cipherScheme = overrides.cipherScheme ?? (overrides.cipherKey == nil ? nil : "legacy")
         self.nonSubscribeTimeoutMs = overrides.nonSubscribeTimeoutMs ?? Self.defaultNonSubscribeTimeoutMs
@@ -117,6 +124,7 @@ public struct ClientSessionConfiguration: Sendable, Hashable {
         ]
         if let caPEM { fields["caPEM"] = .string(caPEM) }
         if let authKey { fields["authKey"] = .string(authKey) }
+        if let secretKey { fields["secretKey"] = .string(secretKey) }
         if let cipherKey { fields["cipherKey"] = .string(cipherKey) }
         if let cipherScheme { fields["cipherScheme"] = .string(cipherScheme) }
         return fields

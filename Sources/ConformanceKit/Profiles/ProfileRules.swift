@@ -37,6 +37,25 @@ public enum ProfileRules {
         case skipped(String)
     }
 
+    /// A case that checks one declared variant itself (the variant's counterpart of a reference
+    /// case): it applies only to a client declaring one of `values` for `aspect`.
+    public struct VariantCase: Sendable {
+        public var cases: [String]
+        public var aspect: BehaviourAspect
+        public var values: Set<String>
+        /// What the variant is, for the skip reason.
+        public var variant: String
+    }
+
+    /// The variant-only cases. The retry-policy cases are the counterparts of
+    /// `reconnect.restore.on` / `reconnect.catch-up.on`, which time `/time/0` pings.
+    public static let variantCases: [VariantCase] = [
+        VariantCase(cases: retryPolicyCases, aspect: .reconnection, values: ["retry-policy"],
+                    variant: "reconnection by retrying the subscribe under a retry policy"),
+    ]
+
+    static let retryPolicyCases = ["reconnect.retry.restore", "reconnect.retry.catch-up"]
+
     /// Cases whose pace is set by request timeouts that must happen.
     static let timeoutPaced: Set<String> = [
         "faults.subscribe.long-poll-times-out-twice", "faults.subscribe.delay-long", "faults.subscribe.hang",
@@ -61,7 +80,7 @@ public enum ProfileRules {
         Rule(cases: ["subscribe.channels.add"], aspect: .listChangeStatus, values: []) { value in
             .skip("checks the 4.x new handshake and second PNConnectedCategory on a list change; this client announces \(value) and keeps its cursor (§11.3)")
         },
-        Rule(cases: ["subscribe.channels.remove", "subscribe.list-change.*"], aspect: .listChangeStatus, values: []) { value in
+        Rule(cases: ["subscribe.channels.remove", "subscribe.channels.add-delivers", "subscribe.list-change.*"], aspect: .listChangeStatus, values: []) { value in
             value == "none" ? .keep : .accept(Alternative(categories(value), reason: "a channel-list change is announced as \(value) (§11.3 event engine)"))
         },
         Rule(cases: ["faults.subscribe.delay-long", "faults.subscribe.hang",
@@ -84,8 +103,15 @@ public enum ProfileRules {
         if let setting = ignoredSetting(testCase, profile) {
             return .skipped("sets \(setting.rawValue), which this client does not have (profile)")
         }
+        if let variant = variantCases.first(where: { $0.cases.contains(testCase.id) }),
+           !variant.values.contains(profile.value(variant.aspect)) {
+            return .skipped("checks \(variant.variant); this client's \(variant.aspect.rawValue) is \(profile.value(variant.aspect)) (profile)")
+        }
         if profile.ignoredSettings.contains(.reconnectPingIntervalMs), timingCases.contains(testCase.id) {
             return .skipped("times reconnection pings at the configured interval, which this client cannot be given (profile: reconnectPingIntervalMs ignored)")
+        }
+        if profile.ignoredSettings.contains(.reconnectPingIntervalMs), retryPolicyCases.contains(testCase.id) {
+            return .skipped("times retries at the configured interval, which this client's retry policy cannot be given (profile: reconnectPingIntervalMs ignored)")
         }
         var adapted = testCase
         // Cases that wait for subscribe timeouts to happen, with a timeout below the client's

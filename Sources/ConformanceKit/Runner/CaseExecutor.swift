@@ -81,7 +81,7 @@ struct CaseExecutor: Sendable {
             let caPEM = (overrides.tls ?? false) ? try await server.caPEM() : nil
             configuration = ClientSessionConfiguration(
                 origin: origin, caPEM: caPEM, subscribeKey: keys.subscribeKey, publishKey: keys.publishKey,
-                uuid: keys.uuid, overrides: overrides)
+                uuid: keys.uuid, secretKey: keys.secretKey, overrides: overrides)
         } catch let error as HarnessServerError {
             await cleanup(keys: keys, listenerPort: listenerPort, planInstalled: false)
             if case .unsupported = error { return finish(.skipped, "\(error)") }

@@ -70,6 +70,26 @@ enum AccessManagerSuite {
                         .expectResult(ExpectedResult(category: .some(.acknowledgment), isError: false)),
                         .subscribe([], groups: ["grp"]), .expect(.connected)],
                 expected: [.acknowledgment, .connected], requires: needs, accessManager: true),
+            // A server-side client (configured with the secret key) grants by itself: the signed
+            // grant v2 request (spec §9.2) is only accepted when its signature is right.
+            ConformanceCase(
+                "pam.grant.by-client", "A client with the secret key grants by a signed request; the grant admits publish", spec: "§9.2",
+                client: ClientOverrides(authKey: "auth-1", secretKey: true),
+                steps: [.perform(.grant(Grant(channels: ["ch-pam"], authKey: "auth-1"))),
+                        .expectResult(ExpectedResult(isError: false, statusCode: 200)),
+                        .expectJournal(.count(endpoint: "grant", query: ["signature": "*", "timestamp": "*", "auth": "auth-1", "w": "1"],
+                                              atLeast: 1, atMost: 1), withinMs: 0),
+                        .publish("ch-pam", "allowed"), .expectResult(ExpectedResult(category: .some(.acknowledgment), isError: false))],
+                expected: [.acknowledgment], requires: needs, accessManager: true),
+            ConformanceCase(
+                "pam.grant.by-client-revoke", "A client with the secret key revokes by granting no rights; the next publish is denied", spec: "§9.2",
+                client: ClientOverrides(authKey: "auth-1", secretKey: true),
+                steps: [.perform(.grant(Grant(channels: ["ch-pam"], authKey: "auth-1"))), .expectResult(ExpectedResult(isError: false)),
+                        .publish("ch-pam", "before"), .expectResult(ExpectedResult(category: .some(.acknowledgment), isError: false)),
+                        .perform(.grant(Grant(channels: ["ch-pam"], authKey: "auth-1", read: false, write: false))),
+                        .expectResult(ExpectedResult(isError: false)),
+                        .publish("ch-pam", "after"), .expectResult(ExpectedResult(category: .some(.accessDenied), isError: true))],
+                expected: [.acknowledgment, .accessDenied], requires: needs, accessManager: true),
             ConformanceCase(
                 "pam.revoke.publish", "Revoking a grant (all rights false) denies the next publish", spec: "§9.2",
                 client: ClientOverrides(authKey: "auth-1"),

@@ -47,6 +47,15 @@ enum PublishSuite {
                 ],
                 expected: [.acknowledgment]),
             ConformanceCase(
+                "publish.fire.not-stored-not-replicated", "Fire is a publish sent with store=0 and norep, acknowledged with a timetoken", spec: "§4.3",
+                steps: [
+                    .perform(.fire(channel: "ch-fire", message: ["to": "functions"])),
+                    .expectResult(ExpectedResult(category: .some(.acknowledgment), isError: false, timetokenPaths: ["timetoken"])),
+                    // `norep` is `true` or `1` depending on the SDK (spec §4.1 table).
+                    .expectJournal(.count(endpoint: "publish", query: ["store": "0", "norep": "true|1"], atLeast: 1, atMost: 1), withinMs: 500),
+                ],
+                expected: [.acknowledgment]),
+            ConformanceCase(
                 "publish.channel.encoded-name", "A channel name with spaces and non-ASCII is percent-encoded and accepted", spec: "§2.3",
                 steps: [
                     .publish("ch pub ünï", "encoded"),

@@ -1,13 +1,22 @@
 // SPDX-License-Identifier: MIT
 
 /// Reconnection after an unexpected disconnect (spec §12.2): `/time/0` pings at the configured
-/// interval, PNReconnectedCategory, restoreSubscription and catchUpOnSubscriptionRestore.
+/// interval, PNReconnectedCategory, restoreSubscription and catchUpOnSubscriptionRestore; and the
+/// same restore/catch-up checks for clients whose retry policy retries the subscribe itself (§12.1).
 enum ReconnectSuite {
     /// The first long-poll is reset; the next `timeFailures` pings fail, then the server is back.
     static func outage(timeFailures: Int) -> JSONValue {
         PlanBuilder.plan(
             PlanBuilder.rule("drop-long-poll", endpoint: "subscribe", query: PlanBuilder.longPoll, times: 1, fault: PlanBuilder.kind("reset")),
             PlanBuilder.rule("server-down", endpoint: "time", times: timeFailures, fault: PlanBuilder.kind("reset")))
+    }
+
+    /// The first long-poll is reset and so are the next `retryFailures` long-polls: a client that
+    /// retries the subscribe itself (a retry policy) sees its first retries fail, then succeed.
+    static func subscribeOutage(retryFailures: Int) -> JSONValue {
+        PlanBuilder.plan(
+            PlanBuilder.rule("drop-long-polls", endpoint: "subscribe", query: PlanBuilder.longPoll, times: 1 + retryFailures,
+                             fault: PlanBuilder.kind("reset")))
     }
 
     static func client(restore: Bool = true, catchUp: Bool = true) -> ClientOverrides {
@@ -63,6 +72,27 @@ enum ReconnectSuite {
                                 .expectJournal(.count(endpoint: "subscribe", query: PlanBuilder.longPoll, atLeast: 2), withinMs: 1_000),
                                 .expectJournal(.cursorReused(false), withinMs: 0), .expectNoMoreMessages(forMs: 200)],
                 expected: [.connected, .unexpectedDisconnect, .reconnected], timeBudget: .seconds(3), requires: [.reconnection]),
+            // The retry-policy variant of restore/catch-up (ProfileRules.variantCases): the loop retries
+            // the subscribe itself after its policy delay instead of pinging /time/0. The first
+            // retry fails (announced as an unexpected disconnect), the second succeeds; with the
+            // harness's 100 ms interval a linear policy waits 0.1 s plus up to 1 s of jitter per
+            // attempt: each window covers one attempt with room, the budget both.
+            ConformanceCase(
+                "reconnect.retry.restore", "Retry policy: the subscribe is retried with its cursor and the loop resumes and delivers", spec: "§12.1",
+                plan: subscribeOutage(retryFailures: 1), client: client(),
+                steps: [.subscribe(["ch-r"]), .expect(.connected), .expect(.unexpectedDisconnect, within: 2_000),
+                        .expectJournal(.count(endpoint: "subscribe", query: PlanBuilder.longPoll, atLeast: 3), withinMs: 2_000),
+                        .serverPublish(channel: "ch-r", message: "after"), .expectMessage("ch-r", "after", within: 1_500)],
+                expected: [.connected, .unexpectedDisconnect], tolerated: [.reconnected], timeBudget: .seconds(4),
+                requires: [.reconnection]),
+            ConformanceCase(
+                "reconnect.retry.catch-up", "Retry policy: a message sent during the outage is delivered by the retry's reused cursor", spec: "§12.1",
+                plan: subscribeOutage(retryFailures: 1), client: client(catchUp: true),
+                steps: [.subscribe(["ch-r"]), .expect(.connected), .expect(.unexpectedDisconnect, within: 2_000),
+                        .serverPublish(channel: "ch-r", message: "during outage"), .expectMessage("ch-r", "during outage", within: 2_000),
+                        .expectJournal(.cursorReused(true), withinMs: 500)],
+                expected: [.connected, .unexpectedDisconnect], tolerated: [.reconnected], timeBudget: .seconds(4),
+                requires: [.reconnection]),
             ConformanceCase(
                 "reconnect.access-denied.no-retry", "A 403 on the long-poll stops the loop: no immediate resubscribe", spec: "§12.2",
                 plan: PlanBuilder.onFirstLongPoll(PlanBuilder.status(403)), client: client(),

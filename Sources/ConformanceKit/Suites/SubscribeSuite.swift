@@ -62,6 +62,18 @@ enum SubscribeSuite {
                         .expectJournal(.pathContains(endpoint: "subscribe", substring: "ch-a,ch-b", true), withinMs: 1_000),
                         .serverPublish(channel: "ch-b", message: "to b"), .expectMessage("ch-b", "to b")],
                 expected: [.connected]),
+            // The profile-independent part of the case above (which checks the 4.x handshake and
+            // is skipped for clients that restart in place): whichever way the loop takes the new
+            // list, its next request names the new channel and both deliver (channel order in the
+            // path is the client's own).
+            ConformanceCase(
+                "subscribe.channels.add-delivers", "After adding a channel the loop subscribes to both and delivers on the new one", spec: "§6.2",
+                steps: [.subscribe(["ch-a"]), .expect(.connected), longPollInFlight,
+                        .subscribe(["ch-b"]),
+                        .expectJournal(.pathContains(endpoint: "subscribe", substring: "ch-b", true), withinMs: 1_000),
+                        .serverPublish(channel: "ch-b", message: "to b"), .expectMessage("ch-b", "to b"),
+                        .serverPublish(channel: "ch-a", message: "to a"), .expectMessage("ch-a", "to a")],
+                expected: [.connected]),
             ConformanceCase(
                 "subscribe.channels.remove", "After unsubscribing from a channel its messages are no longer delivered", spec: "§6.2",
                 steps: [.subscribe(["ch-a", "ch-b"]), .expect(.connected), longPollInFlight,
