@@ -33,7 +33,8 @@ let package = Package(
         .target(
             name: "MockPubNubServer",
             dependencies: [
-                "COpenSSL", "CPosix", "CZlib", "HarnessJSON", "PubNubCrypto", .product(name: "Logging", package: "swift-log"),
+                "COpenSSL", "CPosix", "CZlib", "HarnessJSON", "HarnessWebSocket", "PubNubCrypto",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -64,9 +65,16 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .executableTarget(name: "harness-bench", dependencies: ["CPosix", "MockPubNubServer"], swiftSettings: strict),
+        // Pusher Channels on the mock server's listeners: the WebSocket bridge to MockPusher, the HTTP API,
+        // webhooks and Pusher faults (docs/pusher.md).
+        .target(
+            name: "PusherServer",
+            dependencies: ["MockPusher", "MockPubNubServer", "HarnessHTTPClient", "HarnessWebSocket", "HarnessJSON"],
+            swiftSettings: strict
+        ),
+        .executableTarget(name: "harness-bench", dependencies: ["COpenSSL", "CPosix", "MockPubNubServer"], swiftSettings: strict),
         // Test support shared by every test target: blocking client, scripted server, response reader.
-        .target(name: "HarnessTesting", dependencies: ["CPosix", "MockPubNubServer"], path: "Tests/HarnessTesting", swiftSettings: strict),
+        .target(name: "HarnessTesting", dependencies: ["COpenSSL", "CPosix", "HarnessWebSocket", "MockPubNubServer"], path: "Tests/HarnessTesting", swiftSettings: strict),
         .testTarget(name: "HarnessJSONTests", dependencies: ["HarnessJSON", "HarnessTesting", "PubNubCrypto"], swiftSettings: strict),
         .testTarget(name: "MockPusherTests", dependencies: ["HarnessJSON", "MockPusher"], swiftSettings: strict),
         .testTarget(name: "PubNubCryptoTests", dependencies: ["HarnessTesting", "PubNubCrypto"], swiftSettings: strict),
@@ -75,9 +83,14 @@ let package = Package(
         ),
         // Fuzz entry points (docs/reliability.md): plain functions in a library, so `swift test`
         // runs them on seeded mutations and `harness-fuzz` serves both libFuzzer and corpus replay.
-        .target(name: "HarnessFuzzing", dependencies: ["MockPubNubServer", "ConformanceKit"], swiftSettings: strict),
+        .target(name: "HarnessFuzzing", dependencies: ["MockPubNubServer", "ConformanceKit", "HarnessWebSocket"], swiftSettings: strict),
         .target(name: "CFuzzerEntry"),
         .executableTarget(name: "harness-fuzz", dependencies: ["HarnessFuzzing", "CFuzzerEntry"], swiftSettings: strict),
+        .testTarget(
+            name: "PusherServerTests",
+            dependencies: ["PusherServer", "MockPusher", "MockPubNubServer", "HarnessTesting", "HarnessWebSocket", "HarnessHTTPClient"],
+            swiftSettings: strict
+        ),
         .testTarget(name: "HarnessWebSocketTests", dependencies: ["HarnessWebSocket"], swiftSettings: strict),
         .testTarget(name: "HarnessHTTPClientTests", dependencies: ["HarnessHTTPClient", "HarnessTesting", "MockPubNubServer"], swiftSettings: strict),
         .testTarget(name: "HarnessFuzzingTests", dependencies: ["HarnessFuzzing", "HarnessTesting"], swiftSettings: strict),

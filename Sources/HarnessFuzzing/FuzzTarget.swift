@@ -14,6 +14,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case jsonScanner = "json-scanner"
     /// `DriverLines.decode`: a line decodes the same as its JSON value rewritten.
     case driverLine = "driver-line"
+    /// The WebSocket frame decoder and message assembler: any split decodes alike; frames re-encode.
+    case webSocketFrames = "websocket-frames"
 
     /// Runs the entry point on `input`; throws when an invariant does not hold.
     public func run(_ input: [UInt8]) throws(FuzzFailure) {
@@ -22,6 +24,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .faultPlan: try FaultPlanFuzz.run(input)
         case .jsonScanner: try JSONScannerFuzz.run(input)
         case .driverLine: try DriverLineFuzz.run(input)
+        case .webSocketFrames: try WebSocketFrameFuzz.run(input)
         }
     }
 }

@@ -14,8 +14,6 @@ public struct WebSocketFrameDecoder: Sendable {
     private var readIndex = 0
     private var failure: WebSocketProtocolError?
 
-    /// Buffers larger than this are released rather than kept once drained, so idle connections stay small.
-    private static let retainedCapacity = 4096
 
     public init(role: WebSocketRole, maxPayloadLength: Int = 1 << 20) {
         precondition(maxPayloadLength >= 125, "maxPayloadLength must admit control frames")
@@ -29,7 +27,7 @@ public struct WebSocketFrameDecoder: Sendable {
     /// Appends received bytes.
     public mutating func feed<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
         if readIndex > 0, readIndex == buffer.count {
-            buffer.removeAll(keepingCapacity: buffer.capacity <= Self.retainedCapacity)
+            buffer = []
             readIndex = 0
         }
         buffer.append(contentsOf: bytes)
@@ -101,7 +99,8 @@ public struct WebSocketFrameDecoder: Sendable {
 
     private mutating func compact() {
         if readIndex == buffer.count {
-            buffer.removeAll(keepingCapacity: buffer.capacity <= Self.retainedCapacity)
+            // Released, not kept: an idle connection holds no buffer at all.
+            buffer = []
             readIndex = 0
         } else if readIndex > 4096, readIndex * 2 > buffer.count {
             buffer.removeSubrange(0..<readIndex)

@@ -15,6 +15,10 @@ import Glibc
 //       slow (one head byte per second) and idle connections; when the server closed them
 //   harness-bench latency --port P [--seconds 10] [--interval-ms 5] [--label L]
 //       `/time/0` latency on one keep-alive connection (scripts/slow-clients.sh)
+//   harness-bench ws-serve [--port P] [--loops N]
+//       a mock server with an echo WebSocket extension on /ws
+//   harness-bench ws-idle --port P [--connections 10000] [--pid PID] [--tls]
+//       opens N idle WebSockets, reads the server's RSS, checks each still echoes (scripts/bench-websocket.sh)
 
 /// Writes one line to a file descriptor, unbuffered (the bench script reads it through a pipe).
 func emit(_ line: String, to fd: Int32 = 1) {
@@ -76,6 +80,17 @@ case "latency":
     } catch {
         fail("\(error)")
     }
+case "ws-serve":
+    WebSocketIdleBench.serve(port: Int(option("--port") ?? "0") ?? 0, loops: option("--loops").flatMap(Int.init))
+case "ws-idle":
+    guard let port = option("--port").flatMap(Int.init) else { fail("ws-idle needs --port P") }
+    do {
+        try WebSocketIdleBench.idle(
+            port: port, connections: Int(option("--connections") ?? "10000") ?? 10000, serverPID: option("--pid").flatMap(Int32.init),
+            tls: arguments.contains("--tls"))
+    } catch {
+        fail("\(error)")
+    }
 default:
-    fail("usage: harness-bench serve-core [--port P] [--loops N] | longpoll --connections N --url URL [--pid PID] | faultdelay --port P | slowclients --port P | latency --port P")
+    fail("usage: harness-bench serve-core [--port P] [--loops N] | longpoll --connections N --url URL [--pid PID] | faultdelay --port P | slowclients --port P | latency --port P | ws-serve [--port P] | ws-idle --port P [--connections N] [--pid PID] [--tls]")
 }

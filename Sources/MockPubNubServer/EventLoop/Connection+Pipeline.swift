@@ -87,6 +87,8 @@ extension Connection {
         let context = RequestContext(
             connectionID: connectionID, peer: peer, localPort: localPort, isTLS: isTLS,
             arrivalTime: arrival, sequenceOnConnection: sequence)
+        // Parsing stops right behind an upgrade request, so the one that set the hold is the last queued.
+        if upgradeHold && parsed.request.asksForWebSocket && routeUpgrade(parsed.request, context: context) { return }
         sequence += 1
         dispatching = true
         core.handler.handle(parsed.request, context: context, responder: responder)

@@ -66,6 +66,8 @@ final class Connection: LoopHandler {
     /// The one loop timer of the watchdog, and when it fires; re-armed lazily.
     var watchTimer: TimerHandle?
     var watchTimerDeadline: UInt64 = 0
+    /// A WebSocket upgrade request was parsed: nothing after it is parsed as HTTP until it is routed.
+    var upgradeHold = false
 
     init(loop: EventLoop, core: ServerCore, fd: Int32, stream: any StreamIO, localPort: Int, isTLS: Bool) {
         self.loop = loop
@@ -139,7 +141,7 @@ final class Connection: LoopHandler {
     private var readingAllowed: Bool {
         switch state {
         case .draining, .handshaking: true
-        case .open: parseError == nil && queue.count - queueHead < core.maxQueuedRequests
+        case .open: parseError == nil && !upgradeHold && queue.count - queueHead < core.maxQueuedRequests
         case .closed: false
         }
     }
@@ -202,14 +204,16 @@ final class Connection: LoopHandler {
         }
     }
 
-    private func parseRequests() {
-        while parseError == nil {
+    func parseRequests() {
+        while parseError == nil && !upgradeHold {
             do {
                 guard let parsed = try parser.next() else { break }
                 let arrival = nextArrival ?? cposix_wall_seconds()
                 nextArrival = parser.bufferedByteCount > 0 ? arrival : nil
                 queue.append((parsed, arrival))
                 continueSent = false
+                // Bytes behind an upgrade request may be frames: they wait until it is routed.
+                if core.upgradeRouter != nil && parsed.request.asksForWebSocket { upgradeHold = true }
             } catch {
                 parseError = error
                 if error == .tlsOnPlainPort {

@@ -25,14 +25,25 @@ final class ServerCore: Sendable {
     /// Connections whose first bytes were a TLS handshake on a plain listener.
     let tlsOnPlainPort = Atomic<Int>(0)
     private let connectionIDs = Atomic<UInt64>(0)
+    /// Decides which requests switch to WebSocket; nil = none ever do (plain HTTP server).
+    let upgradeRouter: (any WebSocketUpgradeRouter)?
+    /// Limits of upgraded connections.
+    let webSocket: WebSocketSettings
+    /// Upgraded connections not yet closed.
+    let openWebSockets = Atomic<Int>(0)
+    /// WebSocket connections aborted because the peer did not read (outbound buffer over its limit).
+    let webSocketOverflows = Atomic<Int>(0)
     /// Told about connections that end without a request being answered normally.
     let diagnostics: (@Sendable (ConnectionDiagnostic) -> Void)?
 
     init(
         handler: any RequestHandler, parseErrorResponse: @escaping HTTPParseErrorResponder, limits: HTTPRequestParser.Limits, maxQueuedRequests: Int, finDrainNanos: UInt64,
         requestTimeoutNanos: UInt64 = 0, idleTimeoutNanos: UInt64 = 0, logger: Logger? = nil,
-        diagnostics: (@Sendable (ConnectionDiagnostic) -> Void)? = nil
+        diagnostics: (@Sendable (ConnectionDiagnostic) -> Void)? = nil,
+        upgradeRouter: (any WebSocketUpgradeRouter)? = nil, webSocket: WebSocketSettings = WebSocketSettings()
     ) {
+        self.upgradeRouter = upgradeRouter
+        self.webSocket = webSocket
         self.diagnostics = diagnostics
         self.handler = handler
         self.parseErrorResponse = parseErrorResponse

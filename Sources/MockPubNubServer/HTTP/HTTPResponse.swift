@@ -59,6 +59,7 @@ public struct HTTPResponse: Sendable, Hashable {
         case 413: "Content Too Large"
         case 414: "URI Too Long"
         case 415: "Unsupported Media Type"
+        case 426: "Upgrade Required"
         case 429: "Too Many Requests"
         case 431: "Request Header Fields Too Large"
         case 481: "Malformed Filter Expression"

@@ -37,9 +37,13 @@ package final class HTTPServer: Sendable {
     package convenience init(
         configuration: HTTPServerConfiguration = HTTPServerConfiguration(),
         parseErrorResponse: @escaping HTTPParseErrorResponder = { $0.plainResponse }, logger: Logger? = nil,
-        diagnostics: (@Sendable (ConnectionDiagnostic) -> Void)? = nil, handler: any RequestHandler
+        diagnostics: (@Sendable (ConnectionDiagnostic) -> Void)? = nil, upgradeRouter: (any WebSocketUpgradeRouter)? = nil,
+        handler: any RequestHandler
     ) {
-        self.init(configuration: configuration, parseErrorResponse: parseErrorResponse, logger: logger, diagnostics: diagnostics) { _ in
+        self.init(
+            configuration: configuration, parseErrorResponse: parseErrorResponse, logger: logger, diagnostics: diagnostics,
+            upgradeRouter: upgradeRouter
+        ) { _ in
             handler
         }
     }
@@ -49,10 +53,11 @@ package final class HTTPServer: Sendable {
     ///   - parseErrorResponse: the answer to a request that cannot be framed (default: plain text).
     ///   - logger: receives connection timeouts (debug).
     ///   - diagnostics: told about unparsable requests, TLS on the plain port and failed TLS handshakes (for logging).
+    ///   - upgradeRouter: decides which requests switch to WebSocket (docs/websocket.md); nil = none.
     package init(
         configuration: HTTPServerConfiguration = HTTPServerConfiguration(),
         parseErrorResponse: @escaping HTTPParseErrorResponder = { $0.plainResponse }, logger: Logger? = nil,
-        diagnostics: (@Sendable (ConnectionDiagnostic) -> Void)? = nil,
+        diagnostics: (@Sendable (ConnectionDiagnostic) -> Void)? = nil, upgradeRouter: (any WebSocketUpgradeRouter)? = nil,
         makeHandler: (_ scheduler: any Scheduler) -> any RequestHandler
     ) {
         self.configuration = configuration
@@ -74,7 +79,7 @@ package final class HTTPServer: Sendable {
             finDrainNanos: configuration.finDrainTimeout.clampedNanoseconds,
             requestTimeoutNanos: configuration.headerTimeout?.clampedNanoseconds ?? 0,
             idleTimeoutNanos: configuration.idleTimeout?.clampedNanoseconds ?? 0, logger: logger,
-            diagnostics: diagnostics)
+            diagnostics: diagnostics, upgradeRouter: upgradeRouter, webSocket: configuration.webSocket)
     }
 
     deinit { stop() }
@@ -173,6 +178,12 @@ package final class HTTPServer: Sendable {
 
     /// Accepted sockets not yet closed (HTTP connections and faulted sockets).
     package var openConnectionCount: Int { core.openConnections.load(ordering: .relaxed) }
+
+    /// Connections upgraded to WebSocket and not yet closed (also counted in `openConnectionCount`).
+    package var openWebSocketCount: Int { core.openWebSockets.load(ordering: .relaxed) }
+
+    /// WebSocket connections aborted because their peer did not read (outbound buffer limit).
+    package var webSocketOverflowCount: Int { core.webSocketOverflows.load(ordering: .relaxed) }
 
     /// How many connections the server closed on its own for slowness or idleness, and how many
     /// spoke TLS to a plain port.

@@ -31,6 +31,8 @@ public struct HTTPServerConfiguration: Sendable, Hashable {
     /// How long a keep-alive connection may stay without a request in flight before it is closed
     /// (FIN). A parked request is not idle. `nil` = no limit.
     public var idleTimeout: Duration?
+    /// Limits of connections upgraded to WebSocket (only used when an upgrade router is installed).
+    public var webSocket = WebSocketSettings()
 
     /// Creates a configuration; every parameter has the documented default.
     public init(

@@ -52,6 +52,8 @@ public final class MockServer: Sendable {
         if let loops = configuration.eventLoopCount { httpConfiguration.eventLoopCount = max(1, loops) }
         httpConfiguration.headerTimeout = configuration.headerTimeout
         httpConfiguration.idleTimeout = configuration.idleTimeout
+        httpConfiguration.webSocket = configuration.webSocket
+        let extensions = configuration.extensions
 
         var serviceConfiguration = PubNubServiceConfiguration()
         serviceConfiguration.keysets = configuration.keysets
@@ -65,7 +67,8 @@ public final class MockServer: Sendable {
             diagnostics = { (diagnostic: ConnectionDiagnostic) in logger.warning("\(diagnostic)") }
         }
         http = HTTPServer(
-            configuration: httpConfiguration, parseErrorResponse: BalancerErrors.response, logger: logger, diagnostics: diagnostics
+            configuration: httpConfiguration, parseErrorResponse: BalancerErrors.response, logger: logger, diagnostics: diagnostics,
+            upgradeRouter: extensions.isEmpty ? nil : ExtensionUpgradeRouter(extensions: extensions)
         ) { scheduler in
             let service = PubNubService(configuration: serviceConfiguration, scheduler: scheduler)
             let faults = FaultLayer(upstream: service, scheduler: scheduler, logger: logger)
@@ -74,7 +77,9 @@ public final class MockServer: Sendable {
                 resetService: { service.reset() }, certificateAuthorityPEM: authorityPEM,
                 serviceControl: AdminServiceControl(service: service))
             made = (service, faults)
-            let root: any RequestHandler = AdminRouter(admin: admin, next: faults)
+            // Extensions see their path prefixes before the fault layer; without any, PubNub alone.
+            let served: any RequestHandler = extensions.isEmpty ? faults : ExtensionHTTPRouter(extensions: extensions, next: faults)
+            let root: any RequestHandler = AdminRouter(admin: admin, next: served)
             guard let level = configuration.requestLogLevel, let logger else { return root }
             return RequestLog(next: root, logger: logger, level: level)
         }
@@ -113,8 +118,17 @@ public final class MockServer: Sendable {
         }
     }
 
+    /// Timers on the server's event loops (for extensions: presence sweeps, activity timeouts).
+    package var scheduler: any Scheduler { http.scheduler }
+
     /// Accepted sockets not yet closed (every listener); for leak checks.
     public var openConnectionCount: Int { http.openConnectionCount }
+
+    /// Connections upgraded to WebSocket and not yet closed (also in `openConnectionCount`).
+    public var openWebSocketCount: Int { http.openWebSocketCount }
+
+    /// WebSocket connections aborted because their peer stopped reading (outbound buffer limit).
+    public var webSocketOverflowCount: Int { http.webSocketOverflowCount }
 
     /// Connections the server closed on its own: header and idle timeouts, TLS on the plain port.
     public var connectionCloseCounts: ConnectionCloseCounts { http.connectionCloseCounts }

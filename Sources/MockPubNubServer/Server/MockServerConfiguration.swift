@@ -31,6 +31,11 @@ public struct MockServerConfiguration: Sendable {
     public var idleTimeout: Duration? = .seconds(60)
     /// The level at which each request is logged on one line (`nil` = no request log).
     public var requestLogLevel: Logger.Level? = nil
+    /// Modules served beside PubNub on the same listeners: they claim WebSocket upgrades and HTTP
+    /// path prefixes (docs/websocket.md). None = the PubNub server alone, unchanged.
+    public var extensions: [any ServerExtension] = []
+    /// Limits of WebSocket connections (message size, outbound buffer, close timeout).
+    public var webSocket = WebSocketSettings()
 
     public init() {}
 

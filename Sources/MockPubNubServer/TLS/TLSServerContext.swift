@@ -35,7 +35,9 @@ final class TLSServerContext: @unchecked Sendable {
         _ = copenssl_ctx_set_options_u64(
             ctx, copenssl_op_ignore_unexpected_eof() | copenssl_op_no_renegotiation()
                 | copenssl_op_cipher_server_preference())
-        _ = copenssl_ctx_set_mode(ctx, Int(SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER))
+        // RELEASE_BUFFERS: an idle connection (parked long-poll, WebSocket) holds no TLS record buffers.
+        _ = copenssl_ctx_set_mode(
+            ctx, Int(SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER | SSL_MODE_RELEASE_BUFFERS))
         // No TLS 1.3 session tickets: nothing is written after the handshake that the client did not ask for.
         guard SSL_CTX_set_num_tickets(ctx, 0) == 1 else { throw Self.failure("SSL_CTX_set_num_tickets") }
 

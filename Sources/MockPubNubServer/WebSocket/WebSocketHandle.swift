@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+
+/// One open WebSocket connection as its handler sees it; usable from any thread.
+///
+/// Frames are encoded on the calling thread and handed to the connection's event loop (directly
+/// when called on that loop). Everything is a no-op once the connection is closed; data and pings
+/// are dropped once a close frame was sent or received.
+public final class WebSocketHandle: Sendable, CustomStringConvertible {
+    /// A process-unique connection number (the HTTP connection's id).
+    public let id: UInt64
+    /// The peer as `host:port`.
+    public let peer: String
+    /// The local port the connection was accepted on.
+    public let localPort: Int
+    /// Whether the connection speaks TLS (wss).
+    public let isTLS: Bool
+
+    private let loop: EventLoop
+    private let connection: LoopBound<WebSocketConnection>
+
+    init(connection: WebSocketConnection) {
+        id = connection.connectionID
+        peer = connection.peer
+        localPort = connection.localPort
+        isTLS = connection.isTLS
+        loop = connection.loop
+        self.connection = LoopBound(connection)
+    }
+
+    /// Sends a text message (one frame).
+    public func send(text: String) {
+        var encoder = WebSocketFrameEncoder.server
+        let bytes = encoder.encodeText(text)
+        perform { $0.sendData(bytes) }
+    }
+
+    /// Sends a binary message (one frame).
+    public func send(binary: [UInt8]) {
+        var encoder = WebSocketFrameEncoder.server
+        let bytes = encoder.encodeBinary(binary)
+        perform { $0.sendData(bytes) }
+    }
+
+    /// Writes `bytes` exactly (broken frames, split messages: fault injection), while open.
+    public func sendRaw(_ bytes: [UInt8]) {
+        perform { $0.sendData(bytes) }
+    }
+
+    /// Sends a ping (payload cut to 125 bytes); the pong arrives through the handler.
+    public func ping(payload: [UInt8] = []) {
+        var encoder = WebSocketFrameEncoder.server
+        let bytes = encoder.encodePing(payload)
+        perform { $0.sendData(bytes) }
+    }
+
+    /// Starts the close handshake: sends a close frame with `code` and `reason` (cut to 123 bytes);
+    /// the TCP connection is closed when the peer answers, or after `WebSocketSettings.closeTimeout`.
+    public func close(code: WebSocketCloseCode = .normalClosure, reason: String = "") {
+        perform { $0.startClose(WebSocketClosePayload(code: code, reason: reason)) }
+    }
+
+    /// Aborts the connection with RST, without a close frame.
+    public func abort() {
+        perform { $0.abort() }
+    }
+
+    /// Runs `work` after `delay` on this connection's event loop (activity timeouts, periodic
+    /// pings); the handle cancels it. Runs even after the connection closed: check in `work`.
+    @discardableResult
+    package func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> any ScheduledWork {
+        loop.scheduleSendable(afterNanos: delay.clampedNanoseconds, work)
+    }
+
+    public var description: String { "WebSocket #\(id) from \(peer)" }
+
+    /// Runs `work` on the connection's loop: now when already there, else through its task queue.
+    private func perform(_ work: @escaping @Sendable (WebSocketConnection) -> Void) {
+        let connection = self.connection
+        if loop.inLoop {
+            work(connection.value)
+        } else {
+            loop.execute { work(connection.value) }
+        }
+    }
+}

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Idle WebSocket connections: server RSS per connection (docs/websocket.md).
+#   scripts/bench-websocket.sh [--connections 10000] [--debug] [--tls]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+connections=10000
+configuration=release
+tls=()
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --connections) connections="$2"; shift 2 ;;
+        --debug) configuration=debug; shift ;;
+        --tls) tls=(--tls); shift ;;
+        *) echo "usage: $0 [--connections N] [--debug] [--tls]" >&2; exit 2 ;;
+    esac
+done
+swift build -c "$configuration" --product harness-bench >/dev/null
+bench=".build/$configuration/harness-bench"
+log=$(mktemp)
+"$bench" ws-serve --port 0 >"$log" &
+server=$!
+trap 'kill "$server" 2>/dev/null || true; rm -f "$log"' EXIT
+for _ in $(seq 1 100); do grep -q "listening on" "$log" && break; sleep 0.1; done
+line=$(grep "listening on" "$log")
+port=$(sed -E 's/.*:([0-9]+) pid.*/\1/' <<<"$line")
+[[ ${#tls[@]} -eq 0 ]] || port=$(sed -E 's/.* tls ([0-9]+).*/\1/' <<<"$line")
+pid=$(sed -E 's/.*pid ([0-9]+).*/\1/' <<<"$line")
+ulimit -n "$(ulimit -Hn)"
+"$bench" ws-idle --port "$port" --connections "$connections" --pid "$pid" "${tls[@]}"
