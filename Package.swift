@@ -52,7 +52,7 @@ let package = Package(
             name: "PusherClientUnderTest", dependencies: ["CPosix", "HarnessHTTPClient", "HarnessJSON", "HarnessWebSocket"], swiftSettings: strict
         ),
         .target(
-            name: "ConformanceKit", dependencies: ["HarnessJSON", "MockPubNubServer", "PubNubCrypto", "HarnessHTTPClient", "MockPusher", "HarnessWebSocket"],
+            name: "ConformanceKit", dependencies: ["HarnessJSON", "MockPubNubServer", "PubNubCrypto", "HarnessHTTPClient", "MockPusher", "HarnessWebSocket", "PusherServer"],
             swiftSettings: strict
         ),
         .target(name: "BuiltInAdapter", dependencies: ["ConformanceKit", "ClientUnderTest", "PusherClientUnderTest", "HarnessJSON"], swiftSettings: strict),
@@ -106,7 +106,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ConformanceKitTests",
-            dependencies: ["ConformanceKit", "BuiltInAdapter", "HarnessJSON", "HarnessTesting", "MockPubNubServer", "HarnessHTTPClient", "PubNubCrypto"],
+            dependencies: ["ConformanceKit", "BuiltInAdapter", "PusherServer", "HarnessJSON", "HarnessTesting", "MockPubNubServer", "HarnessHTTPClient", "PubNubCrypto"],
             swiftSettings: strict
         ),
     ]

@@ -2,6 +2,7 @@
 import BuiltInAdapter
 import Foundation
 import HarnessJSON
+import PusherServer
 import Testing
 @testable import ConformanceKit
 
@@ -40,6 +41,9 @@ import Testing
             PusherCase("pusher.t.auth-on-first-only", "", spec: "", steps: Self.connected + [
                 .subscribe("private-x"), .expectSubscribed("private-x", withinMs: 2_000),
                 .expectJournal(.authorizedForConnection(channel: "private-x", connection: 2), withinMs: 300)]),
+            PusherCase("pusher.t.fault-plan-applies", "", spec: "", steps: Self.connected + [
+                .subscribe("news"), .expectSubscribed("news", withinMs: 500)],
+                faultPlan: PusherFaultPlan(rules: [PusherFaultRule(fault: .dropSubscriptionSucceeded(channel: "news"))])),
             PusherCase("pusher.t.peer-not-subscribed", "", spec: "", steps: Self.connected + [
                 .peerSubscribe(PusherPeer("ann"), channel: "private-y"), .subscribe("private-y"), .expectSubscribed("private-y", withinMs: 2_000),
                 .expectPeerEvent(PusherPeer("ann"), channel: "private-y", event: "client-never", data: nil, withinMs: 300)]),
@@ -51,6 +55,7 @@ import Testing
         #expect(results["pusher.t.expects-long-backoff"]?.detail.contains("sooner than the 2500 ms") == true)
         #expect(results["pusher.t.wrong-data"]?.detail.contains(#"no e on news with {"a":2}"#) == true)
         #expect(results["pusher.t.auth-on-first-only"]?.detail.contains("the client made 1 connection(s)") == true)
+        #expect(results["pusher.t.fault-plan-applies"]?.detail.contains("no subscription_succeeded for news within 500 ms") == true)
         #expect(results["pusher.t.peer-not-subscribed"]?.detail.contains("peer ann got no client-never") == true)
         #expect(results["pusher.t.expects-none-after-4200"]?.wireLog.first?.hasPrefix("connection 1 socket_id ") == true)
     }

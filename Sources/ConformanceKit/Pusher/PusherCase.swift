@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import HarnessJSON
+import PusherServer
 
 /// What a Pusher client must be able to do for a case to run; a client lacking one gets "skipped".
 public enum PusherCapability: String, Sendable, Hashable, Codable, CaseIterable {
@@ -62,6 +63,9 @@ public enum PusherStep: Sendable, Hashable {
     case expectDisconnected(code: Int?, withinMs: Int)
     /// The client reports the subscription succeeded.
     case expectSubscribed(String, withinMs: Int)
+    /// The client does not report the channel subscribed for `ms` (a subscription the server has
+    /// not confirmed is not one).
+    case expectNotSubscribed(String, forMs: Int)
     /// The client reports that subscribing to the channel failed (a `pusher:error` about it or a
     /// refused authorization).
     case expectSubscriptionError(String, withinMs: Int)
@@ -162,12 +166,15 @@ public struct PusherCase: Sendable, Hashable, Identifiable {
     /// A variant-only case: it applies only to clients declaring this aspect value (a behaviour
     /// only that family has) and is skipped for every other.
     public var onlyFor: PusherVariantSelector?
+    /// The Pusher fault plan installed for the case's app key while it runs (docs/fault-plans.md).
+    public var faultPlan: PusherFaultPlan?
     /// The least budget the author asks for; the runner derives the real one (``PusherCaseBudget``).
     public var timeBudget: Duration
 
     public init(_ id: String, _ title: String, spec: String, client: PusherClientSettings = PusherClientSettings(),
                 steps: [PusherStep], requires: Set<PusherCapability> = [], variants: [PusherVariant] = [],
-                onlyFor: (PusherAspect, String)? = nil, timeBudget: Duration = .seconds(2)) {
+                onlyFor: (PusherAspect, String)? = nil, faultPlan: PusherFaultPlan? = nil, timeBudget: Duration = .seconds(2)) {
+        self.faultPlan = faultPlan
         self.onlyFor = onlyFor.map { PusherVariantSelector(aspect: $0.0, value: $0.1) }
         self.id = id
         self.title = title

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import PusherServer
 
 /// A Pusher case's time budget derived from what it needs, and its time scaling (pure), in the
 /// terms of ``CaseBudget``: base margin, a margin per action, every window it may wait for.
@@ -7,7 +8,7 @@ public enum PusherCaseBudget {
         var needed = CaseBudget.baseMargin
         for step in testCase.steps {
             switch step {
-            case .wait(let ms), .expectNoEvent(_, let ms), .expectNoPeerEvent(_, _, let ms), .expectNoReconnect(let ms),
+            case .wait(let ms), .expectNoEvent(_, let ms), .expectNoPeerEvent(_, _, let ms), .expectNoReconnect(let ms), .expectNotSubscribed(_, let ms),
                  .expectImmediateReconnect(let ms):
                 needed += .milliseconds(ms)
             case .expectConnected(_, let ms), .expectDisconnected(_, let ms), .expectSubscribed(_, let ms),
@@ -20,7 +21,15 @@ public enum PusherCaseBudget {
                 needed += CaseBudget.actionMargin
             }
         }
+        needed += .milliseconds(faultMilliseconds(testCase.faultPlan))
         return max(needed, testCase.timeBudget)
+    }
+
+    /// The longest delay a fault plan adds.
+    static func faultMilliseconds(_ plan: PusherFaultPlan?) -> Int {
+        (plan?.rules ?? []).map { rule in
+            if case .delaySubscriptionSucceeded(_, let ms) = rule.fault { min(max(ms, 0), 600_000) } else { 0 }
+        }.max() ?? 0
     }
 
     /// The case for a machine `factor` times slower: windows in which something must happen are

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: MIT
 import HarnessJSON
+import PusherServer
 
 /// The `pusher` suite family: cases `pusher.<group>.<name>` checking a Pusher Channels client
 /// against `shared/spec/pusher-protocol.md` (docs/conformance.md, "Pusher family").
 public enum PusherCatalog {
     /// The groups, in catalog order.
-    public static let groups = ["connection", "channels", "auth", "presence", "client-events", "close-codes", "http-api"]
+    public static let groups = ["connection", "channels", "auth", "presence", "client-events", "close-codes", "http-api", "faults"]
 
     public static func all() -> [PusherCase] {
-        connection + channels + auth + presence + clientEvents + closeCodes + httpAPI
+        connection + channels + auth + presence + clientEvents + closeCodes + httpAPI + faults
     }
 
     /// Cases of the given groups (`pusher`, `pusher.GROUP` or `GROUP`) and ids; both empty = all.
@@ -210,5 +211,44 @@ public enum PusherCatalog {
                                        .trigger("news", "doc", #"{"list":[1,"two",{"three":3}],"quote":"say \"hi\""}"#),
                                        .expectEvent(channel: "news", event: "doc",
                                                     data: ["list": [1, "two", ["three": 3]], "quote": "say \"hi\""], withinMs: 2_000)]),
+    ]
+
+    // MARK: faults (the server's Pusher fault plans, docs/fault-plans.md)
+
+    static func plan(_ rules: PusherFaultRule...) -> PusherFaultPlan { PusherFaultPlan(rules: rules) }
+
+    static let faults: [PusherCase] = [
+        PusherCase("pusher.faults.close-storm-4200", "three connections in a row closed 4200 right after connection_established: the client keeps reconnecting",
+                   spec: "§5", steps: [.connect, .expectConnected(count: 4, withinMs: 5_000), .subscribe("news"),
+                                       .expectSubscribed("news", withinMs: 2_000)],
+                   requires: [.reconnection],
+                   faultPlan: plan(PusherFaultRule(times: 3, fault: .close(code: 4200, reason: "storm", at: .afterEstablished)))),
+        // The server's close and the client's timer start within a few ms of each other; 900 ms
+        // keeps the ≥ 1 s backoff check clear of that jitter.
+        PusherCase("pusher.faults.close-after-subscribe-4100", "4100 right after subscription_succeeded: back off, reconnect, subscribe again",
+                   spec: "§5", steps: connected + [.subscribe("news"), .expectSubscribed("news", withinMs: 2_000),
+                                                   .expectDisconnected(code: 4100, withinMs: 2_000), .expectReconnect(atLeastMs: 900, withinMs: 4_000),
+                                                   .expectSubscribed("news", withinMs: 2_000), .trigger("news", "back", #"{"n":1}"#),
+                                                   .expectEvent(channel: "news", event: "back", data: ["n": 1], withinMs: 2_000)],
+                   requires: [.reconnection],
+                   faultPlan: plan(PusherFaultRule(times: 1, fault: .close(code: 4100, reason: "over capacity", at: .afterSubscribed(channel: "news"))))),
+        PusherCase("pusher.faults.split-frames", "connection_established fragmented over several frames is read like one (RFC 6455 §5.4)",
+                   spec: "§2.2, §3.2", steps: connected + [.expectJournal(.socketIDReported(connection: 1), withinMs: 1_000)],
+                   faultPlan: plan(PusherFaultRule(fault: .malformed(.splitFrames, target: .connectionEstablished)))),
+        PusherCase("pusher.faults.reordered-keys", "subscription_succeeded with its members in another order is still understood",
+                   spec: "§3.1", steps: connected + [.subscribe("news"), .expectSubscribed("news", withinMs: 2_000)],
+                   faultPlan: plan(PusherFaultRule(fault: .malformed(.reorderedKeys, target: .subscriptionSucceeded(channel: "news"))))),
+        PusherCase("pusher.faults.object-data", "an event whose data is a JSON object instead of a string is delivered with that data",
+                   spec: "§3.1", steps: connected + [.subscribe("news"), .expectSubscribed("news", withinMs: 2_000),
+                                                     .trigger("news", "headline", #"{"text":"hi"}"#),
+                                                     .expectEvent(channel: "news", event: "headline", data: ["text": "hi"], withinMs: 2_000)],
+                   faultPlan: plan(PusherFaultRule(fault: .malformed(.objectData, target: .event("headline"))))),
+        PusherCase("pusher.faults.delayed-subscription-succeeded", "a subscription confirmed 1.5 s late is reported only when confirmed",
+                   spec: "§3.3", steps: connected + [.subscribe("news"), .expectNotSubscribed("news", forMs: 1_000),
+                                                     .expectSubscribed("news", withinMs: 2_000)],
+                   faultPlan: plan(PusherFaultRule(fault: .delaySubscriptionSucceeded(channel: "news", milliseconds: 1_500)))),
+        PusherCase("pusher.faults.dropped-subscription-succeeded", "a subscription never confirmed is never reported subscribed",
+                   spec: "§3.3", steps: connected + [.subscribe("news"), .expectNotSubscribed("news", forMs: 1_500)],
+                   faultPlan: plan(PusherFaultRule(fault: .dropSubscriptionSucceeded(channel: "news")))),
     ]
 }

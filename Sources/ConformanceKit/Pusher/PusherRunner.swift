@@ -84,6 +84,8 @@ struct PusherCaseExecutor: Sendable {
             host: server.host, port: server.port, appKey: key, appSecret: app.secret,
             authEndpoint: "http://\(server.host):\(server.port)/__pusher-auth/\(app.key)/\(Self.clientUserID)",
             userID: Self.clientUserID, settings: testCase.client)
+        if let plan = testCase.faultPlan { server.faults.install(plan, for: key) }
+        defer { server.faults.clear(key) }
         let session: any PusherClientSession
         do {
             session = try await client.makeSession(configuration: configuration)

@@ -103,6 +103,9 @@ final class PusherStepRunner: Sendable {
             }
         case .expectSubscribed(let channel, let ms):
             return await expect(within: ms, what: "subscription_succeeded for \(channel)") { $0 == .subscribed(channel: channel) }
+        case .expectNotSubscribed(let channel, let ms):
+            try? await Task.sleep(for: .milliseconds(ms))
+            if log.items.contains(.subscribed(channel: channel)) { return "the client reported \(channel) subscribed without subscription_succeeded" }
         case .expectSubscriptionError(let channel, let ms):
             return await expect(within: ms, what: "subscription error for \(channel)") {
                 switch $0 {
@@ -165,11 +168,17 @@ final class PusherStepRunner: Sendable {
         return nil
     }
 
-    /// A connection opened after the last server close, no sooner than `least` ms after it.
+    /// A connection opened after the last close, no sooner than `least` ms after it. The close is
+    /// the last `closeConnection` step's moment, or else (a fault plan's close) the moment the
+    /// server saw the last connection end, waited for within the window.
     private func expectReconnect(atLeastMs least: Int, withinMs ms: Int) async -> String? {
-        guard let base = progress.withLock({ $0.lastClose }) ?? server.journal(appKey: connectionKey).connections.last?.closedAt else {
-            return "no connection was closed before"
+        let started = ContinuousClock.now
+        var base = progress.withLock { $0.lastClose }
+        while base == nil, ContinuousClock.now < started + .milliseconds(ms) {
+            base = server.journal(appKey: connectionKey).connections.compactMap(\.closedAt).max()
+            if base == nil { try? await Task.sleep(for: .milliseconds(10)) }
         }
+        guard let base else { return "no connection of the client ended within \(ms) ms" }
         let end = base + .milliseconds(ms)
         while ContinuousClock.now < end + .milliseconds(20) {
             if let next = server.journal(appKey: connectionKey).connections.first(where: { $0.openedAt > base }) {

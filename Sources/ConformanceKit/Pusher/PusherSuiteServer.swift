@@ -4,6 +4,7 @@ import HarnessJSON
 import HarnessWebSocket
 import MockPubNubServer
 import MockPusher
+import PusherServer
 import Synchronization
 
 /// The Pusher side of a conformance run, in process: a `MockServer` whose extension serves
@@ -12,17 +13,21 @@ import Synchronization
 /// the core without a socket, server-side triggers and closes, and a journal per app of what the
 /// client did (connections, texts sent, auth requests).
 ///
-/// The core's activity timer is not driven (cases last seconds; the 120 s activity timeout never
+/// Fault plans (`faults`) transform the core's actions per connection exactly as on `serve`
+/// (`PusherConnectionFaults`, from PusherServer). The core's activity timer is not driven (cases last seconds; the 120 s activity timeout never
 /// comes due), and webhooks are dropped.
 public final class PusherSuiteServer: Sendable {
     public let server: MockServer
     public let core: PusherCore
     /// `127.0.0.1`.
     public let host: String
+    /// Pusher fault plans by app key (docs/fault-plans.md), applied per connection as `PusherService` does.
+    public let faults = PusherFaultBook()
     private let state: Mutex<State>
 
     struct State {
         var handles: [UInt64: WebSocketHandle] = [:]
+        var connectionFaults: [UInt64: PusherConnectionFaults] = [:]
         var appOfConnection: [UInt64: String] = [:]
         var journals: [String: PusherAppJournal] = [:]
         var peers: [String: PeerState] = [:]
@@ -67,31 +72,44 @@ public final class PusherSuiteServer: Sendable {
     func perform(_ actions: [PusherAction]) {
         for action in actions {
             switch action {
-            case .send(let id, let text):
-                let handle = state.withLock { state -> WebSocketHandle? in
-                    if let peer = state.peers.first(where: { $0.value.connection == id })?.key {
+            case .send(let id, _), .close(let id, _, _), .webSocketPing(let id):
+                let target = state.withLock { state -> (WebSocketHandle, [PusherWireStep])? in
+                    if case .send(_, let text) = action, let peer = state.peers.first(where: { $0.value.connection == id })?.key {
                         state.peers[peer]?.received.append(PusherPeerMessage(text: text))
                         return nil
                     }
-                    return state.handles[id.rawValue]
+                    guard let handle = state.handles[id.rawValue], var faults = state.connectionFaults[id.rawValue] else { return nil }
+                    let steps = faults.steps(for: action)
+                    state.connectionFaults[id.rawValue] = faults
+                    return (handle, steps)
                 }
-                handle?.send(text: text)
-            case .close(let id, let code, let reason):
-                let handle = state.withLock { $0.handles[id.rawValue] }
-                handle?.close(code: WebSocketCloseCode(code), reason: reason)
-            case .webSocketPing(let id):
-                state.withLock { $0.handles[id.rawValue] }?.ping()
+                if let (handle, steps) = target {
+                    for step in steps { Self.perform(step, on: handle) }
+                }
             case .webhook:
                 break
             }
         }
     }
 
+    /// One wire step on a socket (a delayed one on the connection's loop timer).
+    static func perform(_ step: PusherWireStep, on handle: WebSocketHandle) {
+        switch step {
+        case .text(let text): handle.send(text: text)
+        case .raw(let bytes): handle.sendRaw(bytes)
+        case let .close(code, reason): handle.close(code: WebSocketCloseCode(code), reason: reason)
+        case .ping: handle.ping()
+        case let .later(milliseconds, step): handle.schedule(after: .milliseconds(milliseconds)) { perform(step, on: handle) }
+        }
+    }
+
     // MARK: WebSocket side (called by the extension)
 
     func opened(_ handle: WebSocketHandle, appKey: String, query: [PusherQueryItem]) {
+        let connectionFaults = faults.faults(forConnectionOn: appKey, query: query)
         state.withLock { state in
             state.handles[handle.id] = handle
+            state.connectionFaults[handle.id] = connectionFaults
             state.appOfConnection[handle.id] = appKey
             state.journals[appKey, default: PusherAppJournal()].connections.append(
                 PusherJournalConnection(handleID: handle.id, openedAt: ContinuousClock.now))
@@ -123,6 +141,7 @@ public final class PusherSuiteServer: Sendable {
     func closed(_ handle: WebSocketHandle, code: UInt16) {
         state.withLock { state in
             state.handles[handle.id] = nil
+            state.connectionFaults[handle.id] = nil
             guard let key = state.appOfConnection.removeValue(forKey: handle.id),
                   let index = state.journals[key]?.connections.lastIndex(where: { $0.handleID == handle.id }) else { return }
             state.journals[key]?.connections[index].closedAt = ContinuousClock.now
