@@ -59,3 +59,18 @@ func withPusherServer<T>(
     defer { server.stop() }
     return try body(PusherTestServer(server: server, service: service, webhooks: webhooks))
 }
+
+extension PusherTestServer {
+    /// One HTTP request on a fresh connection (`Connection: close`); the parsed response.
+    func http(_ method: String, _ target: String, body: String = "") throws -> HTTPResponseText {
+        let client = try BlockingTestClient(port: port)
+        client.send("\(method) \(target) HTTP/1.1\r\nHost: localhost\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
+        return HTTPResponseText(client.readToEnd().bytes)
+    }
+
+    /// Installs `plan` (JSON text) for the test app's key through the admin API; fails the test on an error.
+    func installPlan(_ plan: String, key: String = testApp.key) throws {
+        let response = try http("PUT", "/__admin/pusher/plan?app_key=\(key)", body: plan)
+        guard response.status == 200 else { throw BlockingTestClient.ClientError(description: "plan refused: \(response.bodyText)") }
+    }
+}

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+import HarnessTesting
+import HarnessWebSocket
+import MockPusher
+import PusherServer
+import Testing
+
+/// Dropped and delayed `subscription_succeeded`.
+@Suite("Pusher faults: subscription_succeeded", .serialized, .timeLimit(.minutes(1)))
+struct PusherSubscriptionFaultTests {
+    @Test func droppedForOneChannelOnly() throws {
+        try withPusherServer { server in
+            try server.installPlan(#"{"rules":[{"fault":{"kind":"drop-subscription-succeeded","channel":"a"}}]}"#)
+            let (socket, _) = try server.established()
+            // The answer to the second subscription is the next message: the first one's was dropped.
+            socket.send(#"{"event":"pusher:subscribe","data":{"channel":"a"}}"#)
+            #expect(try socket.subscribe("b") == #"{"event":"pusher_internal:subscription_succeeded","data":"{}","channel":"b"}"#)
+            #expect(try server.service.core.channelInfo(appID: testApp.id, channel: "a", now: server.service.now).occupied)
+        }
+    }
+
+    @Test func delayedButOtherMessagesAreNotHeld() throws {
+        try withPusherServer { server in
+            try server.installPlan(#"{"rules":[{"fault":{"kind":"delay-subscription-succeeded","ms":400}}]}"#)
+            let (socket, _) = try server.established()
+            socket.send(#"{"event":"pusher:subscribe","data":{"channel":"slow"}}"#)
+            socket.send(#"{"event":"pusher:ping","data":{}}"#)
+            #expect(try socket.nextText() == #"{"event":"pusher:pong","data":"{}"}"#)
+            #expect(try socket.nextText() == #"{"event":"pusher_internal:subscription_succeeded","data":"{}","channel":"slow"}"#)
+            // The core counts the subscription at once.
+            #expect(try server.service.core.channelInfo(appID: testApp.id, channel: "slow", now: server.service.now).subscriptionCount == 1)
+        }
+    }
+}
