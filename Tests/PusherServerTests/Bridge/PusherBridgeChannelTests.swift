@@ -82,4 +82,16 @@ struct PusherBridgeChannelTests {
             ])
         }
     }
+
+    @Test func aWebhookSinkPluggedInAfterTheStartGetsTheEvents() throws {
+        try withPusherServer { server in
+            let later = WebhookLog()
+            server.service.setWebhookSink { later.append($0, $1) }
+            let (socket, _) = try server.established()
+            _ = try socket.subscribe("late")
+            #expect(later.all == [.channelOccupied(channel: "late")])
+            #expect(later.appIDs == [testApp.id])
+            #expect(server.webhooks.all.isEmpty)
+        }
+    }
 }
