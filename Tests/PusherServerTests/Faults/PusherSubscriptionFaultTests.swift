@@ -31,4 +31,14 @@ struct PusherSubscriptionFaultTests {
             #expect(try server.service.core.channelInfo(appID: testApp.id, channel: "slow", now: server.service.now).subscriptionCount == 1)
         }
     }
+
+    @Test func aPauseAfterThe101DelaysConnectionEstablished() throws {
+        try withPusherServer { server in
+            try server.installPlan(#"{"rules":[{"fault":{"kind":"delay","ms":500,"target":"pusher:connection_established"}}]}"#)
+            let socket = try server.connect()
+            // Nothing within the first 100 ms (it is due at 500 ms), then the message itself.
+            #expect(throws: PusherTestSocket.UnexpectedFrame.self) { try socket.nextFrame(timeoutMs: 100) }
+            #expect(try socket.nextText(timeoutMs: 5000).hasPrefix(#"{"event":"pusher:connection_established","#))
+        }
+    }
 }
