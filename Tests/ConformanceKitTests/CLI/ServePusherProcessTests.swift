@@ -9,15 +9,21 @@ import Testing
 struct ServePusherProcessTests {
     /// Opens `/app/KEY?protocol=7` (TLS with `caPEM`) and returns the first text message, off the pool.
     static func firstMessage(port: Int, key: String, caPEM: String? = nil) async -> String? {
+        guard let frame = await firstFrame(port: port, key: key, caPEM: caPEM), frame.opcode == .text else { return nil }
+        return String(decoding: frame.payload, as: UTF8.self)
+    }
+
+    /// The first frame on `/app/KEY?protocol=7`, off the pool.
+    static func firstFrame(port: Int, key: String, caPEM: String? = nil) async -> WebSocketFrame? {
         await withCheckedContinuation { continuation in
             Thread.detachNewThread {
-                let text: String? = try? {
+                let frame: WebSocketFrame? = try? {
                     let client = try WebSocketTestClient(port: port, trustedCAPEM: caPEM)
                     let (_, head) = try client.handshake(target: "/app/\(key)?protocol=7")
-                    guard head.status == 101, case .success(let frame) = client.readFrame(), frame.opcode == .text else { return nil }
-                    return String(decoding: frame.payload, as: UTF8.self)
+                    guard head.status == 101, case .success(let frame) = client.readFrame() else { return nil }
+                    return frame
                 }()
-                continuation.resume(returning: text)
+                continuation.resume(returning: frame)
             }
         }
     }
@@ -69,5 +75,35 @@ struct ServePusherProcessTests {
         CLIProcessTests.expectOneLineUsageError(
             try await HarnessProcess.run(["serve", "--pusher-app", "1:k:s", "--pusher-app", "2:k:t"]),
             "invalid --pusher-app '2:k:t': key k is given twice (see --help)")
+    }
+
+    @Test func pusherPlanFilesAreInstalledAtStart() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pusher-plan-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let planFile = directory.appendingPathComponent("storm.json").path
+        try Data(#"{"appKey":"cli-key","rules":[{"times":1,"fault":{"kind":"close","code":4200,"reason":"again"}}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: planFile))
+        let server = try HarnessProcess.Server(["--port", "0", "--quiet", "--pusher-app", "7:cli-key:s", "--pusher-plan", planFile])
+        #expect(await server.waitFor("pusher plan \(planFile): app key cli-key, 1 rule"))
+        guard let line = await server.line(after: "pusher app id 7 key cli-key secret s: ws://127.0.0.1:"), let port = Int(line.prefix { $0.isNumber }) else {
+            Issue.record("no pusher line in: \(server.text)")
+            _ = await server.stop()
+            return
+        }
+        let closed = await Self.firstFrame(port: port, key: "cli-key")
+        #expect(closed == WebSocketFrame(opcode: .close, payload: [0x10, 0x68] + Array("again".utf8)))
+        let served = await Self.firstMessage(port: port, key: "cli-key")
+        #expect(served?.hasPrefix(#"{"event":"pusher:connection_established""#) == true)
+        #expect(await server.stop() == 0)
+
+        let badFile = directory.appendingPathComponent("bad.json").path
+        try Data(#"{"rules":[]}"#.utf8).write(to: URL(fileURLWithPath: badFile))
+        CLIProcessTests.expectOneLineUsageError(
+            try await HarnessProcess.run(["serve", "--port", "0", "--pusher-plan", badFile]),
+            "--pusher-plan \(badFile): appKey: required in a plan file")
+        CLIProcessTests.expectOneLineUsageError(
+            try await HarnessProcess.run(["serve", "--port", "0", "--pusher-plan", "/missing-pusher.json"]),
+            "cannot read Pusher plan /missing-pusher.json: No such file or directory")
     }
 }

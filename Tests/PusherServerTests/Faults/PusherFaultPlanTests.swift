@@ -72,4 +72,15 @@ struct PusherFaultPlanTests {
         #expect(book.faults(forConnectionOn: "other", query: []).isEmpty)
         #expect(book.faultedCounts(for: "k") == [2])
     }
+
+    @Test func planFilesNameTheirKeys() throws {
+        let plans = try PusherFaultPlan.decodeFile(json: Array(#"[{"appKey":"a","rules":[]},{"appKey":"b","rules":[]}]"#.utf8))
+        #expect(plans.map(\.appKey) == ["a", "b"])
+        #expect(throws: PusherFaultPlanError(path: "$[1].appKey", message: #"a second plan for key "a""#)) {
+            try PusherFaultPlan.decodeFile(json: Array(#"[{"appKey":"a","rules":[]},{"appKey":"a","rules":[]}]"#.utf8))
+        }
+        #expect(throws: PusherFaultPlanError(path: "appKey", message: "required in a plan file")) {
+            try PusherFaultPlan.decodeFile(json: Array(#"{"rules":[]}"#.utf8))
+        }
+    }
 }
