@@ -46,6 +46,7 @@ struct PusherAdminRouteTests {
             _ = try first.nextText()
             first.client.sendClose(WebSocketClosePayload(code: .normalClosure, reason: "reconnecting"))
             #expect(first.client.readFramesToEnd().end == .eof)
+            #expect(eventually { server.service.journal.entries(for: testApp.key).count == 3 })
             let (second, secondID) = try server.established()
             second.send(#"{"event":"pusher:subscribe","data":{"auth":"test-key:bb","channel":"private-a"}}"#)
             _ = try second.nextText()
