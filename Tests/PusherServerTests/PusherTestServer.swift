@@ -44,7 +44,7 @@ struct PusherTestServer {
 
 /// Runs `body` against a started server serving `apps` (plain and TLS listeners); stops it afterwards.
 func withPusherServer<T>(
-    apps: [PusherApp] = [testApp], seed: UInt64 = 7,
+    apps: [PusherApp] = [testApp], seed: UInt64 = 7, configure: (inout MockServerConfiguration) -> Void = { _ in },
     _ body: (PusherTestServer) throws -> T
 ) throws -> T {
     let webhooks = WebhookLog()
@@ -53,6 +53,7 @@ func withPusherServer<T>(
     var configuration = MockServerConfiguration.loopback(tls: true)
     configuration.eventLoopCount = 2
     configuration.extensions = service.extensions
+    configure(&configuration)
     let server = try MockServer(configuration: configuration)
     service.attach(to: server)
     try server.start()
