@@ -65,7 +65,7 @@ public final class PusherService: Sendable {
             switch action {
             case .send(let id, _), .close(let id, _, _), .webSocketPing(let id):
                 guard let (handle, steps) = connections.steps(for: action, to: id) else { continue }
-                for step in steps { Self.perform(step, on: handle) }
+                for step in steps { Self.put(step, on: handle) }
             case let .webhook(appID, event):
                 sink.withLock { $0 }(appID, event)
             }
@@ -73,14 +73,14 @@ public final class PusherService: Sendable {
     }
 
     /// Puts one wire step on `handle`'s socket (a delayed one on its loop's timer).
-    static func perform(_ step: PusherWireStep, on handle: WebSocketHandle) {
+    static func put(_ step: PusherWireStep, on handle: WebSocketHandle) {
         switch step {
         case .text(let text): handle.send(text: text)
         case .raw(let bytes): handle.sendRaw(bytes)
         case let .close(code, reason): handle.close(code: WebSocketCloseCode(code), reason: reason)
         case .ping: handle.ping()
         case let .later(milliseconds, step):
-            handle.schedule(after: .milliseconds(milliseconds)) { perform(step, on: handle) }
+            handle.schedule(after: .milliseconds(milliseconds)) { put(step, on: handle) }
         }
     }
 
