@@ -82,4 +82,25 @@ struct PusherAdminRouteTests {
             withExtendedLifetime(socket) {}
         }
     }
+
+    @Test func longTextsAreKeptUpToTheBound() throws {
+        try withPusherServer { server in
+            let (socket, _) = try server.established()
+            // 29 ASCII bytes, then 2-byte characters: the bound falls inside one, which is dropped whole.
+            let long = #"{"event":"client-xy","data":""# + String(repeating: "é", count: 10_000) + #""}"#
+            socket.send(long)
+            socket.send(#"{"event":"pusher:ping"}"#)
+            _ = try socket.nextText()
+            #expect(eventually { server.service.journal.entries(for: testApp.key).count == 3 })
+            let kinds = server.service.journal.entries(for: testApp.key).map(\.kind)
+            guard kinds.count == 3, case let .text(kept, truncated) = kinds[1] else {
+                Issue.record("unexpected journal \(kinds)")
+                return
+            }
+            #expect(truncated)
+            #expect(kept.utf8.count == PusherJournalEntry.maxTextBytes - 1)
+            #expect(long.hasPrefix(kept))
+            #expect(kinds[2] == .text(#"{"event":"pusher:ping"}"#))
+        }
+    }
 }
