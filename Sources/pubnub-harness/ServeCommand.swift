@@ -43,6 +43,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("plan"), help: "A fault-plan file to install at start (repeatable; docs/fault-plans.md).")
     var planFiles: [String] = []
 
+    @Option(name: .customLong("pusher-plan"), help: "A Pusher fault-plan file to install at start, each plan under its appKey (repeatable; docs/fault-plans.md).")
+    var pusherPlanFiles: [String] = []
+
     @Option(name: .customLong("long-poll-timeout"), help: "Seconds an idle subscribe long-poll is held before it answers empty.")
     var longPollTimeout = 280.0
 
@@ -124,6 +127,7 @@ struct ServeCommand: AsyncParsableCommand {
                 throw UsageError("--plan \(file): \(error)")
             }
         }
+        try installPusherPlans(into: pusher)
         do {
             try server.start()
         } catch {

@@ -44,7 +44,7 @@ struct PusherTestServer {
 
 /// Runs `body` against a started server serving `apps` (plain and TLS listeners); stops it afterwards.
 func withPusherServer<T>(
-    apps: [PusherApp] = [testApp], seed: UInt64 = 7,
+    apps: [PusherApp] = [testApp], seed: UInt64 = 7, configure: (inout MockServerConfiguration) -> Void = { _ in },
     _ body: (PusherTestServer) throws -> T
 ) throws -> T {
     let webhooks = WebhookLog()
@@ -53,9 +53,25 @@ func withPusherServer<T>(
     var configuration = MockServerConfiguration.loopback(tls: true)
     configuration.eventLoopCount = 2
     configuration.extensions = service.extensions
+    configure(&configuration)
     let server = try MockServer(configuration: configuration)
     service.attach(to: server)
     try server.start()
     defer { server.stop() }
     return try body(PusherTestServer(server: server, service: service, webhooks: webhooks))
+}
+
+extension PusherTestServer {
+    /// One HTTP request on a fresh connection (`Connection: close`); the parsed response.
+    func http(_ method: String, _ target: String, body: String = "") throws -> HTTPResponseText {
+        let client = try BlockingTestClient(port: port)
+        client.send("\(method) \(target) HTTP/1.1\r\nHost: localhost\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
+        return HTTPResponseText(client.readToEnd().bytes)
+    }
+
+    /// Installs `plan` (JSON text) for the test app's key through the admin API; fails the test on an error.
+    func installPlan(_ plan: String, key: String = testApp.key) throws {
+        let response = try http("PUT", "/__admin/pusher/plan?app_key=\(key)", body: plan)
+        guard response.status == 200 else { throw BlockingTestClient.ClientError(description: "plan refused: \(response.bodyText)") }
+    }
 }

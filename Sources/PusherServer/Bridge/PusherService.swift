@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import MockPubNubServer
 import MockPusher
+import Synchronization
 
 /// Pusher Channels served on the mock server's listeners: the protocol core, the WebSocket
 /// extension for `/app/KEY`, the open connections and the timer for the core's deadlines.
@@ -24,10 +25,12 @@ public final class PusherService: Sendable {
     let options: PusherServiceOptions
     let connections = PusherConnectionRegistry()
     private let timer = PusherDeadlineTimer()
+    private let sink: Mutex<@Sendable (String, PusherWebhookEvent) -> Void>
 
     public init(apps: [PusherApp], options: PusherServiceOptions = PusherServiceOptions()) {
         self.apps = apps
         self.options = options
+        sink = Mutex(options.webhookSink)
         core = PusherCore(apps: apps, socketIDs: options.socketIDs)
     }
 
@@ -38,6 +41,11 @@ public final class PusherService: Sendable {
     /// Runs the deadline timer on `server`'s event loops (without it, timers run on the loop of a
     /// connection, which is equivalent while any is open).
     public func attach(to server: MockServer) { timer.attach(server.scheduler) }
+
+    /// Replaces where webhook events go (the webhook sender plugs in here, also after the start).
+    public func setWebhookSink(_ webhookSink: @escaping @Sendable (_ appID: String, _ event: PusherWebhookEvent) -> Void) {
+        sink.withLock { $0 = webhookSink }
+    }
 
     /// The current instant of the service's clock.
     public var now: PusherInstant { options.clock.now }
@@ -57,22 +65,22 @@ public final class PusherService: Sendable {
             switch action {
             case .send(let id, _), .close(let id, _, _), .webSocketPing(let id):
                 guard let (handle, steps) = connections.steps(for: action, to: id) else { continue }
-                for step in steps { Self.perform(step, on: handle) }
+                for step in steps { Self.put(step, on: handle) }
             case let .webhook(appID, event):
-                options.webhookSink(appID, event)
+                sink.withLock { $0 }(appID, event)
             }
         }
     }
 
     /// Puts one wire step on `handle`'s socket (a delayed one on its loop's timer).
-    static func perform(_ step: PusherWireStep, on handle: WebSocketHandle) {
+    static func put(_ step: PusherWireStep, on handle: WebSocketHandle) {
         switch step {
         case .text(let text): handle.send(text: text)
         case .raw(let bytes): handle.sendRaw(bytes)
         case let .close(code, reason): handle.close(code: WebSocketCloseCode(code), reason: reason)
         case .ping: handle.ping()
         case let .later(milliseconds, step):
-            handle.schedule(after: .milliseconds(milliseconds)) { perform(step, on: handle) }
+            handle.schedule(after: .milliseconds(milliseconds)) { put(step, on: handle) }
         }
     }
 

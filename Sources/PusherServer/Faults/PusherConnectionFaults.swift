@@ -59,6 +59,8 @@ public struct PusherConnectionFaults: Sendable, Hashable {
                 return []
             case .delaySubscriptionSucceeded(let channel, let milliseconds) where message.isSubscriptionSucceeded(channel: channel):
                 delay = milliseconds
+            case .delay(let target, let milliseconds) where message.matches(target):
+                delay = milliseconds
             default: break
             }
         }

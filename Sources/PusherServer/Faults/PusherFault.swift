@@ -13,6 +13,9 @@ public enum PusherFault: Sendable, Hashable {
     case dropSubscriptionSucceeded(channel: String?)
     /// Send `pusher_internal:subscription_succeeded` `milliseconds` late (other messages are not held).
     case delaySubscriptionSucceeded(channel: String?, milliseconds: Int)
+    /// Send every message `target` names `milliseconds` late (e.g. `connection_established`: a
+    /// pause after the 101); other messages are not held.
+    case delay(target: PusherMessageTarget, milliseconds: Int)
     /// Send the first message `target` names in a broken form.
     case malformed(PusherMalformation, target: PusherMessageTarget)
 }

@@ -4,7 +4,7 @@ import HarnessWebSocket
 
 extension PusherFault {
     /// The `kind` names.
-    static let kinds = ["close", "withhold-pongs", "server-ping-only", "drop-subscription-succeeded", "delay-subscription-succeeded", "malformed"]
+    static let kinds = ["close", "withhold-pongs", "server-ping-only", "drop-subscription-succeeded", "delay-subscription-succeeded", "delay", "malformed"]
 
     static func decode(_ value: JSONValue, path: String) throws(PusherFaultPlanError) -> PusherFault {
         guard let kind = value["kind"]?.stringValue else { throw PusherFaultPlanError(path: "\(path).kind", message: "required (one of \(kinds.joined(separator: ", ")))") }
@@ -35,20 +35,27 @@ extension PusherFault {
             let fields = try PusherPlanFields(value, path: path, allowed: ["kind", "channel", "ms"])
             guard let ms = try fields.int("ms", in: 0...3_600_000) else { throw PusherFaultPlanError(path: fields.path("ms"), message: "required") }
             return .delaySubscriptionSucceeded(channel: try fields.string("channel"), milliseconds: ms)
+        case "delay":
+            let fields = try PusherPlanFields(value, path: path, allowed: ["kind", "ms", "target", "channel"])
+            guard let ms = try fields.int("ms", in: 0...3_600_000) else { throw PusherFaultPlanError(path: fields.path("ms"), message: "required") }
+            return .delay(target: try target(fields), milliseconds: ms)
         case "malformed":
             let fields = try PusherPlanFields(value, path: path, allowed: ["kind", "form", "target", "channel"])
             guard let form = try fields.oneOf("form", PusherMalformation.allCases.map(\.rawValue)), let malformation = PusherMalformation(rawValue: form) else {
                 throw PusherFaultPlanError(path: fields.path("form"), message: "required (one of \(PusherMalformation.allCases.map(\.rawValue).joined(separator: ", ")))")
             }
-            let target: PusherMessageTarget
-            switch try fields.string("target") ?? PusherOutboundMessage.establishedEvent {
-            case PusherOutboundMessage.establishedEvent: target = .connectionEstablished
-            case PusherOutboundMessage.succeededEvent: target = .subscriptionSucceeded(channel: try fields.string("channel"))
-            case let event: target = .event(event)
-            }
-            return .malformed(malformation, target: target)
+            return .malformed(malformation, target: try target(fields))
         default:
             throw PusherFaultPlanError(path: "\(path).kind", message: "unknown fault kind \"\(kind)\" (one of \(kinds.joined(separator: ", ")))")
+        }
+    }
+
+    /// `target` (default `pusher:connection_established`) and, for `subscription_succeeded`, `channel`.
+    private static func target(_ fields: PusherPlanFields) throws(PusherFaultPlanError) -> PusherMessageTarget {
+        switch try fields.string("target") ?? PusherOutboundMessage.establishedEvent {
+        case PusherOutboundMessage.establishedEvent: return .connectionEstablished
+        case PusherOutboundMessage.succeededEvent: return .subscriptionSucceeded(channel: try fields.string("channel"))
+        case let event: return .event(event)
         }
     }
 

@@ -48,16 +48,23 @@ extension PusherFault {
         case let .delaySubscriptionSucceeded(channel, milliseconds):
             members = [("kind", "delay-subscription-succeeded"), ("ms", .int(milliseconds))]
             if let channel { members.append(("channel", .string(channel))) }
+        case let .delay(target, milliseconds):
+            members = [("kind", "delay"), ("ms", .int(milliseconds))] + target.members
         case let .malformed(form, target):
-            members = [("kind", "malformed"), ("form", .string(form.rawValue))]
-            switch target {
-            case .connectionEstablished: members.append(("target", .string(PusherOutboundMessage.establishedEvent)))
-            case .subscriptionSucceeded(let channel):
-                members.append(("target", .string(PusherOutboundMessage.succeededEvent)))
-                if let channel { members.append(("channel", .string(channel))) }
-            case .event(let name): members.append(("target", .string(name)))
-            }
+            members = [("kind", "malformed"), ("form", .string(form.rawValue))] + target.members
         }
         return .object(JSONObject(members))
+    }
+}
+
+extension PusherMessageTarget {
+    /// `target` and, for `subscription_succeeded` of one channel, `channel`.
+    var members: [(String, JSONValue)] {
+        switch self {
+        case .connectionEstablished: [("target", .string(PusherOutboundMessage.establishedEvent))]
+        case .subscriptionSucceeded(let channel):
+            [("target", .string(PusherOutboundMessage.succeededEvent))] + (channel.map { [("channel", JSONValue.string($0))] } ?? [])
+        case .event(let name): [("target", .string(name))]
+        }
     }
 }

@@ -2,7 +2,8 @@
 import MockPusher
 import Synchronization
 
-/// What Pusher clients sent, per app key: the last `capacity` entries of each key, oldest first.
+/// What Pusher clients sent, per app key: the last `capacity` entries of each key, oldest first;
+/// texts are kept up to `PusherJournalEntry.maxTextBytes` (memory stays bounded whatever clients send).
 /// Suites read it to check e.g. that a client re-authorised with its new socket id after a reconnect.
 public final class PusherJournal: Sendable {
     private struct Ring {
@@ -18,12 +19,14 @@ public final class PusherJournal: Sendable {
     /// Appends an entry for `appKey` (its sequence is assigned here).
     func record(_ appKey: String, at: PusherInstant, connection: UInt64, socketID: String?, _ kind: PusherJournalEntry.Kind) {
         rings.withLock { rings in
-            var ring = rings[appKey] ?? Ring()
-            ring.lastSequence += 1
-            ring.entries.append(PusherJournalEntry(sequence: ring.lastSequence, at: at, connection: connection, socketID: socketID, kind: kind))
+            // Mutated in place: no copy of the ring per entry.
+            rings[appKey, default: Ring()].lastSequence += 1
+            let sequence = rings[appKey, default: Ring()].lastSequence
+            rings[appKey, default: Ring()].entries.append(
+                PusherJournalEntry(sequence: sequence, at: at, connection: connection, socketID: socketID, kind: kind.bounded))
             // Trimmed in batches (a quarter of the capacity at a time); readers see the last `capacity`.
-            if ring.entries.count >= capacity + max(1, capacity / 4) { ring.entries.removeFirst(ring.entries.count - capacity) }
-            rings[appKey] = ring
+            let count = rings[appKey, default: Ring()].entries.count
+            if count >= capacity + max(1, capacity / 4) { rings[appKey, default: Ring()].entries.removeFirst(count - capacity) }
         }
     }
 

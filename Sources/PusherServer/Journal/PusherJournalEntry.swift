@@ -8,8 +8,9 @@ public struct PusherJournalEntry: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {
         /// The upgrade on `/app/KEY?query` completed; the faults its plan chose (rule ids).
         case connect(query: [PusherQueryItem], tls: Bool, faultRules: [String])
-        /// A text message, exactly as received (subscribe frames with their `auth`, pings, …).
-        case text(String)
+        /// A text message, exactly as received (subscribe frames with their `auth`, pings, …); only its
+        /// first `maxTextBytes` when `truncated`.
+        case text(String, truncated: Bool = false)
         case binary(bytes: Int)
         /// A WebSocket ping or pong frame.
         case webSocketPing
@@ -18,6 +19,9 @@ public struct PusherJournalEntry: Sendable, Hashable {
         /// ended without a close frame; the server's code when it closed and the client never answered).
         case closed(code: UInt16, reason: String, clean: Bool)
     }
+
+    /// The longest text kept whole (Pusher's own message limit is 10 KB).
+    public static let maxTextBytes = 16 * 1024
 
     /// Increasing per app key, from 1.
     public var sequence: UInt64
@@ -41,10 +45,14 @@ public struct PusherJournalEntry: Sendable, Hashable {
             members.append(("query", .object(JSONObject(query.map { ($0.name, JSONValue.string($0.value)) }))))
             members.append(("tls", .bool(tls)))
             members.append(("faultRules", .array(rules.map(JSONValue.string))))
-        case .text(let text):
+        case let .text(text, truncated):
             members.append(("type", "text"))
             members.append(("text", .string(text)))
-            if let event = (try? JSONValue.parse(text))?["event"]?.stringValue { members.append(("event", .string(event))) }
+            if truncated {
+                members.append(("truncated", .bool(true)))
+            } else if let event = (try? JSONValue.parse(text))?["event"]?.stringValue {
+                members.append(("event", .string(event)))
+            }
         case .binary(let bytes):
             members.append(("type", "binary"))
             members.append(("bytes", .int(bytes)))
@@ -57,5 +65,15 @@ public struct PusherJournalEntry: Sendable, Hashable {
             members.append(("clean", .bool(clean)))
         }
         return .object(JSONObject(members))
+    }
+}
+
+extension PusherJournalEntry.Kind {
+    /// The kind with a text longer than `maxTextBytes` cut (at a character boundary) and marked.
+    var bounded: Self {
+        guard case .text(let text, false) = self, text.utf8.count > PusherJournalEntry.maxTextBytes else { return self }
+        var kept = Substring(text).utf8.prefix(PusherJournalEntry.maxTextBytes)
+        while String(kept) == nil { kept = kept.dropLast() }
+        return .text(String(kept) ?? "", truncated: true)
     }
 }

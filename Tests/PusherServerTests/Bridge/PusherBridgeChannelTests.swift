@@ -22,7 +22,8 @@ struct PusherBridgeChannelTests {
                 #expect(try socket.nextText() ==
                     #"{"event":"my-event","data":"{\"message\":\"hello\"}","channel":"my-channel"}"#)
             }
-            #expect(server.webhooks.all == [.channelOccupied(channel: "my-channel")])
+            // The sink is called on the connection's loop, after the message it goes with was queued.
+            #expect(eventually { server.webhooks.all == [.channelOccupied(channel: "my-channel")] })
             #expect(server.webhooks.appIDs == [testApp.id])
         }
     }
@@ -76,10 +77,23 @@ struct PusherBridgeChannelTests {
                 #"{"event":"pusher_internal:member_removed","data":"{\"user_id\":\"bob\"}","channel":"presence-room"}"#)
             #expect(try server.service.core.users(appID: testApp.id, channel: "presence-room") == ["alice"])
             #expect(eventually { server.service.openConnectionCount == 1 })
-            #expect(server.webhooks.all == [
+            let expected: [PusherWebhookEvent] = [
                 .channelOccupied(channel: "presence-room"), .memberAdded(channel: "presence-room", userID: "alice"),
                 .memberAdded(channel: "presence-room", userID: "bob"), .memberRemoved(channel: "presence-room", userID: "bob"),
-            ])
+            ]
+            #expect(eventually { server.webhooks.all == expected }, "got \(server.webhooks.all)")
+        }
+    }
+
+    @Test func aWebhookSinkPluggedInAfterTheStartGetsTheEvents() throws {
+        try withPusherServer { server in
+            let later = WebhookLog()
+            server.service.setWebhookSink { later.append($0, $1) }
+            let (socket, _) = try server.established()
+            _ = try socket.subscribe("late")
+            #expect(eventually { later.all == [.channelOccupied(channel: "late")] })
+            #expect(later.appIDs == [testApp.id])
+            #expect(server.webhooks.all.isEmpty)
         }
     }
 }

@@ -64,4 +64,15 @@ struct PusherBridgeConnectionTests {
             #expect(eventually { server.service.openConnectionCount == 0 && server.service.core.connectionCount == 0 })
         }
     }
+
+    @Test func wssGetsTheTLSFaultOfItsListener() throws {
+        try withPusherServer(configure: { $0.tlsFault = .tlsExpired }) { (server: PusherTestServer) throws in
+            #expect(throws: BlockingTestClient.ClientError.self) {
+                _ = try WebSocketTestClient(port: server.tlsPort, trustedCAPEM: server.caPEM)
+            }
+            // The plain listener serves Pusher as usual.
+            let (_, socketID) = try server.established()
+            #expect(socketID == "166477.91849561")
+        }
+    }
 }

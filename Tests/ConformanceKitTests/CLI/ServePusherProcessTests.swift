@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+import Foundation
+import HarnessTesting
+import HarnessWebSocket
+import Testing
+
+/// `serve --pusher-app`: Pusher on the same listeners as PubNub, announced with its credentials.
+@Suite(.enabled(if: HarnessProcess.exists, "needs .build/debug/pubnub-harness"), .timeLimit(.minutes(3)))
+struct ServePusherProcessTests {
+    /// Opens `/app/KEY?protocol=7` (TLS with `caPEM`) and returns the first text message, off the pool.
+    static func firstMessage(port: Int, key: String, caPEM: String? = nil) async -> String? {
+        guard let frame = await firstFrame(port: port, key: key, caPEM: caPEM), frame.opcode == .text else { return nil }
+        return String(decoding: frame.payload, as: UTF8.self)
+    }
+
+    /// The first frame on `/app/KEY?protocol=7`, off the pool.
+    static func firstFrame(port: Int, key: String, caPEM: String? = nil) async -> WebSocketFrame? {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                let frame: WebSocketFrame? = try? {
+                    let client = try WebSocketTestClient(port: port, trustedCAPEM: caPEM)
+                    let (_, head) = try client.handshake(target: "/app/\(key)?protocol=7")
+                    guard head.status == 101, case .success(let frame) = client.readFrame() else { return nil }
+                    return frame
+                }()
+                continuation.resume(returning: frame)
+            }
+        }
+    }
+
+    @Test func servesTheGivenAppsOnWsAndWss() async throws {
+        let caFile = FileManager.default.temporaryDirectory.appendingPathComponent("pusher-ca-\(UUID().uuidString).pem").path
+        defer { try? FileManager.default.removeItem(atPath: caFile) }
+        let server = try HarnessProcess.Server([
+            "--port", "0", "--tls-port", "0", "--tls-ca-out", caFile, "--quiet",
+            "--pusher-app", "7:cli-key:cli-secret", "--pusher-app", "8:other-key:other-secret",
+        ])
+        guard let line = await server.line(after: "pusher app id 7 key cli-key secret cli-secret: ws://127.0.0.1:"),
+              let other = await server.line(after: "pusher app id 8 key other-key secret other-secret: ws://127.0.0.1:"),
+              let port = Int(line.prefix { $0.isNumber }) else {
+            Issue.record("no pusher line in: \(server.text)")
+            _ = await server.stop()
+            return
+        }
+        let parts = line.split(separator: " ")
+        #expect(parts.count == 2)
+        #expect(parts.first == "\(port)/app/cli-key")
+        guard parts.count == 2, parts[1].hasPrefix("wss://127.0.0.1:"), let tlsPort = Int(parts[1].dropFirst(16).prefix { $0.isNumber }) else {
+            Issue.record("no wss URL in: \(line)")
+            _ = await server.stop()
+            return
+        }
+        #expect(parts[1] == "wss://127.0.0.1:\(tlsPort)/app/cli-key")
+        #expect(other == "\(port)/app/other-key wss://127.0.0.1:\(tlsPort)/app/other-key")
+        let plain = await Self.firstMessage(port: port, key: "cli-key")
+        #expect(plain?.hasPrefix(#"{"event":"pusher:connection_established","data":"{\"socket_id\":\""#) == true)
+        #expect(plain?.hasSuffix(#"\",\"activity_timeout\":120}"}"#) == true)
+        let pem = try String(contentsOfFile: caFile, encoding: .utf8)
+        let secure = await Self.firstMessage(port: tlsPort, key: "other-key", caPEM: pem)
+        #expect(secure?.hasPrefix(#"{"event":"pusher:connection_established""#) == true)
+        #expect(await server.stop() == 0)
+    }
+
+    @Test func servesTheDemoAppWithoutPusherArguments() async throws {
+        let server = try HarnessProcess.Server(["--port", "0", "--quiet"])
+        let line = await server.line(after: "pusher app id 3 key 278d425bdf160c739803 secret 7ad3773142a6692b25b8: ws://127.0.0.1:")
+        #expect(line?.hasSuffix("/app/278d425bdf160c739803") == true, "got \(server.text)")
+        #expect(await server.stop() == 0)
+    }
+
+    @Test func badPusherAppsAreOneLineUsageErrors() async throws {
+        CLIProcessTests.expectOneLineUsageError(
+            try await HarnessProcess.run(["serve", "--pusher-app", "x:k:s"]),
+            "invalid --pusher-app 'x:k:s': the app id must be digits (see --help)")
+        CLIProcessTests.expectOneLineUsageError(
+            try await HarnessProcess.run(["serve", "--pusher-app", "1:k:s", "--pusher-app", "2:k:t"]),
+            "invalid --pusher-app '2:k:t': key k is given twice (see --help)")
+    }
+
+    @Test func pusherPlanFilesAreInstalledAtStart() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pusher-plan-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let planFile = directory.appendingPathComponent("storm.json").path
+        try Data(#"{"appKey":"cli-key","rules":[{"times":1,"fault":{"kind":"close","code":4200,"reason":"again"}}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: planFile))
+        let server = try HarnessProcess.Server(["--port", "0", "--quiet", "--pusher-app", "7:cli-key:s", "--pusher-plan", planFile])
+        #expect(await server.waitFor("pusher plan \(planFile): app key cli-key, 1 rule"))
+        guard let line = await server.line(after: "pusher app id 7 key cli-key secret s: ws://127.0.0.1:"), let port = Int(line.prefix { $0.isNumber }) else {
+            Issue.record("no pusher line in: \(server.text)")
+            _ = await server.stop()
+            return
+        }
+        let closed = await Self.firstFrame(port: port, key: "cli-key")
+        #expect(closed == WebSocketFrame(opcode: .close, payload: [0x10, 0x68] + Array("again".utf8)))
+        let served = await Self.firstMessage(port: port, key: "cli-key")
+        #expect(served?.hasPrefix(#"{"event":"pusher:connection_established""#) == true)
+        #expect(await server.stop() == 0)
+
+        let badFile = directory.appendingPathComponent("bad.json").path
+        try Data(#"{"rules":[]}"#.utf8).write(to: URL(fileURLWithPath: badFile))
+        CLIProcessTests.expectOneLineUsageError(
+            try await HarnessProcess.run(["serve", "--port", "0", "--pusher-plan", badFile]),
+            "--pusher-plan \(badFile): appKey: required in a plan file")
+        CLIProcessTests.expectOneLineUsageError(
+            try await HarnessProcess.run(["serve", "--port", "0", "--pusher-plan", "/missing-pusher.json"]),
+            "cannot read Pusher plan /missing-pusher.json: No such file or directory")
+    }
+}

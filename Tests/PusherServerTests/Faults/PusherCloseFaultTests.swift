@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+import HarnessTesting
+import HarnessWebSocket
+import MockPusher
+import PusherServer
+import Testing
+
+/// `close` faults at each moment, and a reconnect storm, over real sockets.
+@Suite("Pusher faults: close", .serialized, .timeLimit(.minutes(1)))
+struct PusherCloseFaultTests {
+    static let established = #"{"event":"pusher:connection_established","data":"{\"socket_id\":\"166477.91849561\",\"activity_timeout\":120}"}"#
+
+    @Test func aStormOf4200ClosesBeforeEstablishedThenNormalService() throws {
+        try withPusherServer { server in
+            try server.installPlan(#"{"rules":[{"id":"storm","times":2,"fault":{"kind":"close","code":4200,"reason":"Reconnect now","at":"before-established"}}]}"#)
+            for _ in 0..<2 {
+                let socket = try server.connect()
+                #expect(try socket.nextFrame() == WebSocketFrame(opcode: .close, payload: closePayload(4200, "Reconnect now")))
+                socket.client.sendClose(WebSocketClosePayload(code: WebSocketCloseCode(4200)))
+                #expect(socket.client.readFramesToEnd().end == .eof)
+            }
+            let socket = try server.connect()
+            // The faulted connections drew the first two socket ids.
+            #expect(try socket.nextText() == #"{"event":"pusher:connection_established","data":"{\"socket_id\":\"915263.77543320\",\"activity_timeout\":120}"}"#)
+            #expect(server.service.faults.faultedCounts(for: testApp.key) == [2])
+            #expect(eventually { server.service.core.connectionCount == 1 })
+        }
+    }
+
+    @Test func aStormOf4100ClosesIsReplayedAfterReinstalling() throws {
+        try withPusherServer { server in
+            let plan = #"{"rules":[{"times":1,"fault":{"kind":"close","code":4100,"reason":"Over capacity"}}]}"#
+            for _ in 0..<2 {
+                try server.installPlan(plan)
+                let socket = try server.connect()
+                #expect(try socket.nextFrame() == WebSocketFrame(opcode: .close, payload: closePayload(4100, "Over capacity")))
+            }
+        }
+    }
+
+    @Test func closeRightAfterEstablished() throws {
+        try withPusherServer { server in
+            try server.installPlan(#"{"rules":[{"fault":{"kind":"close","code":4201,"reason":"Pong reply not received","at":"after-established"}}]}"#)
+            let socket = try server.connect()
+            #expect(try socket.nextText() == Self.established)
+            #expect(try socket.nextFrame() == WebSocketFrame(opcode: .close, payload: closePayload(4201, "Pong reply not received")))
+        }
+    }
+
+    @Test func closeAfterSubscribingToAChannel() throws {
+        try withPusherServer { server in
+            try server.installPlan(#"{"rules":[{"fault":{"kind":"close","code":4009,"reason":"gone","at":"after-subscribed","channel":"news"}}]}"#)
+            let (socket, _) = try server.established()
+            #expect(try socket.subscribe("other") == #"{"event":"pusher_internal:subscription_succeeded","data":"{}","channel":"other"}"#)
+            #expect(try socket.subscribe("news") == #"{"event":"pusher_internal:subscription_succeeded","data":"{}","channel":"news"}"#)
+            #expect(try socket.nextFrame() == WebSocketFrame(opcode: .close, payload: closePayload(4009, "gone")))
+        }
+    }
+
+    @Test func closeAfterTheNthMessage() throws {
+        try withPusherServer { server in
+            try server.installPlan(#"{"rules":[{"fault":{"kind":"close","code":1001,"reason":"","at":"after-messages","count":2}}]}"#)
+            let (socket, _) = try server.established()
+            _ = try socket.subscribe("news")
+            try server.service.trigger(appID: testApp.id, event: "one", data: "1", channels: ["news"])
+            try server.service.trigger(appID: testApp.id, event: "two", data: "2", channels: ["news"])
+            #expect(try socket.nextText() == #"{"event":"one","data":"1","channel":"news"}"#)
+            #expect(try socket.nextFrame() == WebSocketFrame(opcode: .close, payload: closePayload(1001, "")))
+        }
+    }
+
+    @Test func rulesSelectConnectionsByQueryAndAfter() throws {
+        try withPusherServer { server in
+            try server.installPlan(#"{"rules":[{"after":1,"match":{"query":{"client":"js"}},"fault":{"kind":"close","code":4200}}]}"#)
+            let first = try server.connect()
+            #expect(try first.nextText().contains("connection_established"))
+            let other = try server.connect(query: "protocol=7&client=swift")
+            #expect(try other.nextText().contains("connection_established"))
+            let second = try server.connect()
+            #expect(try second.nextFrame() == WebSocketFrame(opcode: .close, payload: closePayload(4200, "")))
+        }
+    }
+}
