@@ -100,6 +100,36 @@ struct CLIProcessTests {
         #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent("reports/conformance.html").path))
     }
 
+    /// `list` shows both families; `run --family pusher` runs a Pusher group with reports; the
+    /// PubNub run's own options are refused for it; unknown groups are usage errors.
+    @Test func pusherFamilyThroughTheCLI() async throws {
+        let all = try await HarnessProcess.run(["list", "--ids-only"])
+        let pubnub = try await HarnessProcess.run(["list", "--family", "pubnub", "--ids-only"])
+        let pusher = try await HarnessProcess.run(["list", "--family", "pusher", "--ids-only"])
+        let pusherIDs = pusher.stdout.split(separator: "\n").map(String.init)
+        #expect(pusherIDs == PusherCatalog.all().map(\.id))
+        #expect(all.stdout.split(separator: "\n").count == pubnub.stdout.split(separator: "\n").count + pusherIDs.count)
+        #expect(!pubnub.stdout.contains("pusher."))
+        let listed = try await HarnessProcess.run(["list", "--suite", "pusher.presence"])
+        #expect(listed.stdout.hasPrefix("pusher.presence (3 cases)\n"), "\(listed.stdout)")
+
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("harness-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let outcome = try await HarnessProcess.run(["run", "--family", "pusher", "--suite", "pusher.channels", "--json", "r/pusher.json"], in: work)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let json = try JSONValue.parse(Data(contentsOf: work.appendingPathComponent("r/pusher.json")))
+        #expect(json["summary"]?["total"] == 4)
+        #expect(json["summary"]?["passed"] == 4)
+        #expect(json["summary"]?["client"] == "built-in-pusher")
+
+        Self.expectOneLineUsageError(try await HarnessProcess.run(["run", "--family", "pusher", "--suite", "pusher.nope"]),
+                                     "unknown suite \"nope\" (suites: pusher, \(PusherCatalog.groups.map { "pusher.\($0)" }.joined(separator: ", ")))")
+        let refused = try await HarnessProcess.run(["run", "--family", "pusher", "--server", "127.0.0.1:1"])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("--server, --tls-server and --vectors apply to the pubnub family only"))
+    }
+
     /// `serve --host localhost`: the printed admin URL answers with the route list, and health is ok.
     @Test func serveOnLocalhostAnswersItsAdminIndexAndHealth() async throws {
         let server = try HarnessProcess.Server(["--host", "localhost", "--port", "0", "--quiet"])
