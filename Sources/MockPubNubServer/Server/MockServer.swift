@@ -70,6 +70,7 @@ public final class MockServer: Sendable {
             configuration: httpConfiguration, parseErrorResponse: BalancerErrors.response, logger: logger, diagnostics: diagnostics,
             upgradeRouter: extensions.isEmpty ? nil : ExtensionUpgradeRouter(extensions: extensions)
         ) { scheduler in
+            for case let scheduling as any SchedulingServerExtension in extensions { scheduling.attach(scheduler: scheduler) }
             let service = PubNubService(configuration: serviceConfiguration, scheduler: scheduler)
             let faults = FaultLayer(upstream: service, scheduler: scheduler, logger: logger)
             let admin = AdminAPI(
@@ -79,7 +80,7 @@ public final class MockServer: Sendable {
             made = (service, faults)
             // Extensions see their path prefixes before the fault layer; without any, PubNub alone.
             let served: any RequestHandler = extensions.isEmpty ? faults : ExtensionHTTPRouter(extensions: extensions, next: faults)
-            let root: any RequestHandler = AdminRouter(admin: admin, next: served)
+            let root: any RequestHandler = AdminRouter(admin: admin, extensions: extensions, next: served)
             guard let level = configuration.requestLogLevel, let logger else { return root }
             return RequestLog(next: root, logger: logger, level: level)
         }
