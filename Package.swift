@@ -101,7 +101,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PusherClientUnderTestTests",
-            dependencies: ["PusherClientUnderTest", "HarnessHTTPClient", "HarnessJSON", "HarnessTesting", "HarnessWebSocket", "MockPubNubServer", "MockPusher", "CPosix"],
+            dependencies: ["PusherClientUnderTest", "HarnessHTTPClient", "HarnessJSON", "HarnessTesting", "HarnessWebSocket", "MockPubNubServer", "MockPusher", "PusherServer", "CPosix"],
             swiftSettings: strict
         ),
         .testTarget(
