@@ -14,6 +14,8 @@ What the driver observes, and where from:
 - channel events, `subscribed`, members: pysher's channel event handler (`Pusher._connection_handler`),
   wrapped so every event is seen, not only the names an app binds.
 - `error`: the `pusher:error` binding (code and message as sent).
+- `subscriptionError`: an exception raised by `subscribe` (pysher's way of reporting a refused
+  authorization: it asserts the endpoint answered 200).
 """
 import json
 import sys
@@ -136,7 +138,13 @@ class Session:
             # Connection.disconnect joins pysher's thread: bounded, off the request loop.
             threading.Thread(target=self.client.disconnect, kwargs={"timeout": 2}, daemon=True).start()
         elif kind == "subscribe":
-            self.client.subscribe(request["channel"])
+            try:
+                self.client.subscribe(request["channel"])
+            except Exception as error:
+                # pysher reports a refused authorization by raising from subscribe (an assert on
+                # the endpoint's status in Pusher._generate_auth_token): that is its report to the app.
+                emit({"type": "subscriptionError", "channel": request["channel"],
+                      "message": "%s: %s" % (type(error).__name__, error)})
         elif kind == "unsubscribe":
             self.client.unsubscribe(request["channel"])
         elif kind == "trigger":

@@ -145,10 +145,13 @@ public struct PusherClientSettings: Sendable, Hashable {
     public var protocolVersion: Int = 7
     /// Use an app key the server does not know (for 4001).
     public var unknownAppKey = false
-    public init(reconnectDelaySeconds: Double = 1, protocolVersion: Int = 7, unknownAppKey: Bool = false) {
+    /// The auth endpoint answers 403 to every request (an app server refusing the user).
+    public var authRefused = false
+    public init(reconnectDelaySeconds: Double = 1, protocolVersion: Int = 7, unknownAppKey: Bool = false, authRefused: Bool = false) {
         self.reconnectDelaySeconds = reconnectDelaySeconds
         self.protocolVersion = protocolVersion
         self.unknownAppKey = unknownAppKey
+        self.authRefused = authRefused
     }
 }
 

@@ -82,7 +82,7 @@ struct PusherCaseExecutor: Sendable {
         let key = testCase.client.unknownAppKey ? "no-such-key-\(app.key)" : app.key
         let configuration = PusherSessionConfiguration(
             host: server.host, port: server.port, appKey: key, appSecret: app.secret,
-            authEndpoint: "http://\(server.host):\(server.port)/__pusher-auth/\(app.key)/\(Self.clientUserID)",
+            authEndpoint: "http://\(server.host):\(server.port)/__pusher-auth/\(app.key)/\(testCase.client.authRefused ? PusherSuiteServer.refusedUser : Self.clientUserID)",
             userID: Self.clientUserID, settings: testCase.client)
         if let plan = testCase.faultPlan { server.faults.install(plan, for: key) }
         defer { server.faults.clear(key) }

@@ -256,6 +256,9 @@ public final class PusherSuiteServer: Sendable {
 
     // MARK: Auth endpoint
 
+    /// The user the endpoint refuses with 403.
+    public static let refusedUser = "refused"
+
     /// `POST /__pusher-auth/KEY/USER` with `socket_id=…&channel_name=…`.
     func authorize(_ request: HTTPRequest) -> HTTPResponse {
         let parts = request.rawPath.split(separator: "/").map(String.init)
@@ -263,6 +266,10 @@ public final class PusherSuiteServer: Sendable {
             return Self.json(404, ["error": .string("unknown auth path \(request.rawPath)")])
         }
         let user = PercentDecoding.decode(parts[2], plusAsSpace: false) ?? parts[2]
+        if user == Self.refusedUser {
+            state.withLock { $0.journals[app.key, default: PusherAppJournal()].refusedAuthorizations += 1 }
+            return Self.json(403, ["error": "forbidden"])
+        }
         var form: [String: String] = [:]
         for pair in String(decoding: request.body, as: UTF8.self).split(separator: "&") {
             let pieces = pair.split(separator: "=", maxSplits: 1).map(String.init)
@@ -302,6 +309,8 @@ public struct PusherPeerMessage: Sendable, Hashable {
 public struct PusherAppJournal: Sendable, Hashable {
     public var connections: [PusherJournalConnection] = []
     public var authorizations: [PusherJournalAuthorization] = []
+    /// Auth requests the endpoint refused (403).
+    public var refusedAuthorizations = 0
 
     /// One line per connection and auth request, for a result's wire log.
     public var lines: [String] {
