@@ -147,6 +147,20 @@ import Testing
             .memberAdded(channel: "presence-a", userID: "w"), .event(channel: "presence-a", name: "client-x", data: #"{"n":1}"#, userID: "v"),
             .errorEvent(code: 4301, message: "rate"), .subscriptionError(channel: "private-b", message: "denied"), .disconnected(code: nil),
         ])
+        // A PubNub driver's hello (no "protocol") is refused for the Pusher family.
+        let pubnubDriver = #"""
+        import json, sys
+        for line in sys.stdin:
+            step = json.loads(line)
+            out = {"id": step["id"], "type": "result"}
+            if step["type"] == "hello": out["data"] = {"client": "pubnub-something", "capabilities": ["presence"]}
+            sys.stdout.write(json.dumps(out) + "\n"); sys.stdout.flush()
+            if step["type"] == "close": break
+        """#
+        let wrong = await PusherDriverClient(command: try ExternalProcessClientTests.script(pubnubDriver)).prepared()
+        await #expect(throws: ClientAdapterError.startFailed(#"the driver's hello declares protocol none, not "pusher" (docs/driver-protocol.md, Pusher drivers)"#)) {
+            _ = try await wrong.makeSession(configuration: configuration)
+        }
         #expect(PusherStepRunner.sameData(#"{"n":1}"#, ["n": 1]))
         #expect(!PusherStepRunner.sameData(#"{"n":1}"#, ["n": 2]))
         #expect(throws: ClientAdapterError.self) { try PusherDriverLines.event(#"{"type":"event","channel":"c"}"#) }

@@ -40,6 +40,8 @@ public struct PusherDriverClient: PusherConformanceClient {
     public internal(set) var profile: PusherProfile = .reference
     public var controlTimeout: Duration
     public var startTimeout: Duration
+    /// Set when the driver's `hello` named another protocol (a PubNub driver): every session fails with it.
+    public internal(set) var protocolMismatch: String?
 
     public init(command: String, name: String = "external", controlTimeout: Duration = .seconds(5), startTimeout: Duration = .seconds(30)) {
         self.command = command
@@ -56,6 +58,10 @@ public struct PusherDriverClient: PusherConformanceClient {
         guard case .result(let result)? = try? await connection.request(["type": "hello"], timeout: max(startTimeout, controlTimeout)) else { return self }
         _ = try? await connection.request(["type": "close"], timeout: controlTimeout)
         var copy = self
+        let declared = result.data?["protocol"]?.stringValue
+        if declared != "pusher" {
+            copy.protocolMismatch = "the driver's hello declares protocol \(declared.map { "\"\($0)\"" } ?? "none"), not \"pusher\" (docs/driver-protocol.md, Pusher drivers)"
+        }
         if let list = result.data?["capabilities"]?.arrayValue {
             copy.capabilities = Set(list.compactMap { $0.stringValue.flatMap(PusherCapability.init(rawValue:)) })
         }
@@ -65,6 +71,7 @@ public struct PusherDriverClient: PusherConformanceClient {
     }
 
     public func makeSession(configuration: PusherSessionConfiguration) async throws -> any PusherClientSession {
+        if let protocolMismatch { throw ClientAdapterError.startFailed(protocolMismatch) }
         let connection = try DriverConnection(command: command, family: .pusher)
         let session = PusherDriverSession(connection: connection, controlTimeout: controlTimeout)
         do {
