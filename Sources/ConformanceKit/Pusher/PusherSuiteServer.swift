@@ -14,8 +14,8 @@ import Synchronization
 /// client did (connections, texts sent, auth requests).
 ///
 /// Fault plans (`faults`) transform the core's actions per connection exactly as on `serve`
-/// (`PusherConnectionFaults`, from PusherServer). The core's activity timer is not driven (cases last seconds; the 120 s activity timeout never
-/// comes due), and webhooks are dropped.
+/// (`PusherConnectionFaults`, from PusherServer). The core's activity timer is not driven (cases
+/// last seconds; the 120 s activity timeout never comes due), and webhooks are dropped.
 public final class PusherSuiteServer: Sendable {
     public let server: MockServer
     public let core: PusherCore
@@ -131,6 +131,10 @@ public final class PusherSuiteServer: Sendable {
             state.journals[key]?.connections[index].texts.append(text)
         }
         perform(core.handle(.text(PusherConnectionID(handle.id), text, now: Self.now())))
+    }
+
+    func receivedBinary(_ handle: WebSocketHandle) {
+        perform(core.handle(.binary(PusherConnectionID(handle.id), now: Self.now())))
     }
 
     func activity(_ handle: WebSocketHandle, ping: Bool) {
@@ -384,6 +388,7 @@ private struct PusherSuiteHandler: WebSocketHandler {
     var acceptsBinaryMessages: Bool { true }
     func webSocketDidOpen(_ connection: WebSocketHandle) { suite.opened(connection, appKey: appKey, query: query) }
     func webSocket(_ connection: WebSocketHandle, didReceiveText text: String) { suite.received(connection, text: text) }
+    func webSocket(_ connection: WebSocketHandle, didReceiveBinary bytes: [UInt8]) { suite.receivedBinary(connection) }
     func webSocket(_ connection: WebSocketHandle, didReceivePing payload: [UInt8]) { suite.activity(connection, ping: true) }
     func webSocket(_ connection: WebSocketHandle, didReceivePong payload: [UInt8]) { suite.activity(connection, ping: false) }
     func webSocketDidClose(_ connection: WebSocketHandle, code: WebSocketCloseCode, reason: String, clean: Bool) {
