@@ -6,11 +6,14 @@ public struct HTTPClientRequest: Sendable, Equatable {
     /// Path and query, already percent-encoded.
     public var target: String
     public var body: [UInt8]?
+    /// Extra header fields, sent after the standard ones in name order (e.g. a webhook's signature).
+    public var headers: [String: String]
 
-    public init(method: String = "GET", target: String, body: [UInt8]? = nil) {
+    public init(method: String = "GET", target: String, body: [UInt8]? = nil, headers: [String: String] = [:]) {
         self.method = method
         self.target = target
         self.body = body
+        self.headers = headers
     }
 
     /// "GET /path?query".
@@ -23,6 +26,7 @@ public struct HTTPClientRequest: Sendable, Equatable {
         if let body {
             head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n"
         }
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
         head += "\r\n"
         return Array(head.utf8) + (body ?? [])
     }
