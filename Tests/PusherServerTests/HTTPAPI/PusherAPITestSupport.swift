@@ -17,10 +17,10 @@ struct PusherAPIBed {
     var unixTime: Int64 = 1_353_088_179
     var now = PusherInstant(milliseconds: 5_000_000)
 
-    init(app: PusherApp = vectorApp) {
+    init(app: PusherApp = vectorApp, core: PusherCore? = nil) {
         self.app = app
-        core = PusherCore(apps: [app], socketIDSeed: 7)
-        api = PusherHTTPAPI(core: core)
+        self.core = core ?? PusherCore(apps: [app], socketIDSeed: 7)
+        api = PusherHTTPAPI(core: self.core)
     }
 
     @discardableResult
