@@ -53,7 +53,7 @@ let package = Package(
         .executableTarget(
             name: "pubnub-harness",
             dependencies: [
-                "MockPubNubServer", "ConformanceKit", "BuiltInAdapter", "PubNubCrypto", "HarnessHTTPClient",
+                "MockPubNubServer", "ConformanceKit", "BuiltInAdapter", "PubNubCrypto", "HarnessHTTPClient", "MockPusher", "PusherServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,21 +1,24 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Does the harness give the same verdict on a busy machine? Runs the catalog with the same seed
-# through each client under each load condition and compares every case's outcome with the
-# quiet run.
+# Does the harness give the same verdict on a busy machine? Runs the whole catalog with the same
+# seed through each client under each load condition, N times each, and compares every case's
+# outcome with the quiet runs.
 #
-#   scripts/stability.sh [--clients "built-in python"] [--conditions "quiet cpu mixed"]
-#                        [--suite NAME ...] [--seed N] [--load-seconds S] [--out DIR] [-- RUN-OPTIONS...]
+#   scripts/stability.sh [--clients "built-in python"] [--conditions "quiet cpu mixed"] [--runs N]
+#                        [--generators G] [--suite NAME ...] [--seed N] [--load-seconds S]
+#                        [--out DIR] [-- RUN-OPTIONS...]
 #
 # Conditions: quiet (no added load); cpu (12 busy shell loops); mixed (a second `pubnub-harness
-# serve` kept busy by loopback load generators: wrk when installed, else Python loops). Every load
-# process is started under `timeout --load-seconds` (default 900) and killed when its run ends.
-# The python client is Drivers/python/pubnub_driver.py in a venv with pubnub 10.8.0 (the one
-# .ci/run uses, created when missing; PUBNUB_SDK_VENV overrides its place).
-# Prints each case's outcome per condition, the cases whose verdict changed (flaky counts as a
-# pass: it is not failing, and is listed separately), and the wall time of each run. Exit status:
-# 0 when no verdict changed, 1 when one did, 2 for a setup error. Reports go to --out
-# (default .build/stability).
+# serve` kept busy by G loopback load generators, scripts/soak.py in soak mode, default 9). Every
+# load process is started under `timeout --load-seconds` (default 1800) and killed when its run
+# ends. --runs (default 3) repeats every (client, condition) run. The python client is
+# Drivers/python/pubnub_driver.py in a venv with pubnub 10.8.0 (the one .ci/run uses, created
+# when missing; PUBNUB_SDK_VENV overrides its place).
+# Prints each case's outcome per condition (runs that disagree show as `pass/fail`), the cases
+# whose verdict changed between any two runs (flaky counts as a pass: it is not failing, and is
+# listed separately), the wall time, time scale and load average of each run, and writes the
+# same as Markdown to DIR/summary.md. Exit status: 0 when no verdict changed, 1 when one did,
+# 2 for a setup error. Reports go to --out (default .build/stability).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,7 +26,9 @@ clients="built-in python"
 conditions="quiet cpu mixed"
 suites=()
 seed=20261123
-load_seconds=900
+load_seconds=1800
+runs=3
+generators=9
 out=".build/stability"
 python_sdk=10.8.0
 run_options=()
@@ -34,9 +39,11 @@ while [ $# -gt 0 ]; do
         --suite) suites+=(--suite "$2"); shift 2 ;;
         --seed) seed="$2"; shift 2 ;;
         --load-seconds) load_seconds="$2"; shift 2 ;;
+        --runs) runs="$2"; shift 2 ;;
+        --generators) generators="$2"; shift 2 ;;
         --out) out="$2"; shift 2 ;;
         --) shift; run_options=("$@"); break ;;
-        -h|--help) sed -n '3,19p' "$0"; exit 0 ;;
+        -h|--help) sed -n '3,22p' "$0"; exit 0 ;;
         *) echo "stability: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -65,40 +72,24 @@ start_cpu_load() {
 
 start_mixed_load() {
     local log="$out/serve.log"
-    timeout "$load_seconds" "$harness" serve --port 0 >"$log" 2>&1 &
-    load_pids+=($!)
-    local address=""
+    timeout "$load_seconds" "$harness" serve --host 127.0.0.1 --port 0 --quiet --long-poll-timeout 5 \
+        --keyset sub-c-soak-pam:pub-c-soak-pam:sec-c-soak-pam >"$log" 2>&1 &
+    local server=$!
+    load_pids+=($server)
+    local port=""
     for _ in $(seq 100); do
-        address=$(sed -n 's#^listening on http://\(.*\)$#\1#p' "$log" | head -1)
-        [ -n "$address" ] && break
+        port=$(sed -n 's#^listening on http://127.0.0.1:\([0-9]*\)$#\1#p' "$log" | head -1)
+        [ -n "$port" ] && break
         sleep 0.1
     done
-    if [ -z "$address" ]; then echo "stability: the load server did not start (see $log)" >&2; exit 2; fi
-    if command -v wrk >/dev/null 2>&1; then
-        timeout "$load_seconds" wrk -t2 -c32 -d"${load_seconds}s" "http://$address/time/0" >/dev/null 2>&1 &
+    if [ -z "$port" ]; then echo "stability: the load server did not start (see $log)" >&2; exit 2; fi
+    # The load generators' own verdicts (RSS growth, descriptors) are not this script's concern.
+    for i in $(seq "$generators"); do
+        timeout "$load_seconds" python3 scripts/soak.py soak --port "$port" --pid "$server" --seconds "$load_seconds" \
+            --workers 4 --pollers 4 >"$out/load-$i.log" 2>&1 &
         load_pids+=($!)
-        timeout "$load_seconds" wrk -t1 -c8 -d"${load_seconds}s" \
-            "http://$address/publish/demo/demo/0/load/0/%22x%22?uuid=load" >/dev/null 2>&1 &
-        load_pids+=($!)
-    else
-        for _ in 1 2 3 4; do
-            timeout "$load_seconds" python3 - "$address" <<'PY' &
-import http.client, sys
-host, port = sys.argv[1].rsplit(":", 1)
-while True:  # bounded by the `timeout` around this process
-    connection = http.client.HTTPConnection(host, int(port), timeout=5)
-    try:
-        for _ in range(200):
-            connection.request("GET", "/time/0")
-            connection.getresponse().read()
-    except OSError:
-        pass
-    finally:
-        connection.close()
-PY
-            load_pids+=($!)
-        done
-    fi
+    done
+    sleep 2  # the generators' start-up, so the run begins under load
 }
 
 python_command() {
@@ -111,7 +102,8 @@ python_command() {
     echo "$venv/bin/python $PWD/Drivers/python/pubnub_driver.py --flavour sync"
 }
 
-reports=()
+[[ "$runs" =~ ^[1-9][0-9]*$ ]] || { echo "stability: --runs needs a positive number" >&2; exit 2; }
+rm -f "$out"/runs.txt "$out"/*-run*.json
 for client in $clients; do
     client_args=()
     case "$client" in
@@ -120,60 +112,91 @@ for client in $clients; do
         *) echo "stability: unknown client $client (built-in, python)" >&2; exit 2 ;;
     esac
     for condition in $conditions; do
-        case "$condition" in
-            quiet) ;;
-            cpu) start_cpu_load ;;
-            mixed) start_mixed_load ;;
-            *) echo "stability: unknown condition $condition (quiet, cpu, mixed)" >&2; exit 2 ;;
-        esac
-        report="$out/$client-$condition.json"
-        echo "stability: $client, $condition (load average $(cut -d' ' -f1 /proc/loadavg))"
-        started=$(date +%s.%N)
-        # Exit status 1 only means cases failed: the comparison below is what counts here.
-        "$harness" run --seed "$seed" ${suites[@]+"${suites[@]}"} ${client_args[@]+"${client_args[@]}"} \
-            ${run_options[@]+"${run_options[@]}"} --json "$report" >"$out/$client-$condition.log" 2>&1 || true
-        ended=$(date +%s.%N)
-        stop_load
-        grep -m1 '^time scale' "$out/$client-$condition.log" | sed 's/^/  /' || true
-        if [ ! -s "$report" ]; then echo "stability: no report for $client $condition (see $out/$client-$condition.log)" >&2; exit 2; fi
-        echo "$client $condition $(echo "$ended - $started" | bc)" >>"$out/wall-times.txt.new"
-        reports+=("$report")
+        for run in $(seq "$runs"); do
+            case "$condition" in
+                quiet) ;;
+                cpu) start_cpu_load; sleep 1 ;;
+                mixed) start_mixed_load ;;
+                *) echo "stability: unknown condition $condition (quiet, cpu, mixed)" >&2; exit 2 ;;
+            esac
+            name="$client-$condition-run$run"
+            report="$out/$name.json"
+            load_before=$(cut -d' ' -f1 /proc/loadavg)
+            echo "stability: $client, $condition, run $run/$runs (load average $load_before)"
+            started=$(date +%s.%N)
+            # Exit status 1 only means cases failed: the comparison below is what counts here.
+            "$harness" run --seed "$seed" ${suites[@]+"${suites[@]}"} ${client_args[@]+"${client_args[@]}"} \
+                ${run_options[@]+"${run_options[@]}"} --json "$report" >"$out/$name.log" 2>&1 || true
+            ended=$(date +%s.%N)
+            load_after=$(cut -d' ' -f1 /proc/loadavg)
+            stop_load
+            scale=$(grep -m1 '^time scale' "$out/$name.log" | sed 's/, driver start-up.*//' || true)
+            echo "  $scale"
+            if [ ! -s "$report" ]; then echo "stability: no report for $name (see $out/$name.log)" >&2; exit 2; fi
+            printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$client" "$condition" "$run" "$(echo "$ended - $started" | bc)" \
+                "$load_before" "$load_after" "$scale" >>"$out/runs.txt"
+        done
     done
 done
-mv "$out/wall-times.txt.new" "$out/wall-times.txt"
 
-python3 - "$out/wall-times.txt" "${reports[@]}" <<'PY'
+python3 - "$out" <<'PY'
 import json, os, sys
-walls = {}
-for line in open(sys.argv[1]):
-    client, condition, seconds = line.split()
-    walls[(client, condition)] = float(seconds)
-runs = {}
-for path in sys.argv[2:]:
-    client, condition = os.path.basename(path)[:-len(".json")].rsplit("-", 1)
-    with open(path) as f:
-        runs.setdefault(client, {})[condition] = {c["id"]: c["outcome"] for c in json.load(f)["cases"]}
+out = sys.argv[1]
 verdict = lambda outcome: "pass" if outcome == "flaky" else outcome
+runs = []  # (client, condition, run, wall, load before, load after, scale, outcomes)
+for line in open(os.path.join(out, "runs.txt")):
+    client, condition, run, wall, before, after, scale = line.rstrip("\n").split("\t")
+    with open(os.path.join(out, f"{client}-{condition}-run{run}.json")) as f:
+        report = json.load(f)
+    outcomes = {c["id"]: c["outcome"] for c in report["cases"]}
+    runs.append((client, condition, int(run), float(wall), before, after, scale, outcomes))
+
+md = ["# Stability runs", "",
+      "Every case's verdict per client and load condition (flaky counts as a pass); "
+      "`a/b` means the runs of that condition disagreed.", ""]
 changed_total = 0
-for client, by_condition in runs.items():
-    conditions = list(by_condition)
-    baseline = conditions[0]
-    ids = sorted(set().union(*[set(r) for r in by_condition.values()]))
+for client in dict.fromkeys(r[0] for r in runs):
+    mine = [r for r in runs if r[0] == client]
+    conditions = list(dict.fromkeys(r[1] for r in mine))
+    ids = sorted(set().union(*[set(r[7]) for r in mine]))
+    def cell(case, condition):
+        seen = list(dict.fromkeys(r[7].get(case, "-") for r in mine if r[1] == condition))
+        return "/".join(seen)
     print(f"\n{client}: " + " | ".join(conditions))
-    changed = []
+    changed, changed_by_condition = [], {c: 0 for c in conditions}
     for case in ids:
-        outcomes = [by_condition[c].get(case, "-") for c in conditions]
+        verdicts = {c: {verdict(r[7].get(case, "-")) for r in mine if r[1] == c} for c in conditions}
+        every = set().union(*verdicts.values())
         mark = ""
-        if len({verdict(o) for o in outcomes}) > 1:
+        if len(every) > 1:
             changed.append(case)
             mark = "  <- changed"
-        print(f"  {case:50} " + " | ".join(f"{o:10}" for o in outcomes) + mark)
-    for condition in conditions:
-        outcomes = list(by_condition[condition].values())
-        counts = {o: outcomes.count(o) for o in ("pass", "non-strict", "fail", "skipped", "flaky")}
-        print(f"  {condition:8} {walls.get((client, condition), 0):7.1f} s  " + ", ".join(f"{n} {o}" for o, n in counts.items()))
-    print(f"  {len(changed)} case(s) changed verdict against {baseline}" + (": " + ", ".join(changed) if changed else ""))
+            baseline = verdicts[conditions[0]]
+            for c in conditions:
+                if len(verdicts[c]) > 1 or verdicts[c] != baseline:
+                    changed_by_condition[c] += 1
+        print(f"  {case:50} " + " | ".join(f"{cell(case, c):10}" for c in conditions) + mark)
+    md += [f"## {client}", "", "| condition | run | wall (s) | load average (start → end) | time scale | pass | non-strict | fail | skipped | flaky |",
+           "|---|---|---|---|---|---|---|---|---|---|"]
+    for (_, condition, run, wall, before, after, scale, outcomes) in mine:
+        counts = [sum(1 for o in outcomes.values() if o == k) for k in ("pass", "non-strict", "fail", "skipped", "flaky")]
+        print(f"  {condition:6} run {run}  {wall:7.1f} s  load {before} → {after}  " + ", ".join(
+            f"{n} {k}" for k, n in zip(("pass", "non-strict", "fail", "skipped", "flaky"), counts)) + f"  ({scale})")
+        md.append(f"| {condition} | {run} | {wall:.1f} | {before} → {after} | {scale.replace('time scale ', '')} | " + " | ".join(map(str, counts)) + " |")
+    print(f"  {len(changed)} case(s) changed verdict" + (": " + ", ".join(changed) if changed else "")
+          + "  (per condition: " + ", ".join(f"{c} {n}" for c, n in changed_by_condition.items()) + ")")
+    md += ["", f"Cases whose verdict changed: **{len(changed)}** of {len(ids)} "
+           + "(" + ", ".join(f"{c}: {n}" for c, n in changed_by_condition.items()) + ").", ""]
+    if changed:
+        md += ["| case | " + " | ".join(conditions) + " |", "|---|" + "---|" * len(conditions)]
+        md += [f"| `{case}` | " + " | ".join(cell(case, c) for c in conditions) + " |" for case in changed]
+        md.append("")
+    flaky = sorted({case for r in mine for case, o in r[7].items() if o == "flaky"})
+    if flaky:
+        md += ["Flaky (passed on the serial retry): " + ", ".join(f"`{c}`" for c in flaky), ""]
     changed_total += len(changed)
-print(f"\nstability: {changed_total} changed verdict(s) in total")
+with open(os.path.join(out, "summary.md"), "w") as f:
+    f.write("\n".join(md) + "\n")
+print(f"\nstability: {changed_total} changed verdict(s) in total; summary in {os.path.join(out, 'summary.md')}")
 sys.exit(1 if changed_total else 0)
 PY

@@ -4,6 +4,8 @@ import Dispatch
 import Foundation
 import Logging
 import MockPubNubServer
+import MockPusher
+import PusherServer
 
 /// `pubnub-harness serve`: runs the mock PubNub server until SIGINT or SIGTERM.
 struct ServeCommand: AsyncParsableCommand {
@@ -20,6 +22,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("keyset"), help: "SUB:PUB:SECRET: a keyset with Access Manager on (repeatable). Other keys are open demo keys.")
     var keysets: [String] = []
+
+    @Option(name: .customLong("pusher-app"), help: "ID:KEY:SECRET: a Pusher Channels app served on the same listeners at /app/KEY (repeatable; default: the demo app).")
+    var pusherApps: [String] = []
 
     @Option(name: .customLong("tls-port"), help: "Also serve the same endpoints over TLS on this port (0 picks a free one).")
     var tlsPort: Int?
@@ -72,6 +77,7 @@ struct ServeCommand: AsyncParsableCommand {
         if tlsFault != nil && tlsPort == nil { throw ValidationError("--tls-fault needs --tls-port") }
         if caOut != nil && tlsPort == nil && faultPorts.isEmpty { throw ValidationError("--tls-ca-out needs --tls-port") }
         _ = try parsedKeysets()
+        _ = try parsedPusherApps()
         _ = try parsedFaultPorts()
         _ = try parsedTLSFault()
         if HostName.numeric(host) == nil { throw ValidationError("--host: cannot resolve '\(host)'") }
@@ -97,6 +103,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.adminAllowsRemotePeers = adminRemote
         // Requests are logged at info: `--log-level` is the threshold, `--quiet` turns them off.
         configuration.requestLogLevel = quiet ? nil : .info
+        let pusher = PusherService(apps: try parsedPusherApps())
+        configuration.extensions = pusher.extensions
 
         var plans: [(file: String, bytes: [UInt8])] = []
         for file in planFiles { plans.append((file, [UInt8](try readInput(file, what: "plan")))) }
@@ -106,6 +114,7 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw CLIFailure("\(error)")
         }
+        pusher.attach(to: server)
         for (file, bytes) in plans {
             do {
                 for installed in try server.faults.installPlans(fromFile: bytes) {
@@ -128,6 +137,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let signals = SignalWaiter.install()
         announce(server)
+        announcePusher(pusher.apps, on: server)
         let signal = await signals.wait()
         say("received \(signal), stopping")
         await server.shutdown()
@@ -150,6 +160,14 @@ struct ServeCommand: AsyncParsableCommand {
         if let address = server.address {
             let shown = address.host.contains(":") ? "[\(address.host)]" : address.host
             say("admin API: http://\(shown):\(address.port)/__admin/ (GET /__admin/ lists the routes, /__admin/health answers ok)")
+        }
+    }
+
+    private func parsedPusherApps() throws -> [PusherApp] {
+        do {
+            return try PusherAppArgument.parseAll(pusherApps)
+        } catch {
+            throw ValidationError("\(error)")
         }
     }
 

@@ -5,7 +5,7 @@ import HarnessHTTPClient
 
 /// Every HTTP-level and transport-level condition → its status category, against real loopback sockets.
 @Suite struct CategoryTests {
-    private func timeStatus(_ reply: ScriptedReply, timeout: Double = 2) async throws -> PNStatus {
+    private func timeStatus(_ reply: ScriptedReply, timeout: Double = TestTime.budget(5)) async throws -> PNStatus {
         let server = try ScriptedServer { _ in reply }
         defer { server.stop() }
         let client = try makeClient(origin: server.origin) { $0.nonSubscribeRequestTimeout = timeout }
@@ -128,7 +128,7 @@ import HarnessHTTPClient
         defer { server.stop() }
         let transport = try HTTPTransport(host: "127.0.0.1", port: server.port, trustedCA: nil, userAgent: "t")
         let cancel = CancellationSignal()
-        async let outcome = transport.perform(HTTPClientRequest(target: "/time/0"), timeout: 10, cancel: cancel)
+        async let outcome = transport.perform(HTTPClientRequest(target: "/time/0"), timeout: TestTime.budget(60), cancel: cancel)
         _ = await server.journal.wait(count: 1)
         cancel.cancel()
         let result = await outcome

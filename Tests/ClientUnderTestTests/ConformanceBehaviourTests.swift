@@ -71,7 +71,7 @@ import Testing
         }
         defer { server.stop() }
         let client = try makeClient(origin: server.origin) {
-            $0.subscribeMaximumIdleTime = 0.3
+            $0.subscribeMaximumIdleTime = TestTime.budget(0.5)
             $0.reconnectionPingInterval = 0.05
         }
         let recorder = Recorder()

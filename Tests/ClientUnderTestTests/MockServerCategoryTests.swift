@@ -8,7 +8,7 @@ import Testing
 /// fault plans, listener faults and refused port.
 @Suite struct MockServerCategoryTests {
     /// Publishes `1` on `room` through a client configured by `configure`; returns the status.
-    private func publishStatus(origin: String, timeout: Double = 2,
+    private func publishStatus(origin: String, timeout: Double = TestTime.budget(5),
                                configure: (inout PubNubConfiguration) -> Void = { _ in }) async throws -> PNStatus
     {
         let client = try makeClient(origin: origin) {
@@ -25,7 +25,7 @@ import Testing
     }
 
     /// Installs `fault` on every publish, publishes once, checks the journal names the rule.
-    private func faultedPublish(_ fault: String, timeout: Double = 2) async throws -> PNStatus {
+    private func faultedPublish(_ fault: String, timeout: Double = TestTime.budget(5)) async throws -> PNStatus {
         let mock = try MockServerHarness.start()
         defer { mock.stop() }
         try mock.installRule(match: #"{"endpoint":"publish"}"#, fault: fault)

@@ -158,7 +158,7 @@ import Testing
         let mock = try MockServerHarness.start()
         defer { mock.stop() }
         try mock.installRule(match: Self.firstLongPoll, times: 1, fault: #"{"kind":"hang"}"#)
-        let (client, recorder) = try await subscribed(mock) { $0.subscribeMaximumIdleTime = 0.3 }
+        let (client, recorder) = try await subscribed(mock) { $0.subscribeMaximumIdleTime = TestTime.budget(0.5) }
         _ = await recorder.waitStatuses(1)
         let publisher = try makeClient(origin: mock.origin) { $0.uuid = "pub" }
         // The publish lands while the hung long-poll waits or after it; either way the restarted
@@ -179,7 +179,7 @@ import Testing
         defer { mock.stop() }
         try mock.installRule(match: #"{"endpoint":"subscribe","query":{"tt":"0"}}"#, times: 1, fault: #"{"kind":"hang"}"#)
         let (client, recorder) = try await subscribed(mock) {
-            $0.subscribeMaximumIdleTime = 0.3
+            $0.subscribeMaximumIdleTime = TestTime.budget(0.5)
             $0.reconnectionPingInterval = 0.05
         }
         let statuses = try #require(await recorder.waitStatuses(2))

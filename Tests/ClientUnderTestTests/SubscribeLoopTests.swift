@@ -208,7 +208,7 @@ import Testing
             }
         }
         defer { server.stop() }
-        let client = try makeClient(origin: server.origin) { $0.subscribeMaximumIdleTime = 0.5 }
+        let client = try makeClient(origin: server.origin) { $0.subscribeMaximumIdleTime = TestTime.budget(0.5) }
         let recorder = Recorder()
         client.addListener(recorder)
         try await client.subscribe(channels: ["ch"])

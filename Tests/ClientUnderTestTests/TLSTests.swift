@@ -8,7 +8,7 @@ import Testing
 /// trusting the server's test CA: trust failures by verify result, other handshake failures, and
 /// success with SNI/hostname checks.
 @Suite struct TLSTests {
-    private func tlsPublish(_ fault: ListenerFault, host: String = "127.0.0.1", timeout: Double = 2,
+    private func tlsPublish(_ fault: ListenerFault, host: String = "127.0.0.1", timeout: Double = TestTime.budget(5),
                             trust: ((MockServer) throws -> PubNubTrustedCA)? = nil) async throws -> Result<PNPublishResult, PNStatus>
     {
         let mock = try MockServerHarness.start()

@@ -11,9 +11,8 @@ import Testing
         let cases = try ConformanceCatalog.select(ConformanceCatalog.all(), suites: ["publish", "presence", "pam"], ids: [])
         // Paced for this machine as `run --time-scale auto` would: a loaded machine stretches the
         // budgets and windows; a case that still runs out of time is retried alone (flaky).
-        let scale = TimeScale.fromProbe(await MachineProbe.measured())
         let runner = ConformanceRunner(server: server, client: BuiltInClient(),
-                                       options: RunOptions(seed: 7, concurrency: 4, expectations: nil, timeScale: scale.factor))
+                                       options: RunOptions(seed: 7, concurrency: 4, expectations: nil, timeScale: await TestPacing.scale()))
         let report = await runner.run(cases)
         await stop()
 

@@ -30,7 +30,7 @@ import Testing
     """#
 
     @Test func numericTimetokensFromADriverRoundTripExactly() async throws {
-        let client = ExternalProcessClient(command: try ExternalProcessClientTests.script(Self.numericDriver), controlTimeout: .seconds(10))
+        let client = ExternalProcessClient(command: try ExternalProcessClientTests.script(Self.numericDriver), controlTimeout: TestTime.duration(10))
         let session = try await client.makeSession(configuration: ClientSessionConfiguration(
             origin: "127.0.0.1:1", caPEM: nil, subscribeKey: "s", publishKey: "p", uuid: "u"))
         var events = session.events.makeAsyncIterator()

@@ -41,8 +41,10 @@ import Testing
     }
 
     func run(_ cases: [ConformanceCase], driver: String) async throws -> RunReport {
-        let client = ExternalProcessClient(command: try Self.script(driver), name: "echo", controlTimeout: .seconds(5))
-        let runner = ConformanceRunner(server: FakeServer(), client: client, options: RunOptions(seed: 1, concurrency: 2))
+        let client = ExternalProcessClient(command: try Self.script(driver), name: "echo", controlTimeout: TestTime.duration(5),
+                                           startTimeout: TestTime.duration(30))
+        let runner = ConformanceRunner(server: FakeServer(), client: client,
+                                       options: RunOptions(seed: 1, concurrency: 2, timeScale: await TestPacing.scale()))
         return await runner.run(cases)
     }
 
@@ -77,7 +79,7 @@ import Testing
     }
 
     @Test func aCommandThatCannotStartFailsSetup() async throws {
-        let client = ExternalProcessClient(command: "/nonexistent/driver-binary", controlTimeout: .seconds(5))
+        let client = ExternalProcessClient(command: "/nonexistent/driver-binary", controlTimeout: TestTime.duration(5))
         let runner = ConformanceRunner(server: FakeServer(), client: client, options: RunOptions(seed: 1))
         let report = await runner.run([ConformanceCase.test("d.r.nostart", steps: [.time], expected: [])])
         #expect(report.results.first?.outcome == .fail)

@@ -12,9 +12,11 @@ import Testing
         let driver = Self.root.appendingPathComponent("Examples/driver/fake_driver.py").path
         let expectations = try ExpectationFile.load(contentsOf: Self.root.appendingPathComponent("Fixtures/expectations/fake-driver.json"))
         let client = ExternalProcessClient(command: "python3 \(driver)", name: "fake-driver",
-                                           capabilities: [.history, .presence, .tls])
+                                           capabilities: [.history, .presence, .tls],
+                                           controlTimeout: TestTime.duration(5), startTimeout: TestTime.duration(30))
         let cases = try ConformanceCatalog.select(ConformanceCatalog.all(), suites: ["publish", "subscribe", "history"], ids: [])
-        let runner = ConformanceRunner(server: server, client: client, options: RunOptions(seed: 20, concurrency: 4, expectations: expectations))
+        let runner = ConformanceRunner(server: server, client: client, options: RunOptions(seed: 20, concurrency: 4, expectations: expectations,
+                                                                                                timeScale: await TestPacing.scale()))
         let report = await runner.run(cases)
         await stop()
 

@@ -58,10 +58,14 @@ final class ScriptedClient: ConformanceClient {
     let server: FakeServer
     let configurations = Mutex<[ClientSessionConfiguration]>([])
     let closedSessions = Mutex(0)
+    /// Events a session emits while closing (a driver's SDK reporting its own shutdown).
+    let closingEvents: [ClientEvent]
 
-    init(server: FakeServer, capabilities: Set<Capability> = Set(Capability.allCases), script: @escaping Script) {
+    init(server: FakeServer, capabilities: Set<Capability> = Set(Capability.allCases), closingEvents: [ClientEvent] = [],
+         script: @escaping Script) {
         self.server = server
         self.capabilities = capabilities
+        self.closingEvents = closingEvents
         self.script = script
     }
 
@@ -98,6 +102,12 @@ final class FakeSession: ClientSession {
 
     func close() async {
         client.closedSessions.withLock { $0 += 1 }
+        for event in client.closingEvents { sink.yield(event) }
+        if !client.closingEvents.isEmpty {
+            // Models a driver that takes a moment to shut down, so the events are delivered
+            // before `close` returns (not a synchronisation: the runner must ignore them anyway).
+            try? await Task.sleep(for: .milliseconds(50))
+        }
         sink.finish()
     }
 }
@@ -129,7 +139,9 @@ enum TestPacing {
 
     static func scale() async -> Double {
         if let known = cached.withLock({ $0 }) { return known }
-        let measured = TimeScale.fromProbe(await MachineProbe.measured()).factor
+        // The runner's own probe (what `run --time-scale auto` would choose), or the test suite's
+        // load probe and HARNESS_TEST_TIME_SCALE when they call for more.
+        let measured = max(TimeScale.fromProbe(await MachineProbe.measured()).factor, TestTime.scale)
         return cached.withLock { value in
             if value == nil { value = measured }
             return value ?? measured

@@ -21,6 +21,7 @@ import Testing
         let tiny = ConformanceCase.test("p.b.tiny", steps: [.time], expected: [], budget: .milliseconds(100))
         #expect(CaseBudget.derive(tiny) == .milliseconds(1_250))
         #expect(CaseBudget.faultMilliseconds(in: ["a": [["intervalMs": 40], ["b": ["afterMs": 90]]], "timesMs": "x"]) == 90)
+        #expect(CaseBudget.faultMilliseconds(in: ["rules": [["fault": ["kind": "delay", "ms": 1_500]]]]) == 1_500)
     }
 
     @Test func timeScaleStretchesBudgetAndMustHappenWindowsOnly() {
@@ -33,6 +34,34 @@ import Testing
         #expect(CaseBudget.scaled(Self.timed, by: .nan) == Self.timed)
         #expect(CaseBudget.effective(Self.timed, scale: 2) == .milliseconds(7_900))
         #expect(CaseBudget.effective(Self.timed, scale: 0.5) == .milliseconds(3_950))
+    }
+
+    @Test func requestTimeoutsStretchOnlyWhereTheyAreBudgets() throws {
+        let catalog = Dictionary(uniqueKeysWithValues: ConformanceCatalog.all().map { ($0.id, $0) })
+        // The ping cases test the ping interval; the 300 ms request timeout only bounds the
+        // server's reply (a starved server must not make the client abandon a ping and retry).
+        let interval = try #require(catalog["reconnect.ping.interval"])
+        #expect(CaseBudget.timeoutsAreBudgets(interval))
+        let scaled = CaseBudget.scaled(interval, by: 8)
+        #expect(scaled.client.nonSubscribeTimeoutMs == 2_400)
+        #expect(scaled.client.reconnectPingIntervalMs == interval.client.reconnectPingIntervalMs)
+        #expect(scaled.plan == interval.plan)
+        // A case without a timeout of its own gets the harness default, stretched.
+        let plain = ConformanceCase.test("p.t.plain", steps: [.time], expected: [])
+        #expect(CaseBudget.scaled(plain, by: 2).client.nonSubscribeTimeoutMs == 2 * ClientSessionConfiguration.defaultNonSubscribeTimeoutMs)
+        #expect(CaseBudget.scaled(plain, by: 2).client.subscribeTimeoutMs == nil)
+        // Timeouts a case checks or races against stay as written: a hang, a fault duration, an
+        // expected timeout, a listener of its own.
+        for id in ["faults.request.hang", "faults.request.delay-long", "faults.subscribe.delay-long", "faults.request.delay-short", "transport.request.stall-on-accept"] {
+            let testCase = try #require(catalog[id], "\(id)")
+            #expect(!CaseBudget.timeoutsAreBudgets(testCase), "\(id)")
+            #expect(CaseBudget.scaled(testCase, by: 8).client == testCase.client, "\(id)")
+        }
+        #expect(!CaseBudget.timeoutsAreBudgets(Self.timed))
+        let expectsTimeout = ConformanceCase.test("p.t.timeout", steps: [.time, .expect(.timeout, within: 500)], expected: [.timeout])
+        #expect(!CaseBudget.timeoutsAreBudgets(expectsTimeout))
+        let hangsLater = ConformanceCase.test("p.t.later", steps: [.setPlan(["rules": [["fault": ["kind": "hang"]]]]), .time], expected: [])
+        #expect(!CaseBudget.timeoutsAreBudgets(hangsLater))
     }
 
     @Test func probeFiguresGiveTheScale() {
@@ -124,7 +153,7 @@ import Testing
         let cases = (1...2).map { ConformanceCase.test("p.f.case-\($0)", steps: [.time], expected: [], budget: .milliseconds(10)) }
         let started = ContinuousClock.now
         let report = await ConformanceRunner(server: server, client: client, options: RunOptions(seed: 3, concurrency: 2)).run(cases)
-        #expect(ContinuousClock.now - started < .seconds(60))
+        #expect(ContinuousClock.now - started < TestTime.duration(60))  // "does not hang": far below the hour, scaled for a loaded machine
         #expect(report.results.map(\.outcome) == [.flaky, .flaky])
         #expect(report.results.allSatisfy { $0.detail.hasPrefix("passed on a serial retry; first attempt: time budget of 1250 ms exceeded at step 1") })
         #expect(report.summary.flaky == 2)

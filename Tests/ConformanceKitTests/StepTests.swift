@@ -11,6 +11,20 @@ import Testing
         return (report.results[0], server)
     }
 
+    @Test func whatAClientReportsWhileClosingIsNotPartOfTheCase() async throws {
+        let testCase = ConformanceCase.test("s.t.closing", steps: [.subscribe(["c"]), .expect(.connected, within: 500)], expected: [.connected])
+        let server = FakeServer()
+        let client = ScriptedClient(server: server, closingEvents: [.status(StatusEvent(category: .unexpectedDisconnect))]) { _, session in
+            session.emit(.status(StatusEvent(category: .connected)))
+            return OperationResult()
+        }
+        let report = await ConformanceRunner(server: server, client: client, options: RunOptions(seed: 1, timeScale: await TestPacing.scale())).run([testCase])
+        let result = try #require(report.results.first)
+        #expect(result.outcome == .pass, "\(result.detail)")
+        #expect(result.observed == [.connected])
+        #expect(client.closedSessions.withLock { $0 } == 1)
+    }
+
     @Test func resultDataPresenceAndPlaceholders() async {
         let testCase = ConformanceCase.test("s.t.presence", steps: [
             .perform(.hereNow(channels: ["c"])),

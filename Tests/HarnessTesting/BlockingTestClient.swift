@@ -54,7 +54,7 @@ package final class BlockingTestClient {
     package func reset() { _ = cposix_set_linger_reset(fd); _ = shutdown(fd, Int32(SHUT_RDWR)) }
 
     /// One read: bytes, or how the stream ended, within `timeoutMs`.
-    package func readOnce(timeoutMs: Int32 = 5000) -> Result<[UInt8], EndError> {
+    package func readOnce(timeoutMs: Int32 = TestTime.budgetMs(5000)) -> Result<[UInt8], EndError> {
         var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         let ready = poll(&pfd, 1, timeoutMs)
         if ready == 0 { return .failure(EndError(end: .timedOut)) }
@@ -71,7 +71,7 @@ package final class BlockingTestClient {
     }
 
     /// Reads until the stream ends (or `timeoutMs` of silence); returns the bytes and the ending.
-    package func readToEnd(timeoutMs: Int32 = 5000) -> (bytes: [UInt8], end: End) {
+    package func readToEnd(timeoutMs: Int32 = TestTime.budgetMs(5000)) -> (bytes: [UInt8], end: End) {
         var all: [UInt8] = []
         for _ in 0..<100_000 {
             switch readOnce(timeoutMs: timeoutMs) {
@@ -83,7 +83,7 @@ package final class BlockingTestClient {
     }
 
     /// Reads exactly `count` bytes, or fewer if the stream ends or stays silent.
-    package func read(count: Int, timeoutMs: Int32 = 5000) -> [UInt8] {
+    package func read(count: Int, timeoutMs: Int32 = TestTime.budgetMs(5000)) -> [UInt8] {
         var all: [UInt8] = []
         while all.count < count {
             guard case .success(let bytes) = readOnce(timeoutMs: timeoutMs) else { break }
@@ -93,7 +93,7 @@ package final class BlockingTestClient {
     }
 
     /// Reads one response framed by `Content-Length`; returns its full text, or nil.
-    package func readResponse(timeoutMs: Int32 = 5000) -> String? {
+    package func readResponse(timeoutMs: Int32 = TestTime.budgetMs(5000)) -> String? {
         for _ in 0..<1000 {
             if let response = HTTPResponseText.frame(&pending) { return String(decoding: response, as: UTF8.self) }
             guard case .success(let bytes) = readOnce(timeoutMs: timeoutMs) else { return nil }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 import Synchronization
 
-/// A growing list of items that tests can wait on, with a timeout (never a sleep-based sync).
+/// A growing list of items that tests can wait on, with a time budget (never a sleep-based sync).
+/// Every wait is for something that must happen, so its budget is stretched by ``TestTime/scale``.
 package final class Waitable<Item: Sendable>: Sendable {
     private struct Waiter {
         let predicate: @Sendable ([Item]) -> Bool
@@ -33,7 +34,7 @@ package final class Waitable<Item: Sendable>: Sendable {
         for continuation in resumed { continuation.resume(returning: snapshot) }
     }
 
-    /// Waits until `predicate` holds for the items; nil after `timeout` seconds.
+    /// Waits until `predicate` holds for the items; nil after `timeout` seconds times ``TestTime/scale``.
     package func wait(timeout: Double = 5, until predicate: @escaping @Sendable ([Item]) -> Bool) async -> [Item]? {
         let id = state.withLock { s in
             s.nextID += 1
@@ -50,7 +51,7 @@ package final class Waitable<Item: Sendable>: Sendable {
                 return
             }
             Task {
-                try? await Task.sleep(for: .milliseconds(Int64(timeout * 1000)))
+                try? await Task.sleep(for: TestTime.duration(timeout))
                 let expired = self.state.withLock { s in s.waiters.removeValue(forKey: id) }
                 expired?.continuation.resume(returning: nil)
             }

@@ -77,6 +77,9 @@ public struct ClientSessionConfiguration: Sendable, Hashable {
     public var presenceHeartbeatValue: Int
     public var presenceHeartbeatIntervalMs: Int
 
+    /// The request timeout of a case that sets none (short: a case's budget is a few seconds).
+    public static let defaultNonSubscribeTimeoutMs = 400
+
     /// The harness defaults (4.x defaults for flags; short timeouts) with `overrides` applied.
     public init(
         origin: String, caPEM: String?, subscribeKey: String, publishKey: String, uuid: String, secretKey: String? = nil,
@@ -92,7 +95,7 @@ public struct ClientSessionConfiguration: Sendable, Hashable {
         self.secretKey = overrides.secretKey == true ? secretKey : nil
         self.cipherKey = overrides.cipherKey
         self.cipherScheme = overrides.cipherScheme ?? (overrides.cipherKey == nil ? nil : "legacy")
-        self.nonSubscribeTimeoutMs = overrides.nonSubscribeTimeoutMs ?? 400
+        self.nonSubscribeTimeoutMs = overrides.nonSubscribeTimeoutMs ?? Self.defaultNonSubscribeTimeoutMs
         // Above every case budget: an idle long-poll must never time out unless a case asks for it.
         self.subscribeTimeoutMs = overrides.subscribeTimeoutMs ?? 30_000
         self.reconnectPingIntervalMs = overrides.reconnectPingIntervalMs ?? 100

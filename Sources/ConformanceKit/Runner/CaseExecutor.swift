@@ -121,9 +121,12 @@ struct CaseExecutor: Sendable {
             return finish(.fail, "install plan: \(error)")
         }
 
+        // What the client reports once the runner asks it to close (a driver unsubscribing and
+        // stopping its SDK, on its own schedule) is not part of the case: the observations end
+        // here, for every client, as the built-in one's close stops listening first.
+        let observed = Self.distinct(await log.current.statuses)
         await session.close()
         pump.cancel()
-        let observed = Self.distinct(await log.current.statuses)
         let wireLog = ((try? await server.journal(subscribeKey: keys.subscribeKey)) ?? []).suffix(wireLogLength).map(\.line)
         await cleanup(keys: keys, listenerPort: listenerPort, planInstalled: planInstalled)
 

@@ -71,6 +71,9 @@ final class StepRunner: Sendable {
                 }
                 return false
             } catch {
+                // Cancelled by the runner when the budget ran out: that failure is the budget's
+                // (reported by the executor), not the client's.
+                if Task.isCancelled { return false }
                 await state.fail(.failed("step \(number) \(operation.name): client error \(error)"))
                 return false
             }

@@ -42,11 +42,17 @@ package struct AdminAPI: RequestHandler {
         responder.send(.respond(response(for: request, context: context)))
     }
 
-    /// The answer to one admin request.
-    package func response(for request: HTTPRequest, context: RequestContext) -> HTTPResponse {
+    /// The 403 for a peer the admin API does not answer (not loopback, remote access off), or nil.
+    package func refusal(for context: RequestContext) -> HTTPResponse? {
         guard allowRemote || context.peerIsLoopback else {
             return Self.error(403, "the admin API answers loopback peers only (enable remote admin access to allow \(context.peer))")
         }
+        return nil
+    }
+
+    /// The answer to one admin request.
+    package func response(for request: HTTPRequest, context: RequestContext) -> HTTPResponse {
+        if let refusal = refusal(for: context) { return refusal }
         guard let segments = request.pathSegments, segments.first == "__admin" else {
             return Self.error(400, "invalid percent-encoding in the path")
         }

@@ -79,7 +79,7 @@ public final class MockServer: Sendable {
             made = (service, faults)
             // Extensions see their path prefixes before the fault layer; without any, PubNub alone.
             let served: any RequestHandler = extensions.isEmpty ? faults : ExtensionHTTPRouter(extensions: extensions, next: faults)
-            let root: any RequestHandler = AdminRouter(admin: admin, next: served)
+            let root: any RequestHandler = AdminRouter(admin: admin, extensions: extensions, next: served)
             guard let level = configuration.requestLogLevel, let logger else { return root }
             return RequestLog(next: root, logger: logger, level: level)
         }

@@ -33,8 +33,10 @@ extension WebSocketConnection {
         switch message {
         case .ping(let payload):
             guard case .open = state else { return }
-            var encoder = WebSocketFrameEncoder.server
-            sendData(encoder.encodePong(payload))
+            if handler.answersPings {
+                var encoder = WebSocketFrameEncoder.server
+                sendData(encoder.encodePong(payload))
+            }
             guard case .open = state else { return }
             handler.webSocket(handle, didReceivePing: payload)
         case .pong(let payload):

@@ -24,6 +24,8 @@ public protocol WebSocketHandler: Sendable {
     func webSocketDidClose(_ connection: WebSocketHandle, code: WebSocketCloseCode, reason: String, clean: Bool)
     /// When false, a binary message closes the connection with 1003 instead of being delivered.
     var acceptsBinaryMessages: Bool { get }
+    /// When false, the transport does not answer the peer's pings (fault injection: withheld pongs).
+    var answersPings: Bool { get }
 }
 
 extension WebSocketHandler {
@@ -31,4 +33,5 @@ extension WebSocketHandler {
     public func webSocket(_ connection: WebSocketHandle, didReceivePong payload: [UInt8]) {}
     public func webSocket(_ connection: WebSocketHandle, didReceivePing payload: [UInt8]) {}
     public var acceptsBinaryMessages: Bool { true }
+    public var answersPings: Bool { true }
 }

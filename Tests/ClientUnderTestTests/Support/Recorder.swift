@@ -12,7 +12,7 @@ final class Recorder: PubNubListener {
 
     var statuses: [PNStatus] { events.items.compactMap { if case .status(let s) = $0 { s } else { nil } } }
 
-    /// Waits for `count` statuses in total.
+    /// Waits for `count` statuses in total (`timeout` is a budget: ``Waitable`` stretches it).
     func waitStatuses(_ count: Int, timeout: Double = 5) async -> [PNStatus]? {
         let items = await events.wait(timeout: timeout) { items in
             items.filter { if case .status = $0 { true } else { false } }.count >= count
@@ -25,13 +25,14 @@ extension PubNubEvent {
     var messageEvent: PNMessageEvent? { if case .message(let m) = self { m } else { nil } }
 }
 
-/// A client for a loopback origin, plain HTTP, with short timeouts.
+/// A client for a loopback origin, plain HTTP. Its request timeouts are budgets for replies that
+/// must come (stretched by ``TestTime/scale``); a test about a timeout sets its own.
 func makeClient(origin: String, configure: (inout PubNubConfiguration) -> Void = { _ in }) throws -> PubNubClient {
     var config = PubNubConfiguration(publishKey: "pub-k", subscribeKey: "sub-k", uuid: "tester")
     config.origin = origin
     config.tlsEnabled = false
-    config.nonSubscribeRequestTimeout = 2
-    config.subscribeMaximumIdleTime = 5
+    config.nonSubscribeRequestTimeout = TestTime.budget(5)
+    config.subscribeMaximumIdleTime = TestTime.budget(10)
     configure(&config)
     return try PubNubClient(configuration: config)
 }

@@ -16,7 +16,8 @@ enum HarnessProcess {
         var stderr: String
     }
 
-    /// Runs to completion in `directory` (a fresh temporary one by default); at most `limit` seconds.
+    /// Runs to completion in `directory` (a fresh temporary one by default); at most `limit`
+    /// seconds stretched by ``TestTime/scale``.
     static func run(_ arguments: [String], in directory: URL? = nil, limit: Double = 60) async throws -> Outcome {
         let work = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("harness-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
@@ -40,7 +41,7 @@ enum HarnessProcess {
             do { try process.run() } catch { continuation.resume(throwing: error) }
             let pid = process.processIdentifier
             // The time budget: a process still running then is killed (and the test fails on its status).
-            DispatchQueue.global().asyncAfter(deadline: .now() + limit) { if process.isRunning { kill(pid, SIGKILL) } }
+            DispatchQueue.global().asyncAfter(deadline: .now() + TestTime.budget(limit)) { if process.isRunning { kill(pid, SIGKILL) } }
         }
         return Outcome(status: status, stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
                        stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
@@ -77,15 +78,15 @@ enum HarnessProcess {
             output = fds[0]
         }
 
-        /// The rest of the first output line starting with `prefix` (bounded: 10 s).
+        /// The rest of the first output line starting with `prefix` (bounded: 10 s, scaled).
         func line(after prefix: String) async -> String? {
             await offPool { self.blockingLine(after: prefix) }
         }
 
-        /// Waits (bounded: 5 s) until the output contains `text`.
+        /// Waits (bounded: 5 s, scaled) until the output contains `text`.
         func waitFor(_ text: String) async -> Bool {
             await offPool {
-                for _ in 0..<50 where !self.text.contains(text) { self.readSome(waitMs: 100) }
+                for _ in 0..<Self.rounds(seconds: 5) where !self.text.contains(text) { self.readSome(waitMs: 100) }
                 return self.text.contains(text)
             }
         }
@@ -95,6 +96,9 @@ enum HarnessProcess {
             await offPool { self.blockingStop() }
         }
 
+        /// How many 100 ms polls make `seconds` of time budget on this machine.
+        static func rounds(seconds: Double) -> Int { Int((TestTime.budget(seconds) * 10).rounded(.up)) }
+
         private func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
             await withCheckedContinuation { continuation in
                 Thread.detachNewThread { continuation.resume(returning: work()) }
@@ -102,7 +106,7 @@ enum HarnessProcess {
         }
 
         private func blockingLine(after prefix: String) -> String? {
-            for _ in 0..<100 {
+            for _ in 0..<Self.rounds(seconds: 10) {
                 if let line = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().first(where: { $0.hasPrefix(prefix) }) {
                     return String(line.dropFirst(prefix.count))
                 }
@@ -126,10 +130,10 @@ enum HarnessProcess {
 
         private func blockingStop() -> Int32? {
             kill(pid, SIGINT)
-            for _ in 0..<100 where readSome(waitMs: 100) {}
+            for _ in 0..<Self.rounds(seconds: 10) where readSome(waitMs: 100) {}
             close(output)
             var status: Int32 = 0
-            for _ in 0..<500 {
+            for _ in 0..<(Self.rounds(seconds: 5) * 10) {
                 if waitpid(pid, &status, WNOHANG) == pid { return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F) }
                 usleep(10_000)
             }

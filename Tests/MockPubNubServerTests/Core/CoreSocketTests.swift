@@ -70,7 +70,7 @@ extension CoreSocketTests {
                     responder.send(.respond(HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Array("late".utf8))))
                     answered.signal()
                 }
-                #expect(answered.wait(timeout: .now() + 5) == .success)
+                #expect(answered.wait(timeout: .now() + TestTime.budget(5)) == .success)
                 #expect(client.readResponse() == okResponse("late"))
                 #expect(client.readResponse() == okResponse("/a #1"))
                 #expect(client.readResponse() == okResponse("/b #2"))

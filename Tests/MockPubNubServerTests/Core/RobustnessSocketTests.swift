@@ -146,7 +146,7 @@ extension CoreSocketTests {
                     ran.withLock { $0.append(2) }
                     done.signal()
                 }
-                #expect(done.wait(timeout: .now() + 5) == .success)
+                #expect(done.wait(timeout: .now() + TestTime.budget(5)) == .success)
                 #expect(ran.withLock { $0 } == [2])
             }
         }

@@ -29,12 +29,12 @@ final class ParkedRequests: Sendable {
 
     /// Waits for the next parked request; nil after 5 s.
     func next() -> (HTTPRequest, Responder)? {
-        guard arrivals.wait(timeout: .now() + 5) == .success else { return nil }
+        guard arrivals.wait(timeout: .now() + TestTime.budget(5)) == .success else { return nil }
         return parked.withLock { $0.isEmpty ? nil : $0.removeFirst() }
     }
 
     /// Waits for one cancellation; false after 5 s.
-    func waitForCancellation() -> Bool { cancellations.wait(timeout: .now() + 5) == .success }
+    func waitForCancellation() -> Bool { cancellations.wait(timeout: .now() + TestTime.budget(5)) == .success }
 }
 
 /// Starts a server on 127.0.0.1:0 with `handler`, runs `body`, stops the server. Framing errors

@@ -9,7 +9,7 @@ import Testing
         var collected: [[String: Any]] = []
         var tt = cursor
         for _ in 0..<10 where collected.count < count {
-            let (status, body) = try server.call("/v2/subscribe/demo/\(channel)-pnpres/0?tt=\(tt)&uuid=watcher", timeoutMs: 8000)
+            let (status, body) = try server.call("/v2/subscribe/demo/\(channel)-pnpres/0?tt=\(tt)&uuid=watcher", timeoutMs: TestTime.budgetMs(8000))
             #expect(status == 200)
             collected += EndToEndServer.envelopes(body).compactMap { $0["d"] as? [String: Any] }
             tt = try #require(EndToEndServer.cursor(body))

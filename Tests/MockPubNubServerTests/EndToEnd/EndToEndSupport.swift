@@ -26,14 +26,14 @@ final class EndToEndServer {
     func connect() throws -> BlockingTestClient { try BlockingTestClient(port: port) }
 
     /// Sends one request on a new connection (`Connection: close`) and returns the raw response.
-    func raw(_ target: String, method: String = "GET", body: String? = nil, timeoutMs: Int32 = 5000) throws -> String {
+    func raw(_ target: String, method: String = "GET", body: String? = nil, timeoutMs: Int32 = TestTime.budgetMs(5000)) throws -> String {
         let client = try connect()
         client.send(Self.request(target, method: method, body: body, close: true))
         return String(decoding: client.readToEnd(timeoutMs: timeoutMs).bytes, as: UTF8.self)
     }
 
     /// One request; the status code and the body.
-    func call(_ target: String, method: String = "GET", body: String? = nil, timeoutMs: Int32 = 5000) throws -> (Int, String) {
+    func call(_ target: String, method: String = "GET", body: String? = nil, timeoutMs: Int32 = TestTime.budgetMs(5000)) throws -> (Int, String) {
         try EndToEndServer.split(raw(target, method: method, body: body, timeoutMs: timeoutMs))
     }
 

@@ -13,7 +13,7 @@ import Testing
     private static func admin(_ port: Int, _ method: String, _ path: String, body: String = "") throws -> HTTPResponseText {
         let client = try BlockingTestClient(port: port)
         client.send("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
-        guard let text = client.readResponse(timeoutMs: 3000) else {
+        guard let text = client.readResponse(timeoutMs: TestTime.budgetMs(3000)) else {
             throw BlockingTestClient.ClientError(description: "no answer to \(method) \(path)")
         }
         return HTTPResponseText(Array(text.utf8))

@@ -60,7 +60,7 @@ enum EndToEnd {
     static func response(port: Int, _ target: String) throws -> HTTPResponseText {
         let client = try BlockingTestClient(port: port)
         client.send(get(target))
-        guard let text = client.readResponse(timeoutMs: 3000) else {
+        guard let text = client.readResponse(timeoutMs: TestTime.budgetMs(3000)) else {
             throw BlockingTestClient.ClientError(description: "no complete response to \(target)")
         }
         return HTTPResponseText(Array(text.utf8))
@@ -119,7 +119,7 @@ struct ParallelRequests {
                 done.signal()
             }.start()
         }
-        for _ in 0..<2 { _ = done.wait(timeout: .now() + 20) }
+        for _ in 0..<2 { _ = done.wait(timeout: .now() + TestTime.budget(20)) }
         return results.withLock { ($0[keyA] ?? [], $0[keyB] ?? []) }
     }
 }

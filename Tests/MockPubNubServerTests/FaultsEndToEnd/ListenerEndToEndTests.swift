@@ -36,7 +36,7 @@ import Testing
     @Test func queuedConnectionFaultHitsOnlyTheNextConnection() async throws {
         let (first, second) = try await EndToEnd.run { server, port in
             server.queueConnectionFaults([.resetOnAccept], port: port)
-            let first = try BlockingTestClient(port: port).readToEnd(timeoutMs: 2000)  // no request: see above
+            let first = try BlockingTestClient(port: port).readToEnd(timeoutMs: TestTime.budgetMs(2000))  // no request: see above
             return (first, try status(port, "/time/0"))
         }
         #expect(first.bytes == [])

@@ -39,7 +39,7 @@ import Testing
             // Parked by the service (no fault): answered by the next publish.
             for _ in 0..<100 where server.journal(subscribeKey: "sk-recipe").count < 4 { usleep(10_000) }
             _ = try status(port, EndToEnd.publish("sk-recipe", channel: "ch", message: "%22after%22"))
-            let answer = HTTPResponseText(Array((third.readResponse(timeoutMs: 3000) ?? "").utf8))
+            let answer = HTTPResponseText(Array((third.readResponse(timeoutMs: TestTime.budgetMs(3000)) ?? "").utf8))
             let journal = server.journal(subscribeKey: "sk-recipe").filter { $0.endpoint == .subscribe }
             return Observed(
                 installedUnder: installed, handshakeStatus: handshake.statusLine, firstTwo: firstTwo,

@@ -43,7 +43,7 @@ import Testing
             let client = try BlockingTestClient(port: port)
             client.send(EndToEnd.get(EndToEnd.publish("sk-delay")))
             let early = client.readOnce(timeoutMs: 100)
-            return (early, client.readResponse(timeoutMs: 3000))
+            return (early, client.readResponse(timeoutMs: TestTime.budgetMs(3000)))
         }
         #expect(early == .failure(.init(end: .timedOut)))
         let response = HTTPResponseText(Array(try #require(late).utf8))
@@ -69,7 +69,7 @@ import Testing
             client.send(EndToEnd.get(EndToEnd.publish("sk-drip")))
             var reads: [[UInt8]] = []
             for _ in 0..<200 {
-                guard case .success(let chunk) = client.readOnce(timeoutMs: 1000) else { break }
+                guard case .success(let chunk) = client.readOnce(timeoutMs: TestTime.budgetMs(1000)) else { break }
                 reads.append(chunk)
                 let parsed = HTTPResponseText(reads.flatMap { $0 })
                 if parsed.body.count >= 30 { break }

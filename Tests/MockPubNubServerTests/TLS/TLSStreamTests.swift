@@ -80,7 +80,7 @@ enum PlainClient {
 
     static func exchange(port: UInt16, send bytes: [UInt8]) -> Reply {
         var reply = Reply()
-        let fd = TestSockets.connectLoopback(port: port, timeoutMilliseconds: 5_000)
+        let fd = TestSockets.connectLoopback(port: port, timeoutMilliseconds: Int(TestTime.budgetMs(5_000)))
         guard fd >= 0 else {
             reply.errno = -fd
             return reply

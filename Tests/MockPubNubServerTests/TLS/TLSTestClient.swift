@@ -21,8 +21,8 @@ struct TLSClientOptions: Sendable {
     var request: [UInt8]?
     /// When set, `request` goes out as one TLS record per this many bytes, written back to back.
     var recordSize: Int?
-    /// SO_RCVTIMEO / SO_SNDTIMEO of the client socket.
-    var timeoutMilliseconds = 5_000
+    /// SO_RCVTIMEO / SO_SNDTIMEO of the client socket (a budget unless a test times a stall).
+    var timeoutMilliseconds = Int(TestTime.budgetMs(5_000))
 }
 
 /// What the client observed.

@@ -35,10 +35,11 @@ final class TLSTestServer: Sendable {
 
     deinit { close(listenFD) }
 
-    /// Serves one connection; blocking, bounded by `seconds`. Call on a dedicated thread.
-    func serveOne(seconds: Int = 5) -> TLSServerOutcome {
+    /// Serves one connection; blocking, bounded by `seconds` (a budget, stretched by
+    /// ``TestTime/scale``). Call on a dedicated thread.
+    func serveOne(seconds: Double = 5) -> TLSServerOutcome {
         var outcome = TLSServerOutcome()
-        let deadline = ContinuousClock.now + .seconds(seconds)
+        let deadline = ContinuousClock.now + TestTime.duration(seconds)
         guard TestSockets.wait(listenFD, for: Int16(POLLIN), until: deadline) else {
             outcome.setupFailure = "no connection"
             return outcome

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+import MockPubNubServer
+import MockPusher
+import Synchronization
+
+/// The open Pusher connections by id, each with its faults. A connection is added when its
+/// WebSocket opens and removed when the transport reports it closed (exactly once per connection),
+/// so nothing outlives its socket.
+final class PusherConnectionRegistry: Sendable {
+    private struct Entry {
+        let handle: WebSocketHandle
+        var faults: PusherConnectionFaults
+        var socketID: String?
+    }
+
+    private let entries = Mutex<[PusherConnectionID: Entry]>([:])
+
+    func add(_ handle: WebSocketHandle, faults: PusherConnectionFaults) {
+        entries.withLock { $0[PusherConnectionID(handle.id)] = Entry(handle: handle, faults: faults) }
+    }
+
+    /// Forgets the connection; the socket id it had.
+    @discardableResult
+    func remove(_ id: PusherConnectionID) -> String? {
+        entries.withLock { $0.removeValue(forKey: id)?.socketID }
+    }
+
+    func setSocketID(_ socketID: String?, of id: PusherConnectionID) {
+        entries.withLock { $0[id]?.socketID = socketID }
+    }
+
+    func socketID(of id: PusherConnectionID) -> String? { entries.withLock { $0[id]?.socketID } }
+
+    /// The connection's handle and what its faults make of `action` (nil when it is gone).
+    func steps(for action: PusherAction, to id: PusherConnectionID) -> (WebSocketHandle, [PusherWireStep])? {
+        entries.withLock { entries in
+            guard var entry = entries[id] else { return nil }
+            let steps = entry.faults.steps(for: action)
+            entries[id] = entry
+            return (entry.handle, steps)
+        }
+    }
+
+    func handle(_ id: PusherConnectionID) -> WebSocketHandle? {
+        entries.withLock { $0[id]?.handle }
+    }
+
+    var count: Int { entries.withLock { $0.count } }
+
+    /// Any open connection's handle (its event loop runs timers that belong to no connection).
+    var any: WebSocketHandle? { entries.withLock { $0.values.first?.handle } }
+}

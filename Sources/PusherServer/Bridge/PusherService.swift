@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: MIT
+import MockPubNubServer
+import MockPusher
+
+/// Pusher Channels served on the mock server's listeners: the protocol core, the WebSocket
+/// extension for `/app/KEY`, the open connections and the timer for the core's deadlines.
+///
+/// ```swift
+/// let pusher = PusherService(apps: [PusherAppArgument.demo])
+/// var configuration = MockServerConfiguration.loopback()
+/// configuration.extensions = pusher.extensions
+/// let server = try MockServer(configuration: configuration)
+/// pusher.attach(to: server)
+/// ```
+public final class PusherService: Sendable {
+    /// The protocol core (HTTP-side queries and triggers go straight to it; perform what it returns).
+    public let core: PusherCore
+    /// The apps served.
+    public let apps: [PusherApp]
+    /// The Pusher fault plans by app key (decided per connection when it opens).
+    public let faults = PusherFaultBook()
+    /// What clients sent, by app key.
+    public let journal = PusherJournal()
+    let options: PusherServiceOptions
+    let connections = PusherConnectionRegistry()
+    private let timer = PusherDeadlineTimer()
+
+    public init(apps: [PusherApp], options: PusherServiceOptions = PusherServiceOptions()) {
+        self.apps = apps
+        self.options = options
+        core = PusherCore(apps: apps, socketIDs: options.socketIDs)
+    }
+
+    /// The extensions to put into `MockServerConfiguration.extensions`: `/app/KEY` upgrades and
+    /// the admin routes under `/__admin/pusher/`.
+    public var extensions: [any ServerExtension] { [PusherWebSocketExtension(service: self), PusherAdminExtension(service: self)] }
+
+    /// Runs the deadline timer on `server`'s event loops (without it, timers run on the loop of a
+    /// connection, which is equivalent while any is open).
+    public func attach(to server: MockServer) { timer.attach(server.scheduler) }
+
+    /// The current instant of the service's clock.
+    public var now: PusherInstant { options.clock.now }
+
+    /// Open WebSocket connections on `/app/…` (including ones the core is about to close).
+    public var openConnectionCount: Int { connections.count }
+
+    /// Performs the core's actions in order: messages, closes and pings go to their connection's
+    /// socket (dropped when it is gone), webhook events to `webhookSink`. Any thread.
+    public func perform(_ actions: [PusherAction]) {
+        execute(actions)
+        armTimer(fallback: nil)
+    }
+
+    private func execute(_ actions: [PusherAction]) {
+        for action in actions {
+            switch action {
+            case .send(let id, _), .close(let id, _, _), .webSocketPing(let id):
+                guard let (handle, steps) = connections.steps(for: action, to: id) else { continue }
+                for step in steps { Self.perform(step, on: handle) }
+            case let .webhook(appID, event):
+                options.webhookSink(appID, event)
+            }
+        }
+    }
+
+    /// Puts one wire step on `handle`'s socket (a delayed one on its loop's timer).
+    static func perform(_ step: PusherWireStep, on handle: WebSocketHandle) {
+        switch step {
+        case .text(let text): handle.send(text: text)
+        case .raw(let bytes): handle.sendRaw(bytes)
+        case let .close(code, reason): handle.close(code: WebSocketCloseCode(code), reason: reason)
+        case .ping: handle.ping()
+        case let .later(milliseconds, step):
+            handle.schedule(after: .milliseconds(milliseconds)) { perform(step, on: handle) }
+        }
+    }
+
+    /// `core.trigger` stamped with the current instant, then performed.
+    public func trigger(
+        appID: String, event: String, data: String, channels: [String], excludeSocketID: String? = nil
+    ) throws(PusherQueryError) {
+        perform(try core.trigger(appID: appID, event: event, data: data, channels: channels, excludeSocketID: excludeSocketID, now: now))
+    }
+
+    // MARK: - From the transport
+
+    /// Feeds one input that arrived on `handle` to the core and performs the answer.
+    /// `afterCore` runs between the core's answer and performing it (the socket id is known then).
+    func receive(_ input: PusherInput, on handle: WebSocketHandle, afterCore: () -> Void = {}) {
+        let actions = core.handle(input)
+        afterCore()
+        execute(actions)
+        armTimer(fallback: WebSocketHandleScheduler(handle: handle))
+    }
+
+    private func armTimer(fallback: (any Scheduler)?) {
+        let fallback = fallback ?? connections.any.map { WebSocketHandleScheduler(handle: $0) }
+        timer.rearm(for: core.nextDeadline, now: now, fallback: fallback) { [self] in
+            timer.fired()
+            perform(core.handle(.tick(now: now)))
+        }
+    }
+}

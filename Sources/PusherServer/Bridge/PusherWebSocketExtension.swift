@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: MIT
+import MockPubNubServer
+import MockPusher
+
+/// Claims WebSocket upgrades on `/app/KEY` (any key: an unknown one is refused by the core with
+/// close 4001 after the upgrade, as the service does) and leaves every other request alone.
+struct PusherWebSocketExtension: ServerExtension {
+    let service: PusherService
+
+    func webSocketUpgrade(for request: HTTPRequest, context: RequestContext) -> WebSocketUpgradeDecision {
+        guard let key = PusherPath.appKey(fromPath: request.rawPath) else { return .notMine }
+        // A query with broken percent-encoding reads as empty (the core then refuses: no protocol).
+        let query = (request.queryItems ?? []).map { PusherQueryItem($0.name, $0.value) }
+        let faults = service.faults.faults(forConnectionOn: key, query: query)
+        return .accept(PusherConnectionHandler(service: service, appKey: key, query: query, faults: faults))
+    }
+}

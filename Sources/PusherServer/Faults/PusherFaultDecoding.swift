@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+import HarnessJSON
+import HarnessWebSocket
+
+extension PusherFault {
+    /// The `kind` names.
+    static let kinds = ["close", "withhold-pongs", "server-ping-only", "drop-subscription-succeeded", "delay-subscription-succeeded", "malformed"]
+
+    static func decode(_ value: JSONValue, path: String) throws(PusherFaultPlanError) -> PusherFault {
+        guard let kind = value["kind"]?.stringValue else { throw PusherFaultPlanError(path: "\(path).kind", message: "required (one of \(kinds.joined(separator: ", ")))") }
+        switch kind {
+        case "close":
+            let fields = try PusherPlanFields(value, path: path, allowed: ["kind", "code", "reason", "at", "channel", "count"])
+            guard let code = try fields.int("code", in: 1000...4999) else { throw PusherFaultPlanError(path: fields.path("code"), message: "required") }
+            guard WebSocketCloseCode(UInt16(code)).isValidOnWire else {
+                throw PusherFaultPlanError(path: fields.path("code"), message: "\(code) may not be sent in a close frame")
+            }
+            let reason = try fields.string("reason") ?? ""
+            guard reason.utf8.count <= 123 else { throw PusherFaultPlanError(path: fields.path("reason"), message: "longer than 123 bytes") }
+            return .close(code: UInt16(code), reason: reason, at: try moment(fields))
+        case "withhold-pongs":
+            let fields = try PusherPlanFields(value, path: path, allowed: ["kind", "which"])
+            let which = try fields.oneOf("which", PusherPongKind.allCases.map(\.rawValue)) ?? "both"
+            return .withholdPongs(PusherPongKind(rawValue: which) ?? .both)
+        case "server-ping-only":
+            let fields = try PusherPlanFields(value, path: path, allowed: ["kind", "ping"])
+            guard let ping = try fields.oneOf("ping", PusherPingKind.allCases.map(\.rawValue)), let kind = PusherPingKind(rawValue: ping) else {
+                throw PusherFaultPlanError(path: fields.path("ping"), message: "required (pusher or websocket)")
+            }
+            return .serverPingOnly(kind)
+        case "drop-subscription-succeeded":
+            let fields = try PusherPlanFields(value, path: path, allowed: ["kind", "channel"])
+            return .dropSubscriptionSucceeded(channel: try fields.string("channel"))
+        case "delay-subscription-succeeded":
+            let fields = try PusherPlanFields(value, path: path, allowed: ["kind", "channel", "ms"])
+            guard let ms = try fields.int("ms", in: 0...3_600_000) else { throw PusherFaultPlanError(path: fields.path("ms"), message: "required") }
+            return .delaySubscriptionSucceeded(channel: try fields.string("channel"), milliseconds: ms)
+        case "malformed":
+            let fields = try PusherPlanFields(value, path: path, allowed: ["kind", "form", "target", "channel"])
+            guard let form = try fields.oneOf("form", PusherMalformation.allCases.map(\.rawValue)), let malformation = PusherMalformation(rawValue: form) else {
+                throw PusherFaultPlanError(path: fields.path("form"), message: "required (one of \(PusherMalformation.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            let target: PusherMessageTarget
+            switch try fields.string("target") ?? PusherOutboundMessage.establishedEvent {
+            case PusherOutboundMessage.establishedEvent: target = .connectionEstablished
+            case PusherOutboundMessage.succeededEvent: target = .subscriptionSucceeded(channel: try fields.string("channel"))
+            case let event: target = .event(event)
+            }
+            return .malformed(malformation, target: target)
+        default:
+            throw PusherFaultPlanError(path: "\(path).kind", message: "unknown fault kind \"\(kind)\" (one of \(kinds.joined(separator: ", ")))")
+        }
+    }
+
+    private static func moment(_ fields: PusherPlanFields) throws(PusherFaultPlanError) -> PusherFaultMoment {
+        let moments = ["before-established", "after-established", "after-subscribed", "after-messages"]
+        switch try fields.oneOf("at", moments) ?? "before-established" {
+        case "after-established": return .afterEstablished
+        case "after-subscribed":
+            guard let channel = try fields.string("channel") else { throw PusherFaultPlanError(path: fields.path("channel"), message: "required with at \"after-subscribed\"") }
+            return .afterSubscribed(channel: channel)
+        case "after-messages":
+            guard let count = try fields.int("count", in: 1...1_000_000) else { throw PusherFaultPlanError(path: fields.path("count"), message: "required with at \"after-messages\"") }
+            return .afterMessages(count: count)
+        default: return .beforeEstablished
+        }
+    }
+}

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+import MockPusher
+import Synchronization
+
+/// What Pusher clients sent, per app key: the last `capacity` entries of each key, oldest first.
+/// Suites read it to check e.g. that a client re-authorised with its new socket id after a reconnect.
+public final class PusherJournal: Sendable {
+    private struct Ring {
+        var entries: [PusherJournalEntry] = []
+        var lastSequence: UInt64 = 0
+    }
+
+    public let capacity: Int
+    private let rings = Mutex<[String: Ring]>([:])
+
+    public init(capacity: Int = 10_000) { self.capacity = max(1, capacity) }
+
+    /// Appends an entry for `appKey` (its sequence is assigned here).
+    func record(_ appKey: String, at: PusherInstant, connection: UInt64, socketID: String?, _ kind: PusherJournalEntry.Kind) {
+        rings.withLock { rings in
+            var ring = rings[appKey] ?? Ring()
+            ring.lastSequence += 1
+            ring.entries.append(PusherJournalEntry(sequence: ring.lastSequence, at: at, connection: connection, socketID: socketID, kind: kind))
+            // Trimmed in batches (a quarter of the capacity at a time); readers see the last `capacity`.
+            if ring.entries.count >= capacity + max(1, capacity / 4) { ring.entries.removeFirst(ring.entries.count - capacity) }
+            rings[appKey] = ring
+        }
+    }
+
+    /// The entries of `appKey` with a sequence above `since`, oldest first.
+    public func entries(for appKey: String, since: UInt64 = 0) -> [PusherJournalEntry] {
+        rings.withLock { $0[appKey]?.entries.suffix(capacity).filter { $0.sequence > since } ?? [] }
+    }
+
+    /// The keys with entries.
+    public var keys: [String] { rings.withLock { $0.keys.sorted() } }
+
+    /// Forgets the entries of `appKey` (sequences continue).
+    public func clear(_ appKey: String) { rings.withLock { $0[appKey]?.entries.removeAll() } }
+
+    /// Forgets every entry.
+    public func clearAll() { rings.withLock { $0.removeAll() } }
+}
