@@ -107,6 +107,9 @@ enum PusherFanoutBench {
         let events = cposix_epoll_events_alloc(512)!
         defer { cposix_epoll_events_free(events) }
         var buffer = [UInt8](repeating: 0, count: 4096)
+        let serverTicksBefore = serverPID.flatMap(cpuTicks)
+        var usageBefore = rusage()
+        getrusage(Int32(RUSAGE_SELF.rawValue), &usageBefore)
         let triggeredAt = cposix_monotonic_nanos()
         sendAll(trigger, request)
         let deadline = triggeredAt + 10_000_000_000
@@ -128,6 +131,9 @@ enum PusherFanoutBench {
                 }
             }
         }
+        var usageAfter = rusage()
+        getrusage(Int32(RUSAGE_SELF.rawValue), &usageAfter)
+        let serverTicksAfter = serverPID.flatMap(cpuTicks)
         let status = String(decoding: readUntil(trigger, suffix: Array("\r\n".utf8), limit: 64), as: UTF8.self)
         let latencies = doneAt.filter { $0 > 0 }.map { Double($0 - triggeredAt) / 1e6 }.sorted()
         let delivered = latencies.count
@@ -135,6 +141,28 @@ enum PusherFanoutBench {
             + (delivered > 0
                 ? " p50_ms=\(format(latencies[delivered / 2])) p99_ms=\(format(latencies[min(delivered - 1, delivered * 99 / 100)])) all_ms=\(format(latencies[delivered - 1]))"
                 : ""))
+        // CPU time spent during the fan-out: independent of how busy the machine is (10 ms ticks for the server).
+        let clientCPU = milliseconds(usageAfter.ru_utime) + milliseconds(usageAfter.ru_stime) - milliseconds(usageBefore.ru_utime) - milliseconds(usageBefore.ru_stime)
+        if let serverTicksBefore, let serverTicksAfter {
+            let hertz = sysconf(Int32(_SC_CLK_TCK))
+            emit("cpu during fan-out: server_ms=\((serverTicksAfter - serverTicksBefore) * 1000 / max(1, hertz)) client_ms=\(format(clientCPU))")
+        }
+    }
+
+    private static func milliseconds(_ value: timeval) -> Double { Double(value.tv_sec) * 1000 + Double(value.tv_usec) / 1000 }
+
+    /// utime + stime of a process, in clock ticks (`/proc/PID/stat` fields 14 and 15).
+    private static func cpuTicks(pid: Int32) -> Int? {
+        guard let file = fopen("/proc/\(pid)/stat", "r") else { return nil }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 1024)
+        guard fgets(&line, Int32(line.count), file) != nil else { return nil }
+        let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let close = text.lastIndex(of: ")") else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        // After the command: state is field 3, so utime (14) and stime (15) are at offsets 11 and 12.
+        guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else { return nil }
+        return user + system
     }
 
     /// A masked client text frame (payload < 126 bytes).
