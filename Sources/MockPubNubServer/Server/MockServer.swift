@@ -70,6 +70,7 @@ public final class MockServer: Sendable {
             configuration: httpConfiguration, parseErrorResponse: BalancerErrors.response, logger: logger, diagnostics: diagnostics,
             upgradeRouter: extensions.isEmpty ? nil : ExtensionUpgradeRouter(extensions: extensions)
         ) { scheduler in
+            for case let scheduling as any SchedulingServerExtension in extensions { scheduling.attach(scheduler: scheduler) }
             let service = PubNubService(configuration: serviceConfiguration, scheduler: scheduler)
             let faults = FaultLayer(upstream: service, scheduler: scheduler, logger: logger)
             let admin = AdminAPI(

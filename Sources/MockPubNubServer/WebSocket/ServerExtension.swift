@@ -49,3 +49,9 @@ extension ServerExtension {
         return HTTPResponse(status: refusal.status, headers: headers, body: Array((refusal.message + "\n").utf8))
     }
 }
+
+/// An extension that needs timers of its own (sweeps, batched deliveries): the server hands it its
+/// scheduler once, while it is being created, before any request arrives.
+package protocol SchedulingServerExtension: ServerExtension {
+    func attach(scheduler: any Scheduler)
+}

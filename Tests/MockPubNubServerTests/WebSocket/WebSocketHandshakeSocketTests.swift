@@ -194,3 +194,26 @@ extension WebSocketHandshakeSocketTests {
         }
     }
 }
+
+/// Receives the server's scheduler at creation and fires one timer through it.
+private final class TimedExtension: SchedulingServerExtension {
+    let fired = WebSocketEventLog()
+
+    func attach(scheduler: any Scheduler) {
+        let log = fired
+        scheduler.schedule(after: .milliseconds(10)) { log.append(.text("fired")) }
+    }
+}
+
+extension WebSocketHandshakeSocketTests {
+    @Test func schedulingExtensionsGetTheServerScheduler() throws {
+        let timed = TimedExtension()
+        var configuration = MockServerConfiguration.loopback(tls: false)
+        configuration.eventLoopCount = 1
+        configuration.extensions = [timed]
+        let server = try MockServer(configuration: configuration)
+        try server.start()
+        defer { server.stop() }
+        #expect(timed.fired.wait { $0 == [.text("fired")] } != nil)
+    }
+}
