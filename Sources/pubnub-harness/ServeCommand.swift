@@ -114,7 +114,7 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw UsageError("\(error)")
         }
-        defer { webhooks?.stop() }
+        defer { webhooks?.stop(wait: false) }  // the process ends next: no blocking wait on the pool
         let pusher = PusherService(
             apps: pusherApps, options: PusherServiceOptions(webhookSink: { appID, event in webhooks?.submit(appID: appID, event: event) }))
         configuration.extensions = pusher.extensions

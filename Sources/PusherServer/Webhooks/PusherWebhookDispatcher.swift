@@ -101,15 +101,17 @@ public final class PusherWebhookDispatcher: Sendable {
         for case .webhook(let appID, let event) in actions { submit(appID: appID, event: event) }
     }
 
-    /// Stops the thread after the POST in progress (queued events are dropped); waits for it.
-    public func stop() {
+    /// Stops the thread after the POST in progress (queued events are dropped); with `wait`, blocks
+    /// until it has ended (at most one request timeout), so never call it that way from the
+    /// concurrency pool or an event loop.
+    public func stop(wait: Bool = true) {
         let first = state.withLock { state -> Bool in
             defer { state.stopped = true }
             return !state.stopped
         }
         guard first else { return }
         wake.signal()
-        finished.wait()
+        if wait { finished.wait() }
     }
 
     public var droppedCount: Int { state.withLock { $0.dropped } }
