@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import Foundation
+import HarnessTesting
 import MockPubNubServer
 import MockPusher
 import PusherServer
@@ -27,32 +28,44 @@ struct PusherPythonLibraryTests {
     func officialLibraryTalksToTheMock() throws {
         let python = try #require(Self.python)
         let app = PusherApp(id: "3", key: "278d425bdf160c739803", secret: "7ad3773142a6692b25b8")
-        let core = PusherCore(apps: [app], socketIDSeed: 11)
-        let bed = PusherAPIBed(app: app, core: core)
-        bed.connect(1)
-        bed.connect(2)
-        bed.subscribe(1, "presence-room", userID: "alice")
-        bed.subscribe(2, "news")
-        bed.signin(2, userID: "bob")
-        let performed = Mutex<[PusherAction]>([])
-        let journal = PusherAPIJournal()
+        // The composition `serve` runs: PusherService (WebSocket, HTTP API) with webhooks to a receiver.
+        let receiver = try WebhookReceiver()
+        defer { receiver.stop() }
+        let dispatcher = try PusherWebhookDispatcher(apps: [app], urls: [app.id: "http://127.0.0.1:\(receiver.port)/hook/"])
+        defer { dispatcher.stop() }
+        let service = PusherService(
+            apps: [app], options: PusherServiceOptions(webhookSink: { appID, event in dispatcher.submit(appID: appID, event: event) }))
         var configuration = MockServerConfiguration.loopback()
-        configuration.eventLoopCount = 1
-        configuration.extensions = [
-            PusherHTTPAPIExtension(core: core, journal: journal, perform: { actions in performed.withLock { $0 += actions } })
-        ]
+        configuration.eventLoopCount = 2
+        configuration.extensions = service.extensions
         let server = try MockServer(configuration: configuration)
+        service.attach(to: server)
         let port = try server.start().port
         defer { server.stop() }
+        let test = PusherTestServer(server: server, service: service, webhooks: WebhookLog())
 
-        let webhook = PusherWebhookRequest(
-            app: app, events: [.channelOccupied(channel: "news")], timeMilliseconds: PusherWebhookDispatcher.unixMilliseconds())
+        func established() throws -> (PusherTestSocket, String) {
+            let socket = try test.connect(key: app.key)
+            return (socket, try PusherTestSocket.socketID(inEstablished: socket.nextText()))
+        }
+        let (alice, aliceID) = try established()
+        let channelData = #"{"user_id":"alice"}"#
+        let auth = PusherSignatures.channelAuth(app: app, socketID: aliceID, channel: "presence-room", channelData: channelData)
+        #expect(try alice.subscribe("presence-room", auth: auth, channelData: channelData).contains("subscription_succeeded"))
+        let (bob, bobID) = try established()
+        #expect(try bob.subscribe("news").contains("subscription_succeeded"))
+        let userData = #"{"id":"bob"}"#
+        bob.send(#"{"event":"pusher:signin","data":{"auth":"\#(PusherSignatures.userAuth(app: app, socketID: bobID, userData: userData))","user_data":\#(jsonString(userData))}}"#)
+        #expect(try bob.nextText().contains("pusher:signin_success"))
+        let webhook = try #require(receiver.wait(for: 1)).first
+        #expect(webhook?.body.contains(#""events":[{"name":"channel_occupied","channel":"presence-room"}]"#) == true)
+
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("pusher-http-e2e-\(UUID().uuidString).py")
         try Self.script.write(to: script, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: script) }
         let result = try runPython(
             python,
-            arguments: [script.path, String(port), String(decoding: webhook.body, as: UTF8.self), webhook.headers["X-Pusher-Signature"] ?? ""],
+            arguments: [script.path, String(port), webhook?.body ?? "", webhook?.headers["X-Pusher-Signature"] ?? ""],
             seconds: 120)
         #expect(result.status == 0, "\(result.output)")
         let lines = Dictionary(result.output.split(separator: "\n").compactMap { line -> (String, String)? in
@@ -65,15 +78,18 @@ struct PusherPythonLibraryTests {
         #expect(lines["channel_info"] == #"{"occupied": true, "subscription_count": 1}"#)
         #expect(lines["users_info"] == #"{"users": [{"id": "alice"}]}"#)
         #expect(lines["terminate"] == "{}")
-        #expect(lines["validate_webhook"] == #"[{"name": "channel_occupied", "channel": "news"}]"#)
+        #expect(lines["validate_webhook"] == #"[{"name": "channel_occupied", "channel": "presence-room"}]"#)
         #expect(lines["validate_forged"] == "None")
 
-        let actions = performed.withLock { $0 }
-        #expect(messages(actions, to: 2).contains(#"{"event":"greet","data":"{\"text\": \"hi\"}","channel":"news"}"#))
-        #expect(messages(actions, to: 1).contains(#"{"event":"b1","data":"one","channel":"presence-room"}"#))
-        #expect(actions.contains { if case .close(PusherConnectionID(2), _, _) = $0 { true } else { false } })
-        #expect(journal.all.contains { $0.terminateForm == .short && $0.status == 200 })
-        #expect(journal.all.allSatisfy { $0.status == 200 })
+        // What the WebSocket clients received from those calls.
+        #expect(try bob.nextText() == #"{"event":"greet","data":"{\"text\": \"hi\"}","channel":"news"}"#)
+        #expect(try bob.nextText() == #"{"event":"b2","data":"{\"n\": 2}","channel":"news"}"#)
+        let close = try bob.nextFrame()
+        #expect(close.opcode == .close)
+        #expect(Array(close.payload.prefix(2)) == [UInt8(4009 >> 8), UInt8(4009 & 0xFF)])
+        #expect(try alice.nextText() == #"{"event":"b1","data":"one","channel":"presence-room"}"#)
+        #expect(service.apiJournal.all.contains { $0.terminateForm == .short && $0.status == 200 })
+        #expect(service.apiJournal.all.allSatisfy { $0.status == 200 })
     }
 
     static let script = #"""
