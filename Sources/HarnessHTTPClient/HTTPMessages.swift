@@ -10,22 +10,25 @@ public struct HTTPClientRequest: Sendable, Equatable {
     public var contentType: String
     /// Extra header fields, sent in this order after the standard ones.
     public var headerFields: [HTTPHeaderField]
+    /// Extra header fields, sent after the body headers in name order (e.g. a webhook's signature).
+    public var headers: [String: String]
 
     public init(method: String = "GET", target: String, body: [UInt8]? = nil, contentType: String = "application/json",
-                headerFields: [HTTPHeaderField] = [])
+                headerFields: [HTTPHeaderField] = [], headers: [String: String] = [:])
     {
         self.method = method
         self.target = target
         self.body = body
         self.contentType = contentType
         self.headerFields = headerFields
+        self.headers = headers
     }
 
     /// "GET /path?query".
     public var summary: String { "\(method) \(target)" }
 
     /// The request bytes: request line, Host, User-Agent, Accept, `Connection` (`close`, or
-    /// `keep-alive` when the connection is to be reused), the extra fields, body headers.
+    /// `keep-alive` when the connection is to be reused), `headerFields`, body headers, `headers`.
     public func encode(hostHeader: String, userAgent: String, keepAlive: Bool = false) -> [UInt8] {
         var head = "\(method) \(target) HTTP/1.1\r\nHost: \(hostHeader)\r\nUser-Agent: \(userAgent)\r\nAccept: */*\r\nConnection: \(keepAlive ? "keep-alive" : "close")\r\n"
         for field in headerFields {
@@ -34,6 +37,7 @@ public struct HTTPClientRequest: Sendable, Equatable {
         if let body {
             head += "Content-Type: \(contentType)\r\nContent-Length: \(body.count)\r\n"
         }
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
         head += "\r\n"
         return Array(head.utf8) + (body ?? [])
     }
