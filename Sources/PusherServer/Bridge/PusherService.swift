@@ -9,9 +9,8 @@ import Synchronization
 /// ```swift
 /// let pusher = PusherService(apps: [PusherAppArgument.demo])
 /// var configuration = MockServerConfiguration.loopback()
-/// configuration.extensions = pusher.extensions
+/// configuration.extensions = pusher.extensions   // the server hands them its scheduler
 /// let server = try MockServer(configuration: configuration)
-/// pusher.attach(to: server)
 /// ```
 public final class PusherService: Sendable {
     /// The protocol core (HTTP-side queries and triggers go straight to it; perform what it returns).
@@ -24,7 +23,7 @@ public final class PusherService: Sendable {
     public let journal = PusherJournal()
     let options: PusherServiceOptions
     let connections = PusherConnectionRegistry()
-    private let timer = PusherDeadlineTimer()
+    let timer = PusherDeadlineTimer()
     private let sink: Mutex<@Sendable (String, PusherWebhookEvent) -> Void>
 
     public init(apps: [PusherApp], options: PusherServiceOptions = PusherServiceOptions()) {
@@ -38,8 +37,9 @@ public final class PusherService: Sendable {
     /// the admin routes under `/__admin/pusher/`.
     public var extensions: [any ServerExtension] { [PusherWebSocketExtension(service: self), PusherAdminExtension(service: self)] }
 
-    /// Runs the deadline timer on `server`'s event loops (without it, timers run on the loop of a
-    /// connection, which is equivalent while any is open).
+    /// Runs the deadline timer on `server`'s event loops. The server already hands its scheduler to
+    /// `extensions` while it is created, so this is only needed for a server built without them;
+    /// harmless otherwise.
     public func attach(to server: MockServer) { timer.attach(server.scheduler) }
 
     /// Replaces where webhook events go (the webhook sender plugs in here, also after the start).
