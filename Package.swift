@@ -72,7 +72,8 @@ let package = Package(
             dependencies: ["MockPusher", "MockPubNubServer", "HarnessHTTPClient", "HarnessWebSocket", "HarnessJSON"],
             swiftSettings: strict
         ),
-        .executableTarget(name: "harness-bench", dependencies: ["COpenSSL", "CPosix", "MockPubNubServer"], swiftSettings: strict),
+        .executableTarget(
+            name: "harness-bench", dependencies: ["COpenSSL", "CPosix", "MockPubNubServer", "MockPusher", "PusherServer"], swiftSettings: strict),
         // Test support shared by every test target: blocking client, scripted server, response reader.
         .target(name: "HarnessTesting", dependencies: ["COpenSSL", "CPosix", "HarnessWebSocket", "MockPubNubServer"], path: "Tests/HarnessTesting", swiftSettings: strict),
         .testTarget(name: "HarnessJSONTests", dependencies: ["HarnessJSON", "HarnessTesting", "PubNubCrypto"], swiftSettings: strict),
