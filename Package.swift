@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "HarnessHTTPClient", targets: ["HarnessHTTPClient"]),
         .library(name: "MockPusher", targets: ["MockPusher"]),
         .library(name: "HarnessWebSocket", targets: ["HarnessWebSocket"]),
+        .library(name: "PusherClientUnderTest", targets: ["PusherClientUnderTest"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -45,6 +46,11 @@ let package = Package(
         .target(
             name: "ClientUnderTest", dependencies: ["COpenSSL", "HarnessHTTPClient", "HarnessJSON", "PubNubCrypto"], swiftSettings: strict
         ),
+        // A Pusher Channels client modelled on libPusher: a pure connection state machine and a thin
+        // WebSocket transport on HarnessHTTPClient streams.
+        .target(
+            name: "PusherClientUnderTest", dependencies: ["CPosix", "HarnessHTTPClient", "HarnessJSON", "HarnessWebSocket"], swiftSettings: strict
+        ),
         .target(
             name: "ConformanceKit", dependencies: ["HarnessJSON", "MockPubNubServer", "PubNubCrypto", "HarnessHTTPClient"],
             swiftSettings: strict
@@ -66,7 +72,8 @@ let package = Package(
             dependencies: ["MockPusher", "MockPubNubServer", "HarnessHTTPClient", "HarnessWebSocket", "HarnessJSON"],
             swiftSettings: strict
         ),
-        .executableTarget(name: "harness-bench", dependencies: ["COpenSSL", "CPosix", "MockPubNubServer"], swiftSettings: strict),
+        .executableTarget(
+            name: "harness-bench", dependencies: ["COpenSSL", "CPosix", "MockPubNubServer", "MockPusher", "PusherServer"], swiftSettings: strict),
         // Test support shared by every test target: blocking client, scripted server, response reader.
         .target(name: "HarnessTesting", dependencies: ["COpenSSL", "CPosix", "HarnessWebSocket", "MockPubNubServer"], path: "Tests/HarnessTesting", swiftSettings: strict),
         .testTarget(name: "HarnessJSONTests", dependencies: ["HarnessJSON", "HarnessTesting", "PubNubCrypto"], swiftSettings: strict),
@@ -91,6 +98,11 @@ let package = Package(
         .testTarget(
             name: "ClientUnderTestTests",
             dependencies: ["ClientUnderTest", "HarnessHTTPClient", "HarnessJSON", "HarnessTesting", "MockPubNubServer", "PubNubCrypto"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "PusherClientUnderTestTests",
+            dependencies: ["PusherClientUnderTest", "HarnessHTTPClient", "HarnessJSON", "HarnessTesting", "HarnessWebSocket", "MockPubNubServer", "MockPusher", "PusherServer", "CPosix"],
             swiftSettings: strict
         ),
         .testTarget(

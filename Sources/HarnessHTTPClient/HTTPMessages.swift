@@ -6,25 +6,45 @@ public struct HTTPClientRequest: Sendable, Equatable {
     /// Path and query, already percent-encoded.
     public var target: String
     public var body: [UInt8]?
+    /// The `Content-Type` sent with a body.
+    public var contentType: String
+    /// Extra header fields, sent after the standard ones in name order (e.g. a webhook's signature).
+    public var headers: [String: String]
 
-    public init(method: String = "GET", target: String, body: [UInt8]? = nil) {
+    public init(method: String = "GET", target: String, body: [UInt8]? = nil, contentType: String = "application/json",
+                headers: [String: String] = [:])
+    {
         self.method = method
         self.target = target
         self.body = body
+        self.contentType = contentType
+        self.headers = headers
     }
 
     /// "GET /path?query".
     public var summary: String { "\(method) \(target)" }
 
     /// The request bytes: request line, Host, User-Agent, Accept, `Connection` (`close`, or
-    /// `keep-alive` when the connection is to be reused), body headers.
+    /// `keep-alive` when the connection is to be reused), body headers, the extra fields.
     public func encode(hostHeader: String, userAgent: String, keepAlive: Bool = false) -> [UInt8] {
         var head = "\(method) \(target) HTTP/1.1\r\nHost: \(hostHeader)\r\nUser-Agent: \(userAgent)\r\nAccept: */*\r\nConnection: \(keepAlive ? "keep-alive" : "close")\r\n"
         if let body {
-            head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n"
+            head += "Content-Type: \(contentType)\r\nContent-Length: \(body.count)\r\n"
         }
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
         head += "\r\n"
         return Array(head.utf8) + (body ?? [])
+    }
+}
+
+/// One extra request header field.
+public struct HTTPHeaderField: Sendable, Hashable {
+    public var name: String
+    public var value: String
+
+    public init(_ name: String, _ value: String) {
+        self.name = name
+        self.value = value
     }
 }
 

@@ -110,6 +110,9 @@ final class TLSStream: ByteStream, @unchecked Sendable {
         }
     }
 
+    /// Decrypted bytes already read from the socket and not yet returned.
+    var pendingByteCount: Int { Int(SSL_pending(ssl)) }
+
     func close() {
         plain.close()
     }

@@ -19,6 +19,11 @@ import Glibc
 //       a mock server with an echo WebSocket extension on /ws
 //   harness-bench ws-idle --port P [--connections 10000] [--pid PID] [--tls]
 //       opens N idle WebSockets, reads the server's RSS, checks each still echoes (scripts/bench-websocket.sh)
+//   harness-bench pusher-serve [--port P] [--loops N]
+//       PusherService with the demo app (WebSocket /app/KEY and the HTTP API)
+//   harness-bench pusher-fanout --port P [--connections 10000] [--pid PID]
+//       N Pusher connections subscribed to one channel, server RSS, one signed HTTP trigger, time until
+//       all have it (scripts/bench-pusher.sh)
 
 /// Writes one line to a file descriptor, unbuffered (the bench script reads it through a pipe).
 func emit(_ line: String, to fd: Int32 = 1) {
@@ -91,6 +96,16 @@ case "ws-idle":
     } catch {
         fail("\(error)")
     }
+case "pusher-serve":
+    PusherFanoutBench.serve(port: Int(option("--port") ?? "0") ?? 0, loops: option("--loops").flatMap(Int.init))
+case "pusher-fanout":
+    guard let port = option("--port").flatMap(Int.init) else { fail("pusher-fanout needs --port P") }
+    do {
+        try PusherFanoutBench.fanout(
+            port: port, connections: Int(option("--connections") ?? "10000") ?? 10000, serverPID: option("--pid").flatMap(Int32.init))
+    } catch {
+        fail("\(error)")
+    }
 default:
-    fail("usage: harness-bench serve-core [--port P] [--loops N] | longpoll --connections N --url URL [--pid PID] | faultdelay --port P | slowclients --port P | latency --port P | ws-serve [--port P] | ws-idle --port P [--connections N] [--pid PID] [--tls]")
+    fail("usage: harness-bench serve-core [--port P] [--loops N] | longpoll --connections N --url URL [--pid PID] | faultdelay --port P | slowclients --port P | latency --port P | ws-serve [--port P] | ws-idle --port P [--connections N] [--pid PID] [--tls] | pusher-serve [--port P] | pusher-fanout --port P [--connections N] [--pid PID]")
 }

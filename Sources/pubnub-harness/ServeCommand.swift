@@ -26,6 +26,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("pusher-app"), help: "ID:KEY:SECRET: a Pusher Channels app served on the same listeners at /app/KEY (repeatable; default: the demo app).")
     var pusherApps: [String] = []
 
+    @Option(name: .customLong("pusher-webhook"), help: "[ID=]URL: POST the Pusher apps' (or app ID's) webhooks to this loopback http:// URL (repeatable).")
+    var pusherWebhooks: [String] = []
+
     @Option(name: .customLong("tls-port"), help: "Also serve the same endpoints over TLS on this port (0 picks a free one).")
     var tlsPort: Int?
 
@@ -80,7 +83,7 @@ struct ServeCommand: AsyncParsableCommand {
         if tlsFault != nil && tlsPort == nil { throw ValidationError("--tls-fault needs --tls-port") }
         if caOut != nil && tlsPort == nil && faultPorts.isEmpty { throw ValidationError("--tls-ca-out needs --tls-port") }
         _ = try parsedKeysets()
-        _ = try parsedPusherApps()
+        _ = try parsedPusherWebhooks()
         _ = try parsedFaultPorts()
         _ = try parsedTLSFault()
         if HostName.numeric(host) == nil { throw ValidationError("--host: cannot resolve '\(host)'") }
@@ -106,7 +109,17 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.adminAllowsRemotePeers = adminRemote
         // Requests are logged at info: `--log-level` is the threshold, `--quiet` turns them off.
         configuration.requestLogLevel = quiet ? nil : .info
-        let pusher = PusherService(apps: try parsedPusherApps())
+        let pusherApps = try parsedPusherApps()
+        let webhooks: PusherWebhookDispatcher?
+        do {
+            let urls = try parsedPusherWebhooks()
+            webhooks = urls.isEmpty ? nil : try PusherWebhookDispatcher(apps: pusherApps, urls: urls)
+        } catch {
+            throw UsageError("\(error)")
+        }
+        defer { webhooks?.stop(wait: false) }  // the process ends next: no blocking wait on the pool
+        let pusher = PusherService(
+            apps: pusherApps, options: PusherServiceOptions(webhookSink: { appID, event in webhooks?.submit(appID: appID, event: event) }))
         configuration.extensions = pusher.extensions
 
         var plans: [(file: String, bytes: [UInt8])] = []
@@ -171,6 +184,14 @@ struct ServeCommand: AsyncParsableCommand {
             return try PusherAppArgument.parseAll(pusherApps)
         } catch {
             throw ValidationError("\(error)")
+        }
+    }
+
+    private func parsedPusherWebhooks() throws -> [String: String] {
+        do {
+            return try PusherWebhookArgument.parseAll(pusherWebhooks, apps: try parsedPusherApps())
+        } catch let error as PusherWebhookError {
+            throw ValidationError("--pusher-webhook: \(error)")
         }
     }
 

@@ -21,6 +21,8 @@ public final class PusherService: Sendable {
     public let faults = PusherFaultBook()
     /// What clients sent, by app key.
     public let journal = PusherJournal()
+    /// The HTTP API requests answered (which terminate path form each used).
+    public let apiJournal = PusherAPIJournal()
     let options: PusherServiceOptions
     let connections = PusherConnectionRegistry()
     let timer = PusherDeadlineTimer()
@@ -33,9 +35,15 @@ public final class PusherService: Sendable {
         core = PusherCore(apps: apps, socketIDs: options.socketIDs)
     }
 
-    /// The extensions to put into `MockServerConfiguration.extensions`: `/app/KEY` upgrades and
-    /// the admin routes under `/__admin/pusher/`.
-    public var extensions: [any ServerExtension] { [PusherWebSocketExtension(service: self), PusherAdminExtension(service: self)] }
+    /// The extensions to put into `MockServerConfiguration.extensions`: `/app/KEY` upgrades,
+    /// the admin routes under `/__admin/pusher/` and the HTTP API (`/apps/…`, `/users/…`).
+    public var extensions: [any ServerExtension] {
+        let clock = options.clock
+        return [
+            PusherWebSocketExtension(service: self), PusherAdminExtension(service: self),
+            PusherHTTPAPIExtension(core: core, journal: apiJournal, now: { clock.now }, perform: { [self] actions in perform(actions) }),
+        ]
+    }
 
     /// Runs the deadline timer on `server`'s event loops. The server already hands its scheduler to
     /// `extensions` while it is created, so this is only needed for a server built without them;

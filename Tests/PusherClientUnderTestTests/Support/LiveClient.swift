@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+import HarnessJSON
+import PusherClientUnderTest
+
+/// A client under test with every event it reports collected in order.
+final class LiveClient: Sendable {
+    let client: PusherClient
+    let events = Waitable<PusherClientEvent>()
+    private let task: Task<Void, Never>
+
+    /// A client for `ws://127.0.0.1:port` (not connected yet unless `connectAutomatically` is set).
+    init(port: Int, key: String = "app-key", configure: (inout PusherClientOptions) -> Void = { _ in }) throws {
+        var options = PusherClientOptions(host: "127.0.0.1", port: port, useTLS: false)
+        options.connectAutomatically = false
+        configure(&options)
+        client = try PusherClient(key: key, options: options)
+        let stream = client.events()
+        let events = self.events
+        task = Task { for await event in stream { events.append(event) } }
+    }
+
+    deinit {
+        task.cancel()
+    }
+
+    /// Waits for an event matching `predicate`; returns it.
+    func wait(timeout: Double = 5, for predicate: @escaping @Sendable (PusherClientEvent) -> Bool) async -> PusherClientEvent? {
+        await events.wait(timeout: timeout) { $0.contains(where: predicate) }?.first(where: predicate)
+    }
+
+    /// The callbacks so far, without the `.event` copies.
+    var callbacks: [PusherClientEvent] {
+        events.items.filter { if case .event = $0 { false } else { true } }
+    }
+
+    func stop() {
+        client.disconnect()
+        task.cancel()
+    }
+}
+
+extension PusherClientEvent {
+    var isConnected: Bool { if case .connected = self { true } else { false } }
+    var isDisconnected: Bool { if case .disconnected = self { true } else { false } }
+}
