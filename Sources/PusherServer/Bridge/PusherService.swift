@@ -69,14 +69,36 @@ public final class PusherService: Sendable {
     }
 
     private func execute(_ actions: [PusherAction]) {
+        // A trigger is one message to every subscriber: its frame is encoded once and shared.
+        var frames = SharedTextFrame()
         for action in actions {
             switch action {
             case .send(let id, _), .close(let id, _, _), .webSocketPing(let id):
                 guard let (handle, steps) = connections.steps(for: action, to: id) else { continue }
-                for step in steps { Self.put(step, on: handle) }
+                for step in steps {
+                    if case .text(let text) = step {
+                        handle.send(encodedFrame: frames.bytes(for: text))
+                    } else {
+                        Self.put(step, on: handle)
+                    }
+                }
             case let .webhook(appID, event):
                 sink.withLock { $0 }(appID, event)
             }
+        }
+    }
+
+    /// The last text's encoded frame, reused while consecutive sends carry the same text.
+    private struct SharedTextFrame {
+        private var text: String?
+        private var frame: [UInt8] = []
+
+        mutating func bytes(for text: String) -> [UInt8] {
+            if text != self.text {
+                self.text = text
+                frame = WebSocketHandle.encodedTextFrame(text)
+            }
+            return frame
         }
     }
 
