@@ -8,19 +8,16 @@ public struct HTTPClientRequest: Sendable, Equatable {
     public var body: [UInt8]?
     /// The `Content-Type` sent with a body.
     public var contentType: String
-    /// Extra header fields, sent in this order after the standard ones.
-    public var headerFields: [HTTPHeaderField]
-    /// Extra header fields, sent after the body headers in name order (e.g. a webhook's signature).
+    /// Extra header fields, sent after the standard ones in name order (e.g. a webhook's signature).
     public var headers: [String: String]
 
     public init(method: String = "GET", target: String, body: [UInt8]? = nil, contentType: String = "application/json",
-                headerFields: [HTTPHeaderField] = [], headers: [String: String] = [:])
+                headers: [String: String] = [:])
     {
         self.method = method
         self.target = target
         self.body = body
         self.contentType = contentType
-        self.headerFields = headerFields
         self.headers = headers
     }
 
@@ -28,12 +25,9 @@ public struct HTTPClientRequest: Sendable, Equatable {
     public var summary: String { "\(method) \(target)" }
 
     /// The request bytes: request line, Host, User-Agent, Accept, `Connection` (`close`, or
-    /// `keep-alive` when the connection is to be reused), `headerFields`, body headers, `headers`.
+    /// `keep-alive` when the connection is to be reused), body headers, the extra fields.
     public func encode(hostHeader: String, userAgent: String, keepAlive: Bool = false) -> [UInt8] {
         var head = "\(method) \(target) HTTP/1.1\r\nHost: \(hostHeader)\r\nUser-Agent: \(userAgent)\r\nAccept: */*\r\nConnection: \(keepAlive ? "keep-alive" : "close")\r\n"
-        for field in headerFields {
-            head += "\(field.name): \(field.value)\r\n"
-        }
         if let body {
             head += "Content-Type: \(contentType)\r\nContent-Length: \(body.count)\r\n"
         }

@@ -130,7 +130,6 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw CLIFailure("\(error)")
         }
-        pusher.attach(to: server)
         for (file, bytes) in plans {
             do {
                 for installed in try server.faults.installPlans(fromFile: bytes) {

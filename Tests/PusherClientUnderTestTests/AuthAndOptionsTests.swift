@@ -12,7 +12,7 @@ import Testing
         let request = authorizer.httpRequest(for: PusherAuthorizationRequest(channelName: "private-foobar", socketID: "1234.1234"))
         let text = String(decoding: request.encode(hostHeader: "127.0.0.1:8080", userAgent: "ua"), as: UTF8.self)
         #expect(text == "POST /pusher/auth HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nUser-Agent: ua\r\nAccept: */*\r\nConnection: close\r\n"
-            + "X-Token: private-foobar\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 47\r\n\r\n"
+            + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 47\r\nX-Token: private-foobar\r\n\r\n"
             + "socket_id=1234.1234&channel_name=private-foobar")
     }
 

@@ -55,7 +55,6 @@ func withPusherServer<T>(
     configuration.extensions = service.extensions
     configure(&configuration)
     let server = try MockServer(configuration: configuration)
-    service.attach(to: server)
     try server.start()
     defer { server.stop() }
     return try body(PusherTestServer(server: server, service: service, webhooks: webhooks))

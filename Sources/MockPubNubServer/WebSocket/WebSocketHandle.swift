@@ -34,6 +34,18 @@ public final class WebSocketHandle: Sendable, CustomStringConvertible {
         perform { $0.sendData(bytes) }
     }
 
+    /// The wire bytes of a server text frame carrying `text`, for `send(encodedFrame:)`.
+    public static func encodedTextFrame(_ text: String) -> [UInt8] {
+        var encoder = WebSocketFrameEncoder.server
+        return encoder.encodeText(text)
+    }
+
+    /// Sends a frame encoded once for many connections (a fan-out encodes its message one time,
+    /// not once per subscriber). Same rules as `send(text:)`.
+    public func send(encodedFrame bytes: [UInt8]) {
+        perform { $0.sendData(bytes) }
+    }
+
     /// Sends a binary message (one frame).
     public func send(binary: [UInt8]) {
         var encoder = WebSocketFrameEncoder.server

@@ -24,7 +24,8 @@ struct PusherHTTPAuthorizer: Sendable {
     /// The request sent for `request`.
     func httpRequest(for request: PusherAuthorizationRequest) -> HTTPClientRequest {
         HTTPClientRequest(method: "POST", target: endpoint.target, body: Array(request.formBody.utf8),
-                          contentType: "application/x-www-form-urlencoded", headerFields: headers(request))
+                          contentType: "application/x-www-form-urlencoded",
+                          headers: Dictionary(headers(request).map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last }))
     }
 
     /// Blocking: runs on the caller's thread (never the concurrency pool).

@@ -7,7 +7,16 @@ import MockPubNubServer
 /// - `GET|PUT|POST|DELETE /__admin/pusher/plan?app_key=KEY`: the key's fault plan
 /// - `GET|DELETE /__admin/pusher/journal?app_key=KEY[&since=N]`: what the key's clients sent
 /// - `GET /__admin/pusher/connections`: open Pusher connections
+/// - `POST /__admin/pusher/reset`: clears every Pusher plan and journal
+/// - `GET /__admin/pusher/`: this list
 struct PusherAdminExtension: ServerExtension {
+    static let routes: [(method: String, path: String, description: String)] = [
+        ("GET, PUT, POST, DELETE", "/__admin/pusher/plan?app_key=KEY", "the key's Pusher fault plan (docs/fault-plans.md)"),
+        ("GET, DELETE", "/__admin/pusher/journal?app_key=KEY[&since=N]", "what the key's clients sent"),
+        ("GET", "/__admin/pusher/connections", "open Pusher connections"),
+        ("POST", "/__admin/pusher/reset", "clears every Pusher plan and journal"),
+    ]
+
     let service: PusherService
 
     var httpPathPrefixes: [String] { ["/__admin/pusher/"] }
@@ -31,6 +40,16 @@ struct PusherAdminExtension: ServerExtension {
                 since = value
             }
             return journal(appKey, since: since, request)
+        case "/__admin/pusher/":
+            guard request.method == "GET" else { return Self.methodNotAllowed(request.method, allowed: "GET") }
+            return Self.ok(.object([("routes", .array(Self.routes.map { route in
+                .object([("method", .string(route.method)), ("path", .string(route.path)), ("description", .string(route.description))])
+            }))]))
+        case "/__admin/pusher/reset":
+            guard request.method == "POST" else { return Self.methodNotAllowed(request.method, allowed: "POST") }
+            service.faults.clearAll()
+            service.journal.clearAll()
+            return Self.ok(.object([("reset", .bool(true))]))
         case "/__admin/pusher/connections":
             guard request.method == "GET" else { return Self.methodNotAllowed(request.method, allowed: "GET") }
             return Self.ok(.object([("open", .int(service.openConnectionCount)), ("established", .int(service.core.connectionCount))]))

@@ -9,9 +9,8 @@ import Synchronization
 /// ```swift
 /// let pusher = PusherService(apps: [PusherAppArgument.demo])
 /// var configuration = MockServerConfiguration.loopback()
-/// configuration.extensions = pusher.extensions
+/// configuration.extensions = pusher.extensions   // the server hands them its scheduler
 /// let server = try MockServer(configuration: configuration)
-/// pusher.attach(to: server)
 /// ```
 public final class PusherService: Sendable {
     /// The protocol core (HTTP-side queries and triggers go straight to it; perform what it returns).
@@ -26,7 +25,7 @@ public final class PusherService: Sendable {
     public let apiJournal = PusherAPIJournal()
     let options: PusherServiceOptions
     let connections = PusherConnectionRegistry()
-    private let timer = PusherDeadlineTimer()
+    let timer = PusherDeadlineTimer()
     private let sink: Mutex<@Sendable (String, PusherWebhookEvent) -> Void>
 
     public init(apps: [PusherApp], options: PusherServiceOptions = PusherServiceOptions()) {
@@ -46,8 +45,9 @@ public final class PusherService: Sendable {
         ]
     }
 
-    /// Runs the deadline timer on `server`'s event loops (without it, timers run on the loop of a
-    /// connection, which is equivalent while any is open).
+    /// Runs the deadline timer on `server`'s event loops. The server already hands its scheduler to
+    /// `extensions` while it is created, so this is only needed for a server built without them;
+    /// harmless otherwise.
     public func attach(to server: MockServer) { timer.attach(server.scheduler) }
 
     /// Replaces where webhook events go (the webhook sender plugs in here, also after the start).
@@ -69,14 +69,36 @@ public final class PusherService: Sendable {
     }
 
     private func execute(_ actions: [PusherAction]) {
+        // A trigger is one message to every subscriber: its frame is encoded once and shared.
+        var frames = SharedTextFrame()
         for action in actions {
             switch action {
             case .send(let id, _), .close(let id, _, _), .webSocketPing(let id):
                 guard let (handle, steps) = connections.steps(for: action, to: id) else { continue }
-                for step in steps { Self.put(step, on: handle) }
+                for step in steps {
+                    if case .text(let text) = step {
+                        handle.send(encodedFrame: frames.bytes(for: text))
+                    } else {
+                        Self.put(step, on: handle)
+                    }
+                }
             case let .webhook(appID, event):
                 sink.withLock { $0 }(appID, event)
             }
+        }
+    }
+
+    /// The last text's encoded frame, reused while consecutive sends carry the same text.
+    private struct SharedTextFrame {
+        private var text: String?
+        private var frame: [UInt8] = []
+
+        mutating func bytes(for text: String) -> [UInt8] {
+            if text != self.text {
+                self.text = text
+                frame = WebSocketHandle.encodedTextFrame(text)
+            }
+            return frame
         }
     }
 

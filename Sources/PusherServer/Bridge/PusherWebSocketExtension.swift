@@ -3,9 +3,12 @@ import MockPubNubServer
 import MockPusher
 
 /// Claims WebSocket upgrades on `/app/KEY` (any key: an unknown one is refused by the core with
-/// close 4001 after the upgrade, as the service does) and leaves every other request alone.
-struct PusherWebSocketExtension: ServerExtension {
+/// close 4001 after the upgrade, as the service does) and leaves every other request alone. Takes
+/// the server's scheduler for the core's deadline timer.
+struct PusherWebSocketExtension: SchedulingServerExtension {
     let service: PusherService
+
+    func attach(scheduler: any Scheduler) { service.timer.attach(scheduler) }
 
     func webSocketUpgrade(for request: HTTPRequest, context: RequestContext) -> WebSocketUpgradeDecision {
         guard let key = PusherPath.appKey(fromPath: request.rawPath) else { return .notMine }

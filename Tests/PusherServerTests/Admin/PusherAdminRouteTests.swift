@@ -103,4 +103,18 @@ struct PusherAdminRouteTests {
             #expect(kinds[2] == .text(#"{"event":"pusher:ping"}"#))
         }
     }
+
+    @Test func indexAndReset() throws {
+        try withPusherServer { server in
+            let index = try server.http("GET", "/__admin/pusher/").bodyText
+            #expect(index.hasPrefix(#"{"routes":[{"method":"GET, PUT, POST, DELETE","path":"/__admin/pusher/plan?app_key=KEY","#))
+            try server.installPlan(#"{"rules":[{"fault":{"kind":"withhold-pongs"}}]}"#)
+            let (socket, _) = try server.established()
+            #expect(try server.http("GET", "/__admin/pusher/reset").status == 405)
+            #expect(try server.http("POST", "/__admin/pusher/reset").bodyText == #"{"reset":true}"#)
+            #expect(server.service.faults.plan(for: testApp.key) == nil)
+            #expect(server.service.journal.entries(for: testApp.key).isEmpty)
+            withExtendedLifetime(socket) {}
+        }
+    }
 }

@@ -4,6 +4,7 @@ import HarnessWebSocket
 import MockPusher
 import PusherServer
 import Testing
+import Dispatch
 
 /// Subscriptions, triggers, private auth and presence across sockets.
 @Suite("Pusher bridge: channels", .serialized, .timeLimit(.minutes(1)))
@@ -94,6 +95,25 @@ struct PusherBridgeChannelTests {
             #expect(eventually { later.all == [.channelOccupied(channel: "late")] })
             #expect(later.appIDs == [testApp.id])
             #expect(server.webhooks.all.isEmpty)
+        }
+    }
+
+    @Test func performFromManyThreadsDeliversEveryMessageOnce() throws {
+        try withPusherServer { server in
+            let sockets = try (0..<2).map { _ in try server.established().socket }
+            for socket in sockets { _ = try socket.subscribe("busy") }
+            let service = server.service
+            DispatchQueue.concurrentPerform(iterations: 4) { thread in
+                for index in 0..<50 {
+                    try? service.trigger(appID: testApp.id, event: "e", data: "\(thread)-\(index)", channels: ["busy"])
+                }
+            }
+            let expected = Set((0..<4).flatMap { thread in (0..<50).map { #"{"event":"e","data":"\#(thread)-\#($0)","channel":"busy"}"# } })
+            for socket in sockets {
+                let received = try (0..<200).map { _ in try socket.nextText() }
+                #expect(Set(received) == expected)
+                #expect(received.count == 200)
+            }
         }
     }
 }
