@@ -40,9 +40,9 @@ let package = Package(
         ),
         .target(name: "HarnessHTTPClient", dependencies: ["COpenSSL", "CPosix"], swiftSettings: strict),
         // Pusher Channels protocol core: pure (inputs in, actions out), no sockets (docs/pusher.md).
-        .target(name: "MockPusher", dependencies: ["COpenSSL", "HarnessJSON"], swiftSettings: strict),
+        .target(name: "MockPusher", dependencies: ["COpenSSL", "HarnessJSON", "PubNubCrypto"], swiftSettings: strict),
         // RFC 6455 codec without sockets: frames, messages, handshakes, for both roles.
-        .target(name: "HarnessWebSocket", dependencies: ["COpenSSL"], swiftSettings: strict),
+        .target(name: "HarnessWebSocket", dependencies: ["COpenSSL", "PubNubCrypto"], swiftSettings: strict),
         .target(
             name: "ClientUnderTest", dependencies: ["COpenSSL", "HarnessHTTPClient", "HarnessJSON", "PubNubCrypto"], swiftSettings: strict
         ),

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import COpenSSL
+internal import PubNubCrypto
 
 /// The `Sec-WebSocket-Accept` computation (RFC 6455 §4.2.2): base64(SHA-1(key + GUID)).
 public enum WebSocketAccept {
@@ -14,6 +15,6 @@ public enum WebSocketAccept {
                 _ = SHA1(source.baseAddress, source.count, target.baseAddress)
             }
         }
-        return WebSocketBase64.encode(digest)
+        return ByteEncoding.base64(digest)
     }
 }

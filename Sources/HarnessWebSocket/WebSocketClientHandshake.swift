@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+internal import PubNubCrypto
 
 /// Client side of the opening handshake (RFC 6455 §4.1): the request head with a fresh key, and the
 /// check of the server's 101 answer.
@@ -15,7 +16,7 @@ public struct WebSocketClientHandshake: Hashable, Sendable {
         precondition(keyBytes.count == 16, "Sec-WebSocket-Key needs 16 bytes")
         self.host = host
         self.target = target
-        self.key = WebSocketBase64.encode(keyBytes)
+        self.key = ByteEncoding.base64(keyBytes)
         self.extraHeaders = extraHeaders
     }
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+internal import PubNubCrypto
 
 /// Server side of the opening handshake (RFC 6455 §4.2): checks an upgrade request's method and
 /// headers and builds the 101 response head. Extensions (permessage-deflate) and subprotocols are
@@ -27,7 +28,7 @@ public enum WebSocketServerHandshake {
         guard keys.count == 1, let key = keys.first else {
             return .failure(.badRequest(keys.isEmpty ? "Sec-WebSocket-Key missing" : "Sec-WebSocket-Key repeated"))
         }
-        guard WebSocketBase64.decode(key)?.count == 16 else {
+        guard WebSocketServerHandshake.canonicalBase64(key)?.count == 16 else {
             return .failure(.badRequest("Sec-WebSocket-Key is not base64 of 16 bytes"))
         }
         return .success(WebSocketUpgrade(key: key, offeredExtensions: headers.values(named: "sec-websocket-extensions")))
@@ -65,5 +66,16 @@ public struct WebSocketHandshakeRefusal: Error, Hashable, Sendable {
 
     public static func unsupportedVersion(_ message: String) -> WebSocketHandshakeRefusal {
         WebSocketHandshakeRefusal(status: 426, message: message, headers: [WebSocketHeaderField("Sec-WebSocket-Version", "13")])
+    }
+}
+
+extension WebSocketServerHandshake {
+    /// The bytes of `text` when it is canonical padded base64 (what RFC 6455 §4.1 asks of
+    /// `Sec-WebSocket-Key`), else nil: unpadded or non-canonical forms are refused.
+    static func canonicalBase64(_ text: String) -> [UInt8]? {
+        guard text.utf8.count % 4 == 0, let bytes = try? ByteEncoding.bytes(fromBase64: text),
+            ByteEncoding.base64(bytes) == text
+        else { return nil }
+        return bytes
     }
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 internal import COpenSSL
+internal import PubNubCrypto
 
 /// The HMAC-SHA256 signatures of Pusher (spec §4.2, §6.2, §7), for the core and for anyone who signs
 /// like an app server (tests, the Swift client's auth endpoint). All digests are lowercase hex.
@@ -59,13 +60,5 @@ public enum PusherSignatures {
         return Array(digest.prefix(Int(length)))
     }
 
-    static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
+    static func hex(_ bytes: some Sequence<UInt8>) -> String { ByteEncoding.hex(bytes) }
 }

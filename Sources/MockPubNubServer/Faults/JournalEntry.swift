@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+internal import PubNubCrypto
 import HarnessJSON
 
 /// One request as the fault layer saw it: what arrived, when, on which connection, and which rule fired.
@@ -107,7 +108,7 @@ extension JournalEntry {
         } else if let text = String(validating: request.body, as: UTF8.self) {
             body = text
         } else {
-            bodyBase64 = JournalBase64.encode(request.body)
+            bodyBase64 = ByteEncoding.base64(request.body)
         }
         endpoint = route?.endpoint
         self.uuid = uuid
@@ -123,27 +124,5 @@ extension JournalEntry {
         fault = fired?.fault.kind
         matchNumber = fired?.matchNumber
         draw = fired?.draw
-    }
-}
-
-/// Standard base64 with padding (RFC 4648 §4), for journal bodies that are not UTF-8.
-enum JournalBase64 {
-    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-
-    static func encode(_ bytes: [UInt8]) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity((bytes.count + 2) / 3 * 4)
-        var index = 0
-        while index < bytes.count {
-            let b0 = bytes[index]
-            let b1 = index + 1 < bytes.count ? bytes[index + 1] : 0
-            let b2 = index + 2 < bytes.count ? bytes[index + 2] : 0
-            out.append(alphabet[Int(b0 >> 2)])
-            out.append(alphabet[Int((b0 & 0x03) << 4 | b1 >> 4)])
-            out.append(index + 1 < bytes.count ? alphabet[Int((b1 & 0x0F) << 2 | b2 >> 6)] : UInt8(ascii: "="))
-            out.append(index + 2 < bytes.count ? alphabet[Int(b2 & 0x3F)] : UInt8(ascii: "="))
-            index += 3
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 }
