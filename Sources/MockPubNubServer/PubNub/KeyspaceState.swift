@@ -56,6 +56,8 @@ struct KeyspaceState {
     var grants: [GrantKey: GrantRecord] = [:]
     /// Channel → its message actions, oldest action first.
     var actions: [String: [MessageAction]] = [:]
+    /// App Context: uuid and channel metadata, memberships.
+    var objects = ObjectsStore()
     var waiters: [Int: Waiter] = [:]
     /// Channel or group → the ids of the waiters reading it.
     var waiterIndex: [WaiterIndexKey: Set<Int>] = [:]

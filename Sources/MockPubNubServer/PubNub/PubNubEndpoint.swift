@@ -27,6 +27,8 @@ public enum PubNubEndpoint: String, Sendable, Hashable, Codable, CaseIterable {
     case addMessageAction = "add-message-action"
     case removeMessageAction = "remove-message-action"
     case getMessageActions = "get-message-actions"
+    /// App Context (`/v2/objects/…`): uuid and channel metadata, memberships, members.
+    case objects
     case admin
 }
 
@@ -125,6 +127,8 @@ extension PubNubRoute {
             route.subscribeV1 = SubscribeV1Request(
                 callback: segments[3] == "0" ? nil : segments[3], timetoken: segments[4])
             return .success(route)
+        case "v2" where segments.count > 2 && segments[1] == "objects":
+            return classifyObjects(segments.dropFirst(2), method: method, route: route)
         case "v2":
             return classifyV2(Array(segments.dropFirst()), method: method, route: route)
         case "v3":

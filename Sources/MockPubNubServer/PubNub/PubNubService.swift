@@ -88,6 +88,7 @@ public final class PubNubService: RequestHandler {
         case .addMessageAction: return addMessageAction(route, request: request)
         case .removeMessageAction: return removeMessageAction(route)
         case .getMessageActions: return getMessageActions(route)
+        case .objects: return objects(route, request: request)
         }
     }
 

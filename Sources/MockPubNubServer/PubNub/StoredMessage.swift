@@ -8,6 +8,7 @@ struct StoredMessage: Sendable {
     enum Kind: Int, Sendable {
         case message = 0
         case signal = 1
+        case objects = 2
         case messageAction = 3
         case presence = 99
     }
@@ -44,6 +45,7 @@ struct StoredMessage: Sendable {
         head.append(contentsOf: ",\"f\":0".utf8)
         if kind == .signal { head.append(contentsOf: ",\"e\":1".utf8) }
         if kind == .messageAction { head.append(contentsOf: ",\"e\":3".utf8) }
+        if kind == .objects { head.append(contentsOf: ",\"e\":2".utf8) }
         if kind != .presence, let publisher {
             head.append(contentsOf: ",\"i\":".utf8)
             JSONText.appendStringLiteral(publisher, to: &head)
