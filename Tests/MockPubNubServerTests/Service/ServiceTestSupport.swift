@@ -135,6 +135,7 @@ struct ServiceHarness {
     static func recordedContentType(_ target: String, status: Int) -> String {
         let path = target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? target
         let query = target.contains("?") ? String(target.split(separator: "?", maxSplits: 1)[1]) : ""
+        if path.hasPrefix("/v2/objects/") { return "application/json" }
         if status == 403 || path.hasPrefix("/v2/auth/") { return "text/javascript; charset=UTF-8" }
         if status == 200 && (path.hasPrefix("/publish/") || path.hasPrefix("/signal/")) { return "text/javascript; charset=UTF-8" }
         if status == 200 && path.hasPrefix("/v1/channel-registration/")
