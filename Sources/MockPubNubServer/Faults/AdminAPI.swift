@@ -67,6 +67,8 @@ package struct AdminAPI: RequestHandler {
             return serviceRoute(rest, request: request)
         case ("objects", 2):
             return objectsRoute(key: rest[1], request: request)
+        case ("files", 1), ("files", 2):
+            return fileRoute(rest, request: request)
         case ("plans", 1):
             switch method {
             case "GET": return Self.ok(.object([("plans", .array(faults.installedPlans().map(\.json)))]))

@@ -71,7 +71,7 @@ package final class FaultLayer: RequestHandler {
         }
         let uuid = route?.uuid ?? request.queryItems?["uuid"]
         // Rendered only when the journal is read; the lock stamps the sequence, the key and the decision.
-        let subject = JournalSubject(request: request, context: context)
+        let subject = JournalSubject(request: JournalSubject.bounded(request), context: context)
         let (decision, evicted) = state.withLock { state -> (FaultDecision, JournalRecord?) in
             let key = Self.attribute(route?.subscribeKey, uuid: uuid, in: &state)
             var decision = FaultDecision.passThrough

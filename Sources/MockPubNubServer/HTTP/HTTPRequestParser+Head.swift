@@ -119,6 +119,7 @@ extension HTTPRequestParser {
         let keepAlive = Self.keepAlive(version: version, connection: fields.values(for: "Connection"))
         head = Head(method: method, target: target, version: version, headers: fields, keepAlive: keepAlive)
         body = []
+        bodyLimit = limits.maxBodyBytes(forTarget: target)
         let transferEncodings = fields.values(for: "Transfer-Encoding")
         let lengths = fields.values(for: "Content-Length")
         if !transferEncodings.isEmpty {
@@ -132,7 +133,7 @@ extension HTTPRequestParser {
             guard values.count == 1, let text = values.first, !text.isEmpty, text.count <= 18,
                 text.utf8.allSatisfy(Self.isDigit), let length = Int(text)
             else { throw .invalidContentLength }
-            guard length <= limits.maxBodyBytes else { throw .bodyTooLarge(limit: limits.maxBodyBytes) }
+            guard length <= bodyLimit else { throw .bodyTooLarge(limit: bodyLimit) }
             remaining = length
             phase = .fixedBody
         } else {

@@ -14,12 +14,21 @@ package struct HTTPRequestParser: Sendable {
         package var maxTargetBytes: Int
         /// Bytes of the decoded body.
         package var maxBodyBytes: Int
+        /// Other body limits for requests whose path starts with a given prefix (file uploads).
+        package var bodyLimitOverrides: [BodyLimitOverride] = []
 
         /// Creates limits; the defaults are 16 KiB of headers, 8 KiB of target and 1 MiB of body.
         package init(maxHeaderBytes: Int = 16 * 1024, maxTargetBytes: Int = 32 * 1024, maxBodyBytes: Int = 1 << 20) {
             self.maxHeaderBytes = maxHeaderBytes
             self.maxTargetBytes = maxTargetBytes
             self.maxBodyBytes = maxBodyBytes
+        }
+
+        /// The body limit of a request to `target`: the first matching override's, else `maxBodyBytes`.
+        package func maxBodyBytes(forTarget target: String) -> Int {
+            guard !bodyLimitOverrides.isEmpty else { return maxBodyBytes }
+            let path = HTTPRequest.originForm(of: target)
+            return bodyLimitOverrides.first { path.hasPrefix($0.pathPrefix) }?.maxBodyBytes ?? maxBodyBytes
         }
     }
 
@@ -54,6 +63,8 @@ package struct HTTPRequestParser: Sendable {
     var head: Head?
     var body: [UInt8] = []
     var remaining = 0
+    /// The body limit of the request being read (`limits.maxBodyBytes` or an override for its path).
+    var bodyLimit = 0
     var trailerBytes = 0
     var error: HTTPParseError?
     /// True once the head of a request with `Expect: 100-continue` is parsed and its body has not fully arrived.
@@ -128,7 +139,7 @@ package struct HTTPRequestParser: Sendable {
                     phase = .trailers
                     trailerBytes = 0
                 } else {
-                    guard size <= limits.maxBodyBytes - body.count else { throw .bodyTooLarge(limit: limits.maxBodyBytes) }
+                    guard size <= bodyLimit - body.count else { throw .bodyTooLarge(limit: bodyLimit) }
                     remaining = size
                     phase = .chunkData
                 }
@@ -180,7 +191,7 @@ package struct HTTPRequestParser: Sendable {
                 throw .invalidChunkedBody
             }
             digits += 1
-            guard digits <= 15 else { throw .bodyTooLarge(limit: limits.maxBodyBytes) }
+            guard digits <= 15 else { throw .bodyTooLarge(limit: bodyLimit) }
             size = size << 4 | Int(value)
         }
         guard digits > 0 else { throw .invalidChunkedBody }
@@ -206,5 +217,18 @@ package struct HTTPRequestParser: Sendable {
         phase = .head
         expectsContinue = false
         return Parsed(request: request, keepAlive: head.keepAlive)
+    }
+}
+
+/// A body limit for the requests whose path starts with `pathPrefix` (in place of the general one).
+package struct BodyLimitOverride: Sendable, Hashable {
+    /// The raw path prefix, e.g. `/file-storage/`.
+    package var pathPrefix: String
+    /// Bytes of body accepted on those paths.
+    package var maxBodyBytes: Int
+
+    package init(pathPrefix: String, maxBodyBytes: Int) {
+        self.pathPrefix = pathPrefix
+        self.maxBodyBytes = maxBodyBytes
     }
 }

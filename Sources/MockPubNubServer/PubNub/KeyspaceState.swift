@@ -63,6 +63,8 @@ struct KeyspaceState {
     var waiterIndex: [WaiterIndexKey: Set<Int>] = [:]
     var nextWaiterID = 0
     var presenceGeneration: UInt64 = 0
+    /// Uploaded files and upload URLs (file sharing).
+    var files = FileStorage()
 
     /// Stores `message` (rendering its envelope) and marks its channel for wake-up.
     mutating func append(_ message: StoredMessage, env: ServiceEnvironment, outbox: inout Outbox) {

@@ -29,6 +29,14 @@ public enum PubNubEndpoint: String, Sendable, Hashable, Codable, CaseIterable {
     case getMessageActions = "get-message-actions"
     /// App Context (`/v2/objects/…`): uuid and channel metadata, memberships, members.
     case objects
+    // File sharing (spec pubnub-modern §3; fault plans may name them all as `files`).
+    case generateUploadURL = "generate-upload-url"
+    case storageUpload = "storage-upload"
+    case publishFile = "publish-file"
+    case listFiles = "list-files"
+    case getFile = "get-file"
+    case storageDownload = "storage-download"
+    case deleteFile = "delete-file"
     case admin
 }
 
@@ -60,6 +68,10 @@ public struct PubNubRoute: Sendable, Hashable {
     public var query: [QueryItem]
     /// The legacy subscribe's callback and timetoken (`/subscribe/…`); `nil` for v2 and other endpoints.
     public var subscribeV1: SubscribeV1Request?
+    /// The file id segment of a file download, delete or storage path.
+    public var fileID: String?
+    /// The file name segment of a file download, delete or storage path.
+    public var fileName: String?
 
     public init(
         endpoint: PubNubEndpoint, subscribeKey: String? = nil, publishKey: String? = nil,
@@ -133,6 +145,10 @@ extension PubNubRoute {
             return classifyV2(Array(segments.dropFirst()), method: method, route: route)
         case "v3":
             return classifyV3(Array(segments.dropFirst()), method: method, route: route)
+        case "v1" where segments.count > 1 && segments[1] == "files":
+            return FileRoutes.classifyFiles(Array(segments.dropFirst(2)), method: method, route: route)
+        case "file-storage":
+            return FileRoutes.classifyStorage(Array(segments.dropFirst()), method: method, route: route)
         case "v1" where segments.count > 1 && segments[1] == "message-actions":
             return classifyMessageActions(Array(segments.dropFirst(2)), method: method, route: route)
         case "v1":

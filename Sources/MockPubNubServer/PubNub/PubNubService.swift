@@ -58,13 +58,13 @@ public final class PubNubService: RequestHandler {
             } else if route.endpoint == .subscribe {
                 subscribe(route, responder: responder)
             } else {
-                responder.send(.respond(respond(to: route, request: request)))
+                responder.send(.respond(respond(to: route, request: request, context: context)))
             }
         }
     }
 
     /// The answer of every endpoint except subscribe.
-    private func respond(to route: PubNubRoute, request: HTTPRequest) -> HTTPResponse {
+    private func respond(to route: PubNubRoute, request: HTTPRequest, context: RequestContext) -> HTTPResponse {
         switch route.endpoint {
         case .time: return .pubNub(200, PubNubBodies.time(timetokens.next()))
         case .admin: return PubNubErrors.notFound(path: request.rawPath)
@@ -89,6 +89,8 @@ public final class PubNubService: RequestHandler {
         case .removeMessageAction: return removeMessageAction(route)
         case .getMessageActions: return getMessageActions(route)
         case .objects: return objects(route, request: request)
+        case .generateUploadURL, .storageUpload, .publishFile, .listFiles, .getFile, .storageDownload, .deleteFile:
+            return files(route, request: request, context: context)
         }
     }
 
@@ -109,6 +111,11 @@ public final class PubNubService: RequestHandler {
             return entry.keyspace
         }
         if let old { drain(old) }
+    }
+
+    /// Every subscribe key with state, in name order.
+    func subscribeKeys() -> [String] {
+        registry.withLock { Array($0.keys) }.sorted()
     }
 
     /// The number of parked long-polls of `subscribeKey` (for tests and diagnostics).

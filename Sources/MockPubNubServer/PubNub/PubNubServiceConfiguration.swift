@@ -44,6 +44,8 @@ public struct PubNubServiceConfiguration: Sendable {
     /// Whether a fire (`store=0` with `norep=true|1`) reaches subscribers. UNVERIFIED: PubNub
     /// delivers fired messages to Functions only, so the default is `false`.
     public var deliverFiredMessages: Bool
+    /// File sharing: size limits, upload URL lifetime, the storage cap per subscribe key.
+    public var files = FileServiceSettings()
 
     public init(
         keysets: [Keyset] = [],

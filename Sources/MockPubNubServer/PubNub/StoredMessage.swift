@@ -10,6 +10,8 @@ struct StoredMessage: Sendable {
         case signal = 1
         case objects = 2
         case messageAction = 3
+        /// A publish-file message (`e`=4, history `message_type` 4).
+        case file = 4
         case presence = 99
     }
 
@@ -46,6 +48,7 @@ struct StoredMessage: Sendable {
         if kind == .signal { head.append(contentsOf: ",\"e\":1".utf8) }
         if kind == .messageAction { head.append(contentsOf: ",\"e\":3".utf8) }
         if kind == .objects { head.append(contentsOf: ",\"e\":2".utf8) }
+        if kind == .file { head.append(contentsOf: ",\"e\":4".utf8) }
         if kind != .presence, let publisher {
             head.append(contentsOf: ",\"i\":".utf8)
             JSONText.appendStringLiteral(publisher, to: &head)

@@ -33,6 +33,8 @@ public struct HTTPServerConfiguration: Sendable, Hashable {
     public var idleTimeout: Duration?
     /// Limits of connections upgraded to WebSocket (only used when an upgrade router is installed).
     public var webSocket = WebSocketSettings()
+    /// Body limits other than `maxBodyBytes` for some path prefixes (the file storage's uploads).
+    package var bodyLimitOverrides: [BodyLimitOverride] = []
 
     /// Creates a configuration; every parameter has the documented default.
     public init(
@@ -58,7 +60,9 @@ public struct HTTPServerConfiguration: Sendable, Hashable {
     public static var defaultLoopCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
     var limits: HTTPRequestParser.Limits {
-        HTTPRequestParser.Limits(maxHeaderBytes: maxHeaderBytes, maxTargetBytes: maxTargetBytes, maxBodyBytes: maxBodyBytes)
+        var limits = HTTPRequestParser.Limits(maxHeaderBytes: maxHeaderBytes, maxTargetBytes: maxTargetBytes, maxBodyBytes: maxBodyBytes)
+        limits.bodyLimitOverrides = bodyLimitOverrides
+        return limits
     }
 }
 

@@ -53,12 +53,17 @@ public final class MockServer: Sendable {
         httpConfiguration.headerTimeout = configuration.headerTimeout
         httpConfiguration.idleTimeout = configuration.idleTimeout
         httpConfiguration.webSocket = configuration.webSocket
+        // Uploads to the file storage may carry a whole file; every other path keeps the general limit.
+        httpConfiguration.bodyLimitOverrides = [
+            BodyLimitOverride(pathPrefix: FileRoutes.storagePrefix, maxBodyBytes: configuration.files.maxUploadBodyBytes)
+        ]
         let extensions = configuration.extensions
 
         var serviceConfiguration = PubNubServiceConfiguration()
         serviceConfiguration.keysets = configuration.keysets
         serviceConfiguration.longPollIdleTimeout = configuration.longPollIdleTimeout
         serviceConfiguration.presenceTimeoutFloor = configuration.presenceTimeoutFloor
+        serviceConfiguration.files = configuration.files
 
         let control = ListenerControlBox()
         var made: (PubNubService, FaultLayer)?

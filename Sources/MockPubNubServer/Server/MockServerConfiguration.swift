@@ -36,6 +36,8 @@ public struct MockServerConfiguration: Sendable {
     public var extensions: [any ServerExtension] = []
     /// Limits of WebSocket connections (message size, outbound buffer, close timeout).
     public var webSocket = WebSocketSettings()
+    /// File sharing: the file size limit, the storage cap per subscribe key, upload URL lifetime.
+    public var files = FileServiceSettings()
 
     public init() {}
 

@@ -11,8 +11,9 @@ final class EndToEndServer {
     let server: MockServer
     let port: Int
 
-    init(keysets: [Keyset] = [], longPollIdleTimeout: Duration = .seconds(280)) throws {
+    init(keysets: [Keyset] = [], longPollIdleTimeout: Duration = .seconds(280), files: FileServiceSettings = FileServiceSettings()) throws {
         var configuration = MockServerConfiguration()
+        configuration.files = files
         configuration.keysets = keysets
         configuration.longPollIdleTimeout = longPollIdleTimeout
         configuration.eventLoopCount = 2
