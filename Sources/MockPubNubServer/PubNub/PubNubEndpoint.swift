@@ -27,6 +27,8 @@ public enum PubNubEndpoint: String, Sendable, Hashable, Codable, CaseIterable {
     case addMessageAction = "add-message-action"
     case removeMessageAction = "remove-message-action"
     case getMessageActions = "get-message-actions"
+    /// Mobile push registration (v1 and APNs2); also the journal's `PUSH` notices.
+    case push
     case admin
 }
 
@@ -58,6 +60,8 @@ public struct PubNubRoute: Sendable, Hashable {
     public var query: [QueryItem]
     /// The legacy subscribe's callback and timetoken (`/subscribe/…`); `nil` for v2 and other endpoints.
     public var subscribeV1: SubscribeV1Request?
+    /// The device of a mobile push registration request; `nil` for other endpoints.
+    public var push: PushRequest?
 
     public init(
         endpoint: PubNubEndpoint, subscribeKey: String? = nil, publishKey: String? = nil,
@@ -129,6 +133,9 @@ extension PubNubRoute {
             return classifyV2(Array(segments.dropFirst()), method: method, route: route)
         case "v3":
             return classifyV3(Array(segments.dropFirst()), method: method, route: route)
+        case "v1" where segments.count > 1 && segments[1] == "push":
+            guard isRead else { return .failure(.notFound) }
+            return classifyPush(Array(segments.dropFirst()), isAPNs2: false, route: route)
         case "v1" where segments.count > 1 && segments[1] == "message-actions":
             return classifyMessageActions(Array(segments.dropFirst(2)), method: method, route: route)
         case "v1":
@@ -188,6 +195,8 @@ extension PubNubRoute {
             route.subscribeKey = s[2]
             route.channels = [s[4]]
             return .success(route)
+        case "push":
+            return classifyPush(s, isAPNs2: true, route: route)
         case "auth":
             // /v2/auth/grant/sub-key/{sub}
             guard s.count == 4, s[1] == "grant", s[2] == "sub-key" else { return .failure(.notFound) }
