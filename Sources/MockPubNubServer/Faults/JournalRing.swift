@@ -25,9 +25,11 @@ struct JournalRecord: Sendable {
     var entry: JournalEntry {
         let request = subject.request
         let route = try? PubNubRoute.classify(request).get()
-        return JournalEntry(
+        var entry = JournalEntry(
             sequence: sequence, request: request, context: subject.context, route: route,
             subscribeKey: subscribeKey, uuid: route?.uuid ?? request.queryItems?["uuid"], fired: fired)
+        if request.method == PushNotice.journalMethod { entry.endpoint = .push }
+        return entry
     }
 }
 

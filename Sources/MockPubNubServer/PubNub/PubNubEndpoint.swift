@@ -37,6 +37,8 @@ public enum PubNubEndpoint: String, Sendable, Hashable, Codable, CaseIterable {
     case getFile = "get-file"
     case storageDownload = "storage-download"
     case deleteFile = "delete-file"
+    /// Mobile push registration (v1 and APNs2); also the journal's `PUSH` notices.
+    case push
     case admin
 }
 
@@ -72,6 +74,8 @@ public struct PubNubRoute: Sendable, Hashable {
     public var fileID: String?
     /// The file name segment of a file download, delete or storage path.
     public var fileName: String?
+    /// The device of a mobile push registration request; `nil` for other endpoints.
+    public var push: PushRequest?
 
     public init(
         endpoint: PubNubEndpoint, subscribeKey: String? = nil, publishKey: String? = nil,
@@ -149,6 +153,9 @@ extension PubNubRoute {
             return FileRoutes.classifyFiles(Array(segments.dropFirst(2)), method: method, route: route)
         case "file-storage":
             return FileRoutes.classifyStorage(Array(segments.dropFirst()), method: method, route: route)
+        case "v1" where segments.count > 1 && segments[1] == "push":
+            guard isRead else { return .failure(.notFound) }
+            return classifyPush(Array(segments.dropFirst()), isAPNs2: false, route: route)
         case "v1" where segments.count > 1 && segments[1] == "message-actions":
             return classifyMessageActions(Array(segments.dropFirst(2)), method: method, route: route)
         case "v1":
@@ -208,6 +215,8 @@ extension PubNubRoute {
             route.subscribeKey = s[2]
             route.channels = [s[4]]
             return .success(route)
+        case "push":
+            return classifyPush(s, isAPNs2: true, route: route)
         case "auth":
             // /v2/auth/grant/sub-key/{sub}
             guard s.count == 4, s[1] == "grant", s[2] == "sub-key" else { return .failure(.notFound) }

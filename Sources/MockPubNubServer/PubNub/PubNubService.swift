@@ -13,6 +13,8 @@ public final class PubNubService: RequestHandler {
     /// Every subscribe key in use: its state and, for Access Manager keys, its keyset. One lock
     /// and one lookup per request find both.
     private let registry: Mutex<[String: KeyEntry]>
+    /// Told of the push notices each publish raises (the fault layer journals them).
+    let pushObserver = Mutex<(@Sendable ([PushNotice]) -> Void)?>(nil)
 
     /// Creates the service; `scheduler` runs idle long-poll and presence timers, `clock` is the wall clock.
     package init(configuration: PubNubServiceConfiguration = PubNubServiceConfiguration(),
@@ -91,6 +93,7 @@ public final class PubNubService: RequestHandler {
         case .objects: return objects(route, request: request)
         case .generateUploadURL, .storageUpload, .publishFile, .listFiles, .getFile, .storageDownload, .deleteFile:
             return files(route, request: request, context: context)
+        case .push: return push(route)
         }
     }
 

@@ -46,6 +46,10 @@ public struct PubNubServiceConfiguration: Sendable {
     public var deliverFiredMessages: Bool
     /// File sharing: size limits, upload URL lifetime, the storage cap per subscribe key.
     public var files = FileServiceSettings()
+    /// Add-on and admin switches of every key without an override (docs/endpoints.md).
+    public var features = KeyFeatures()
+    /// Per subscribe key overrides of `features`.
+    public var featuresByKey: [String: KeyFeatures] = [:]
 
     public init(
         keysets: [Keyset] = [],
