@@ -19,8 +19,8 @@ What the driver observes, and where from:
 
 `configure` with `tls` and `caPEM` connects with `wss` (pysher's `secure=True`), trusting the
 harness's test CA through websocket-client's `sslopt`, as an app pinning its own CA would.
-`activityTimeoutMs`/`pongTimeoutMs` are not applied (no `clientPing` capability): pysher's timers
-run on a `sched` thread that sleeps up to 30 s between checks, so short timeouts are not honoured.
+`activityTimeoutMs`/`pongTimeoutMs` are not applied and `clientPing` is not declared: pysher has
+no public setting for them (only its connection's `ping_interval`/`pong_timeout` attributes).
 """
 import json
 import os
