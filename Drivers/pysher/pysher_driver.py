@@ -16,9 +16,16 @@ What the driver observes, and where from:
 - `error`: the `pusher:error` binding (code and message as sent).
 - `subscriptionError`: an exception raised by `subscribe` (pysher's way of reporting a refused
   authorization: it asserts the endpoint answered 200).
+
+`configure` with `tls` and `caPEM` connects with `wss` (pysher's `secure=True`), trusting the
+harness's test CA through websocket-client's `sslopt`, as an app pinning its own CA would.
+`activityTimeoutMs`/`pongTimeoutMs` are not applied and `clientPing` is not declared: pysher has
+no public setting for them (only its connection's `ping_interval`/`pong_timeout` attributes).
 """
 import json
+import os
 import sys
+import tempfile
 import threading
 import traceback
 
@@ -65,7 +72,7 @@ class Session:
         user_data = {"user_id": request["userID"], "user_info": request.get("userInfo", {})}
         self.client = pysher.Pusher(
             request["appKey"],
-            secure=False,
+            secure=bool(request.get("tls", False)),
             custom_host=request["host"],
             port=request["port"],
             auth_endpoint=request["authEndpoint"],
@@ -75,6 +82,13 @@ class Session:
             log_level=logging.WARNING,
         )
         connection = self.client.connection
+        self.ca_file = None
+        if request.get("caPEM"):
+            # wss trusting the harness's test CA: websocket-client takes it through run_forever's sslopt.
+            handle, self.ca_file = tempfile.mkstemp(suffix=".pem")
+            with os.fdopen(handle, "w") as ca:
+                ca.write(request["caPEM"])
+            connection.socket_kwargs["sslopt"] = {"ca_certs": self.ca_file}
         connection.bind("pusher:connection_established", self.on_established)
         connection.bind("pusher:error", self.on_error)
         original_close = connection._on_close
@@ -159,6 +173,11 @@ class Session:
     def close(self):
         if self.started:
             threading.Thread(target=self.client.disconnect, kwargs={"timeout": 1}, daemon=True).start()
+        if self.ca_file:
+            try:
+                os.unlink(self.ca_file)
+            except OSError:
+                pass
 
 
 def main():
@@ -177,7 +196,7 @@ def main():
             if kind == "hello":
                 reply.update({"type": "result", "data": {
                     "protocol": "pusher", "client": "pysher", "version": VERSION or "not installed",
-                    "capabilities": ["privateChannels", "presence", "clientEvents", "reconnection"],
+                    "capabilities": ["privateChannels", "presence", "clientEvents", "reconnection", "tls"],
                     # spec §2.3, §5: pysher acts on pusher:error codes only, and re-subscribes
                     # private channels without auth after a reconnect.
                     "profile": {"closeCodes": "error-events-only", "resubscribe": "no-auth"}}})
