@@ -39,6 +39,8 @@ struct RunCommand: AsyncParsableCommand {
     var driverStartTimeout: Double = 30
     @Flag(help: "Do not retry alone a case that ran out of time (no 'flaky' outcome).")
     var noRetry = false
+    @Flag(help: "Start a driver process for every case even when its hello offers reuse (docs/driver-protocol.md, Reuse).")
+    var noDriverReuse = false
     @Option(help: "Use a running server (HOST:PORT) through its /__admin/ API instead of the in-process one.")
     var server: String?
     @Option(help: "The TLS listener (HOST:PORT) of the --server, if it has one.")
@@ -83,7 +85,8 @@ struct RunCommand: AsyncParsableCommand {
         if let clientCommand {
             try await Preflight.checkCommand(clientCommand)
             client = ExternalProcessClient(command: clientCommand, name: clientName ?? "external",
-                                           startTimeout: .milliseconds(Int(driverStartTimeout * 1_000)))
+                                           startTimeout: .milliseconds(Int(driverStartTimeout * 1_000)),
+                                           driverReuse: !noDriverReuse, warmDrivers: warmDriverLimit)
         } else {
             client = HarnessWiring.builtInClient()
         }
@@ -125,6 +128,10 @@ struct RunCommand: AsyncParsableCommand {
         let report = await runner.run(cases) { result, finished, total in
             console.progress(result, finished: finished, total: total)
         }
+        if let external = client as? ExternalProcessClient {
+            external.endWarmDrivers()
+            say(Self.driverSummary(external.driverCounts))
+        }
         await stop?()
         console.summary(report)
         try finish(report)
@@ -165,7 +172,8 @@ struct RunCommand: AsyncParsableCommand {
         if let clientCommand {
             try await Preflight.checkCommand(clientCommand)
             client = PusherDriverClient(command: clientCommand, name: clientName ?? "external",
-                                        startTimeout: .milliseconds(Int(driverStartTimeout * 1_000)))
+                                        startTimeout: .milliseconds(Int(driverStartTimeout * 1_000)),
+                                        driverReuse: !noDriverReuse, warmDrivers: warmDriverLimit)
         } else {
             client = BuiltInPusherClient()
         }
@@ -193,8 +201,22 @@ struct RunCommand: AsyncParsableCommand {
         } catch {
             throw UsageError("cannot start the in-process Pusher server: \(error)")
         }
+        if let external = client as? PusherDriverClient {
+            external.endWarmDrivers()
+            say(Self.driverSummary(external.driverCounts))
+        }
         console.summary(report)
         try finish(report)
+    }
+
+    /// At most this many driver processes wait between cases: the run's starting concurrency.
+    var warmDriverLimit: Int {
+        jobs ?? ConcurrencyGovernor.defaultJobs(cores: ProcessInfo.processInfo.activeProcessorCount, externalDriver: true)
+    }
+
+    /// One line on the driver processes of a run (docs/driver-protocol.md, "Reuse").
+    static func driverSummary(_ counts: (started: Int, reused: Int, discarded: Int)) -> String {
+        "driver processes: \(counts.started) started, \(counts.reused) case(s) on a warm process, \(counts.discarded) discarded"
     }
 
     static func isHostPort(_ text: String) -> Bool {
