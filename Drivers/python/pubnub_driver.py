@@ -12,6 +12,11 @@ It feature-detects what differs between SDK majors (4.x ... 10.x): configuration
 names, crypto modules, reconnection policies, status categories as integers or enums. Settings
 the SDK has no equivalent for are ignored (and listed in the `hello` profile); operations it
 lacks are answered `unsupported`.
+
+The sync flavour serves many cases in one process when the runner asks (docs/driver-protocol.md,
+"Reuse"): `close` with `"reuse": true` stops the case's SDK object, shuts its sockets down, waits for
+its threads, and answers `reusable` only when nothing of the case is left; the next `configure`
+makes a fresh SDK object.
 """
 import argparse
 import json
@@ -41,6 +46,14 @@ def emit(obj):
 def log(text):
     sys.stderr.write(text.rstrip() + "\n")
     sys.stderr.flush()
+
+
+# Ending one case inside a reused process (Drivers/common); without it the driver serves one case.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "common"))
+try:
+    import case_cleanup
+except ImportError:
+    case_cleanup = None
 
 
 # --- SDK import and feature detection ------------------------------------------------------
@@ -157,16 +170,17 @@ class Unsupported(Exception):
 
 
 CA_FILE = None
+CA_PEM = None
 
 
 def trust_ca(pem):
     """Makes every HTTP stack the SDK may use (httpx, requests, aiohttp/ssl) trust the harness CA."""
-    global CA_FILE
-    if CA_FILE is None:
+    global CA_FILE, CA_PEM
+    if CA_FILE is None or CA_PEM != pem:  # a reused process may meet another CA
         handle = tempfile.NamedTemporaryFile("w", suffix=".pem", delete=False)
         handle.write(pem)
         handle.close()
-        CA_FILE = handle.name
+        CA_FILE, CA_PEM = handle.name, pem
     for name in ("SSL_CERT_FILE", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE"):
         os.environ[name] = CA_FILE
 
@@ -283,6 +297,26 @@ class Listener(SubscribeCallback):
         if getattr(presence, "state", None) is not None:
             line["state"] = presence.state
         emit(line)
+
+
+class GatedListener(Listener):
+    """One case's listener in a reusable process: silent once its case is closed."""
+
+    def __init__(self, gate):
+        super().__init__()
+        self.gate = gate
+
+    def status(self, pubnub, status):
+        self.gate.call(Listener.status, self, pubnub, status)
+
+    def message(self, pubnub, message):
+        self.gate.call(Listener.message, self, pubnub, message)
+
+    def signal(self, pubnub, signal):
+        self.gate.call(Listener.signal, self, pubnub, signal)
+
+    def presence(self, pubnub, presence):
+        self.gate.call(Listener.presence, self, pubnub, presence)
 
 
 # --- Operations ------------------------------------------------------------------------------
@@ -505,11 +539,18 @@ class SyncDriver:
     def __init__(self):
         self.pubnub = None
         self.ops = None
+        self.gate = None
+        # What a closed case must leave behind: the threads of the process before any case.
+        self.baseline = set(threading.enumerate())
 
     def configure(self, fields):
         from pubnub.pubnub import PubNub
-        self.pubnub = PubNub(make_configuration(fields))
-        self.pubnub.add_listener(Listener())
+        if self.pubnub is not None:
+            raise RuntimeError("configure before the previous case's close")
+        pubnub = PubNub(make_configuration(fields))
+        self.gate = case_cleanup.CaseGate() if case_cleanup is not None else None
+        pubnub.add_listener(GatedListener(self.gate) if self.gate is not None else Listener())
+        self.pubnub = pubnub
         # Build the HTTP session (TLS context, connection pool) now, not inside the case's first
         # request: that is process start-up, not the SDK's protocol behaviour.
         handler = getattr(self.pubnub, "_request_handler", None)
@@ -557,32 +598,73 @@ class SyncDriver:
         if self.pubnub is not None:
             threading.Thread(target=self.pubnub.stop, daemon=True).start()
 
+    def close_for_reuse(self):
+        """Ends the case so that the process can serve another: None when nothing of it is left
+        (no listener call, thread, timer or socket), else why not."""
+        gate, pubnub = self.gate, self.pubnub
+        self.gate = self.pubnub = self.ops = None
+        if gate is not None:
+            gate.shut()
+        # Sockets first: a read blocked on a socket that the SDK's stop() closes never wakes up
+        # (Linux), a shut-down one ends at once.
+        case_cleanup.shut_down_sockets()
+        if pubnub is not None:
+            stopper = threading.Thread(target=stop_quietly, args=(pubnub,), daemon=True)
+            stopper.start()
+            stopper.join(2.0)
+        del pubnub
+        return case_cleanup.settle(self.baseline, 3.0)
+
     def run(self):
         for raw in sys.stdin:
             raw = raw.strip()
             if not raw:
                 continue
             step = json.loads(raw)
-            if step.get("type") == "close":
+            kind = step.get("type")
+            if kind == "close":
+                if step.get("reuse") and case_cleanup is not None:
+                    problem = self.close_for_reuse()
+                    data = {"reusable": problem is None}
+                    if problem is not None:
+                        data["detail"] = problem
+                        log("not reusable: " + problem)
+                    emit({"id": step.get("id"), "type": "result", "data": data})
+                    if problem is None:
+                        continue
+                    return
                 self.close()
                 emit({"id": step.get("id"), "type": "result"})
                 return
-            if step.get("type") in ("hello", "configure"):
+            if kind in ("hello", "configure"):
                 handle(self, step)
+                continue
+            if self.pubnub is None:
+                # A late operation of a closed case (the runner refuses them; never reaches an SDK object).
+                emit({"id": step.get("id"), "type": "error", "detail": "no case is configured"})
                 continue
             # Operations may block (timeouts, hangs): each runs on its own thread so `close`
             # is always answered at once.
-            threading.Thread(target=handle, args=(self, step), daemon=True).start()
+            threading.Thread(target=handle, args=(self, step, self.gate), daemon=True).start()
 
 
-def handle(driver, step):
+def stop_quietly(pubnub):
+    try:
+        pubnub.stop()
+    except Exception as error:  # e.g. no subscription manager in this configuration
+        log("stop: %s" % error)
+
+
+def handle(driver, step, gate=None):
+    """Answers one request; with a case's `gate`, the reply is dropped once that case is closed."""
     ident = step.get("id")
+    guarded = gate.call if gate is not None else (lambda function, *args: function(*args))
     try:
         if answer_control(driver, step, driver.flavour):
             return
-        emit_operation_reply(ident, driver.perform(step))
+        guarded(emit_operation_reply, ident, driver.perform(step))
     except Exception as error:
-        emit_operation_error(ident, error)
+        guarded(emit_operation_error, ident, error)
 
 
 def answer_control(driver, step, flavour):
@@ -625,6 +707,8 @@ def hello_reply(ident, flavour):
                      # case: on a busy machine `configure` may need more than the default 5 s.
                      "controlTimeoutMs": 15000,
                      "capabilities": capabilities(), "profile": profile(flavour),
+                     # One process serves many cases (sync flavour: its close can prove the case gone).
+                     "reuse": flavour == "sync" and case_cleanup is not None,
                      "operations": sorted(OPERATIONS)}}
 
 

@@ -39,6 +39,8 @@ struct RunCommand: AsyncParsableCommand {
     var driverStartTimeout: Double = 30
     @Flag(help: "Do not retry alone a case that ran out of time (no 'flaky' outcome).")
     var noRetry = false
+    @Flag(help: "Start a driver process for every case even when its hello offers reuse (docs/driver-protocol.md, Reuse).")
+    var noDriverReuse = false
     @Option(help: "Use a running `serve` (HOST:PORT) through its /__admin/ API instead of the in-process server (either family).")
     var server: String?
     @Option(help: "The TLS listener (HOST:PORT) of the --server, if it has one.")
@@ -93,7 +95,8 @@ struct RunCommand: AsyncParsableCommand {
         if let clientCommand {
             try await Preflight.checkCommand(clientCommand)
             client = family.driverClient(command: clientCommand, name: clientName ?? "external",
-                                         startTimeout: .milliseconds(Int(driverStartTimeout * 1_000)))
+                                         startTimeout: .milliseconds(Int(driverStartTimeout * 1_000)),
+                                         driverReuse: !noDriverReuse, warmDrivers: warmDriverLimit)
         } else {
             client = family.builtInClient()
         }
@@ -128,6 +131,9 @@ struct RunCommand: AsyncParsableCommand {
         let report = await family.run(cases, on: harness.server, client: client, options: options) { result, finished, total in
             console.progress(result, finished: finished, total: total)
         }
+        if let counts = family.endDrivers(of: client) {
+            say(Self.driverSummary(counts))
+        }
         await harness.stop()
         console.summary(report)
         try finish(report)
@@ -143,6 +149,16 @@ struct RunCommand: AsyncParsableCommand {
             throw CLIFailure("\(error)")
         }
         if report.exitCode != 0 { throw ExitCode(report.exitCode) }
+    }
+
+    /// At most this many driver processes wait between cases: the run's starting concurrency.
+    var warmDriverLimit: Int {
+        jobs ?? ConcurrencyGovernor.defaultJobs(cores: ProcessInfo.processInfo.activeProcessorCount, externalDriver: true)
+    }
+
+    /// One line on the driver processes of a run (docs/driver-protocol.md, "Reuse").
+    static func driverSummary(_ counts: (started: Int, reused: Int, discarded: Int)) -> String {
+        "driver processes: \(counts.started) started, \(counts.reused) case(s) on a warm process, \(counts.discarded) discarded"
     }
 
     static func isHostPort(_ text: String) -> Bool {

@@ -16,8 +16,12 @@ public protocol ConformanceFamily: Sendable {
     func select(suites: [String], ids: [String]) throws -> [Case]
     /// The family's built-in client.
     func builtInClient() -> Client
-    /// A client in any language, run as a driver process speaking the family's driver protocol.
-    func driverClient(command: String, name: String, startTimeout: Duration) -> Client
+    /// A client in any language, run as a driver process speaking the family's driver protocol;
+    /// `driverReuse` lets a driver whose `hello` offers it serve many cases, with at most
+    /// `warmDrivers` processes waiting between cases (docs/driver-protocol.md, "Reuse").
+    func driverClient(command: String, name: String, startTimeout: Duration, driverReuse: Bool, warmDrivers: Int) -> Client
+    /// Ends the warm driver processes of a driver client and counts its processes; `nil` for a built-in client.
+    func endDrivers(of client: Client) -> (started: Int, reused: Int, discarded: Int)?
     /// The client's name in reports.
     func name(of client: Client) -> String
     /// The server to run on: a new one in this process (`address` nil), or a running `serve` reached

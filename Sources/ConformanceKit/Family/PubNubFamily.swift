@@ -25,8 +25,14 @@ public struct PubNubFamily: ConformanceFamily {
 
     public func builtInClient() -> any ConformanceClient { makeBuiltIn() }
 
-    public func driverClient(command: String, name: String, startTimeout: Duration) -> any ConformanceClient {
-        ExternalProcessClient(command: command, name: name, startTimeout: startTimeout)
+    public func driverClient(command: String, name: String, startTimeout: Duration, driverReuse: Bool, warmDrivers: Int) -> any ConformanceClient {
+        ExternalProcessClient(command: command, name: name, startTimeout: startTimeout, driverReuse: driverReuse, warmDrivers: warmDrivers)
+    }
+
+    public func endDrivers(of client: any ConformanceClient) -> (started: Int, reused: Int, discarded: Int)? {
+        guard let driver = client as? ExternalProcessClient else { return nil }
+        driver.endWarmDrivers()
+        return driver.driverCounts
     }
 
     public func name(of client: any ConformanceClient) -> String { client.name }

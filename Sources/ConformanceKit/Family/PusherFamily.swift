@@ -21,8 +21,14 @@ public struct PusherFamily: ConformanceFamily {
 
     public func builtInClient() -> any PusherConformanceClient { makeBuiltIn() }
 
-    public func driverClient(command: String, name: String, startTimeout: Duration) -> any PusherConformanceClient {
-        PusherDriverClient(command: command, name: name, startTimeout: startTimeout)
+    public func driverClient(command: String, name: String, startTimeout: Duration, driverReuse: Bool, warmDrivers: Int) -> any PusherConformanceClient {
+        PusherDriverClient(command: command, name: name, startTimeout: startTimeout, driverReuse: driverReuse, warmDrivers: warmDrivers)
+    }
+
+    public func endDrivers(of client: any PusherConformanceClient) -> (started: Int, reused: Int, discarded: Int)? {
+        guard let driver = client as? PusherDriverClient else { return nil }
+        driver.endWarmDrivers()
+        return driver.driverCounts
     }
 
     public func name(of client: any PusherConformanceClient) -> String { client.name }

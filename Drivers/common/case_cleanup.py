@@ -1,0 +1,108 @@
+# SPDX-License-Identifier: MIT
+"""Ending one case inside a reusable driver process (docs/driver-protocol.md, "Reuse").
+
+A driver that declares `"reuse": true` in `hello` may be sent the next case's `configure` after it
+answered `close`. Before it answers a `close` that carries `"reuse": true`, everything of the case
+must be gone: no listener may write another line, no thread of the case may run, no socket may be
+open. `CaseGate` silences a case's callbacks; `settle()` ends what is left and says whether the
+process is as clean as it was before the case (only then may the driver answer `reusable: true`).
+Standard library only; Linux (`/proc/self/fd`).
+"""
+import gc
+import os
+import socket
+import stat
+import threading
+import time
+
+
+class CaseGate:
+    """Lets one case's callbacks write lines only while the case is open."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._open = True
+
+    @property
+    def open(self):
+        return self._open
+
+    def call(self, function, *args, **kwargs):
+        """Runs `function` if the case is still open; once `shut()` has returned it never runs."""
+        with self._lock:
+            if self._open:
+                return function(*args, **kwargs)
+        return None
+
+    def shut(self):
+        with self._lock:
+            self._open = False
+
+
+def socket_descriptors():
+    """The process's open socket descriptors."""
+    found = []
+    try:
+        names = os.listdir("/proc/self/fd")
+    except OSError:
+        return found
+    for name in names:
+        try:
+            fd = int(name)
+            if stat.S_ISSOCK(os.fstat(fd).st_mode):
+                found.append(fd)
+        except (ValueError, OSError):
+            continue
+    return found
+
+
+# Sockets the process had before any case: inherited from the parent (a harness whose own
+# sockets lack close-on-exec), never the driver's to touch.
+INHERITED = frozenset(socket_descriptors())
+
+
+def case_sockets():
+    """The socket descriptors opened since the process started."""
+    return [fd for fd in socket_descriptors() if fd not in INHERITED]
+
+
+def shut_down_sockets():
+    """Shuts down (both ways) every socket the process opened: a thread blocked reading one wakes
+    up with an end of stream, as if the process had been ended. The descriptors stay with their
+    owners, who close them; inherited ones are left alone."""
+    for fd in case_sockets():
+        try:
+            sock = socket.socket(fileno=fd)
+        except OSError:
+            continue
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        finally:
+            sock.detach()
+
+
+def settle(baseline, timeout):
+    """Ends what a closed case left: cancels its timers, shuts its sockets down, and waits (at most
+    `timeout` seconds) until only the `baseline` threads are alive and no socket is open.
+    Returns None when the process is clean, else why not."""
+    deadline = time.monotonic() + timeout
+    me = threading.current_thread()
+    rounds = 0
+    while True:
+        extra = [t for t in threading.enumerate() if t not in baseline and t is not me and t.is_alive()]
+        for thread in extra:
+            if isinstance(thread, threading.Timer):
+                thread.cancel()
+        shut_down_sockets()
+        if rounds % 5 == 0:
+            gc.collect()  # sockets only garbage still holds are closed by their finalizers
+        sockets = case_sockets()
+        if not extra and not sockets:
+            return None
+        if time.monotonic() >= deadline:
+            return "%d thread(s) still running (%s), %d socket(s) still open" % (
+                len(extra), ", ".join(sorted(t.name for t in extra))[:200], len(sockets))
+        rounds += 1
+        time.sleep(0.01)
