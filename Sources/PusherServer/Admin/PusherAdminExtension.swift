@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 import HarnessJSON
-import MockPubNubServer
+import HarnessServerCore
 
 /// The Pusher part of the admin API, under `/__admin/pusher/` (same peers as the rest of `/__admin/`):
 ///

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-import MockPubNubServer
+import HarnessServerCore
 import MockPusher
 
 /// One Pusher WebSocket connection: registers its handle, journals what the client does and turns

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-import MockPubNubServer
+import HarnessServerCore
 import MockPusher
 import Synchronization
 
@@ -51,7 +51,7 @@ public final class PusherService: Sendable {
     /// Runs the deadline timer on `server`'s event loops. The server already hands its scheduler to
     /// `extensions` while it is created, so this is only needed for a server built without them;
     /// harmless otherwise.
-    public func attach(to server: MockServer) { timer.attach(server.scheduler) }
+    package func attach(to server: some SchedulerProviding) { timer.attach(server.scheduler) }
 
     /// Replaces where webhook events go (the webhook sender plugs in here, also after the start).
     public func setWebhookSink(_ webhookSink: @escaping @Sendable (_ appID: String, _ event: PusherWebhookEvent) -> Void) {

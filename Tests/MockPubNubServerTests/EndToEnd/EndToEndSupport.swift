@@ -4,6 +4,8 @@ import Glibc
 #endif
 import Foundation
 import Testing
+@testable import HarnessHTTP
+@testable import HarnessServerCore
 @testable import MockPubNubServer
 
 /// A `MockServer` on 127.0.0.1, port 0, for tests over real loopback sockets.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 import Synchronization
 import Testing
+@testable import HarnessHTTP
+@testable import HarnessServerCore
 @testable import MockPubNubServer
 
 /// A scheduler driven by hand: work runs only when `advance(by:)` passes its deadline.

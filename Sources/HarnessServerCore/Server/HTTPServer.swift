@@ -54,11 +54,23 @@ package final class HTTPServer: Sendable {
     ///   - logger: receives connection timeouts (debug).
     ///   - diagnostics: told about unparsable requests, TLS on the plain port and failed TLS handshakes (for logging).
     ///   - upgradeRouter: decides which requests switch to WebSocket (docs/websocket.md); nil = none.
-    package init(
+    package convenience init(
         configuration: HTTPServerConfiguration = HTTPServerConfiguration(),
         parseErrorResponse: @escaping HTTPParseErrorResponder = { $0.plainResponse }, logger: Logger? = nil,
         diagnostics: (@Sendable (ConnectionDiagnostic) -> Void)? = nil, upgradeRouter: (any WebSocketUpgradeRouter)? = nil,
         makeHandler: (_ scheduler: any Scheduler) -> any RequestHandler
+    ) {
+        self.init(configuration: configuration, parseErrorResponse: parseErrorResponse, logger: logger, diagnostics: diagnostics) {
+            (makeHandler($0), upgradeRouter)
+        }
+    }
+
+    /// Creates a stopped server whose request handler and upgrade router both come from
+    /// `makeRouting`, called once, here, with the server's scheduler (a host's routing table).
+    package init(
+        configuration: HTTPServerConfiguration, parseErrorResponse: @escaping HTTPParseErrorResponder, logger: Logger?,
+        diagnostics: (@Sendable (ConnectionDiagnostic) -> Void)?,
+        makeRouting: (_ scheduler: any Scheduler) -> (handler: any RequestHandler, upgradeRouter: (any WebSocketUpgradeRouter)?)
     ) {
         self.configuration = configuration
         let group: Result<EventLoopGroup, HTTPServerError>
@@ -73,13 +85,14 @@ package final class HTTPServer: Sendable {
             case .success(let loops): LoopScheduler(group: loops)
             case .failure: ImmediateFailureScheduler()
             }
+        let routing = makeRouting(scheduler)
         core = ServerCore(
-            handler: makeHandler(scheduler), parseErrorResponse: parseErrorResponse, limits: configuration.limits,
+            handler: routing.handler, parseErrorResponse: parseErrorResponse, limits: configuration.limits,
             maxQueuedRequests: max(1, configuration.maxPipelinedRequests),
             finDrainNanos: configuration.finDrainTimeout.clampedNanoseconds,
             requestTimeoutNanos: configuration.headerTimeout?.clampedNanoseconds ?? 0,
             idleTimeoutNanos: configuration.idleTimeout?.clampedNanoseconds ?? 0, logger: logger,
-            diagnostics: diagnostics, upgradeRouter: upgradeRouter, webSocket: configuration.webSocket)
+            diagnostics: diagnostics, upgradeRouter: routing.upgradeRouter, webSocket: configuration.webSocket)
     }
 
     deinit { stop() }
@@ -89,7 +102,7 @@ package final class HTTPServer: Sendable {
     /// - Throws: `HTTPServerError` when binding fails, the server was started before, or a thread
     ///   cannot be created.
     @discardableResult
-    package func start() throws -> BoundAddress {
+    package func start() throws(HTTPServerError) -> BoundAddress {
         Self.processSetup
         let group = try group.get()
         try state.withLock { state throws(HTTPServerError) in
@@ -114,7 +127,7 @@ package final class HTTPServer: Sendable {
     @discardableResult
     package func addListener(
         host: String, port: Int, fault: ListenerFault = .none, streamFactory: StreamFactory? = nil
-    ) throws -> BoundAddress {
+    ) throws(HTTPServerError) -> BoundAddress {
         let group = try group.get()
         let factory = streamFactory ?? .plain
         if FaultedSocket.Behaviour(fault) == nil && fault != .none && streamFactory == nil {
@@ -154,7 +167,7 @@ package final class HTTPServer: Sendable {
     }
 
     /// Binds a port without listening, so that `connect()` to it is refused; released by `stop()`.
-    package func reserveRefusedPort(host: String = "127.0.0.1") throws -> BoundAddress {
+    package func reserveRefusedPort(host: String = "127.0.0.1") throws(HTTPServerError) -> BoundAddress {
         let bound = try SocketAddress.bind(host: host, port: 0, listen: false, backlog: 0)
         let kept = state.withLock { state -> Bool in
             guard !state.stopped else { return false }

@@ -6,7 +6,7 @@ import Musl
 #endif
 
 /// A failure of the HTTP server's setup or control API (binding, listener management).
-package struct HTTPServerError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct HTTPServerError: Error, Sendable, Hashable, CustomStringConvertible {
     private enum Kind: Sendable, Hashable {
         case system(operation: String, errno: Int32)
         case notRunning
@@ -31,12 +31,12 @@ package struct HTTPServerError: Error, Sendable, Hashable, CustomStringConvertib
     static func missingStreamFactory(_ fault: ListenerFault) -> HTTPServerError { .init(.missingStreamFactory(fault)) }
 
     /// The errno of a failed system call, if that is what happened.
-    package var errno: Int32? {
+    public var errno: Int32? {
         if case .system(_, let code) = kind { return code }
         return nil
     }
 
-    package var description: String {
+    public var description: String {
         switch kind {
         case .system(let operation, let code): "\(operation) failed: \(String(cString: strerror(code))) (errno \(code))"
         case .notRunning: "the server is not running"

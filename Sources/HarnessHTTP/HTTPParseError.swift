@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 
-/// Why a request could not be framed; the connection answers (see ``HTTPParseErrorResponder``) and closes.
+/// Why a request could not be framed (or not in time); the connection answers (see ``HTTPParseErrorResponder``) and closes.
 package enum HTTPParseError: Error, Sendable, Hashable {
     /// The request line is not `method SP request-target SP HTTP-version` (RFC 9112 §3).
     case invalidRequestLine
@@ -26,6 +26,8 @@ package enum HTTPParseError: Error, Sendable, Hashable {
     case unsupportedTransferEncoding(String)
     /// The chunked body is malformed: bad size line, missing CRLF after data, bad trailer (RFC 9112 §7.1).
     case invalidChunkedBody
+    /// The request (head and body) did not arrive within the server's request timeout (RFC 9110 §15.5.9: 408).
+    case requestTimeout
 
     /// The HTTP status the server answers this error with.
     package var status: Int {
@@ -38,6 +40,7 @@ package enum HTTPParseError: Error, Sendable, Hashable {
         case .headersTooLarge: 431
         case .bodyTooLarge: 413
         case .unsupportedTransferEncoding: 501
+        case .requestTimeout: 408
         }
     }
 

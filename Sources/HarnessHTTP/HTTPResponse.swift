@@ -24,7 +24,7 @@ public struct HTTPResponse: Sendable, Hashable {
     /// Whether `other` is a copy of this response: same status, reason and headers, and a body
     /// that shares this body's storage. A cheap check that never says yes for different bytes (a
     /// different body buffer counts as different, even with equal contents).
-    func isSameValue(as other: HTTPResponse) -> Bool {
+    package func isSameValue(as other: HTTPResponse) -> Bool {
         guard status == other.status, reason == other.reason, body.count == other.body.count else { return false }
         let sameBody = body.withUnsafeBufferPointer { mine in
             other.body.withUnsafeBufferPointer { theirs in mine.baseAddress == theirs.baseAddress }

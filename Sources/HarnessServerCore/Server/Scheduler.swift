@@ -15,3 +15,11 @@ package protocol ScheduledWork: Sendable {
     /// Cancels the work if it has not started; harmless afterwards.
     func cancel()
 }
+
+/// A server whose event loops run timers for its modules (``ServerHost``, the mock's façade).
+package protocol SchedulerProviding: Sendable {
+    /// Timers on the server's event loops.
+    var scheduler: any Scheduler { get }
+}
+
+extension ServerHost: SchedulerProviding {}

@@ -4,8 +4,8 @@
 ///
 /// Encoding always pads with `=`. Decoding accepts the standard alphabet only, with or without the final
 /// padding (a length of 4n+1 characters is never valid); whitespace, URL-safe characters, `=` anywhere but the
-/// end, and more than two `=` are ``CryptoError/Kind/invalidBase64``.
-enum Base64 {
+/// end, and more than two `=` are a ``Base64Error``.
+package enum Base64 {
     static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     /// Two output characters for every 12-bit value: halves the table lookups of the encoder.
@@ -36,16 +36,16 @@ enum Base64 {
         return tables + decodeTable.map { UInt32($0) }
     }()
 
-    static func encodedCount(_ byteCount: Int) -> Int { (byteCount + 2) / 3 * 4 }
+    package static func encodedCount(_ byteCount: Int) -> Int { (byteCount + 2) / 3 * 4 }
 
-    static func maxDecodedCount(_ characterCount: Int) -> Int { (characterCount + 3) / 4 * 3 }
+    package static func maxDecodedCount(_ characterCount: Int) -> Int { (characterCount + 3) / 4 * 3 }
 
     /// Writes the base64 of `input` to `out` (room for ``encodedCount(_:)`` bytes); returns the count written.
     ///
     /// `input` may lie inside `out` at offset `encodedCount(input.count) - input.count` or later (in-place
     /// encoding): each group is read before it is written, and the writer (4 bytes per 3) never overtakes the
     /// reader because that offset is at least a third of the input.
-    static func encode(_ input: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int {
+    package static func encode(_ input: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int {
         guard let source = input.baseAddress else { return 0 }
         let count = input.count
         // Locals only inside the closure: captured mutable variables would be boxed and slow the loop down.
@@ -89,14 +89,14 @@ enum Base64 {
     }
 
     /// Decodes `input` into `out` (room for ``maxDecodedCount(_:)`` bytes); returns the byte count.
-    static func decode(_ input: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) throws(CryptoError) -> Int {
+    package static func decode(_ input: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) throws(Base64Error) -> Int {
         guard let source = input.baseAddress else { return 0 }
         var length = input.count
         if length % 4 == 0, length > 0, input[length - 1] == UInt8(ascii: "=") {
             length -= input[length - 2] == UInt8(ascii: "=") ? 2 : 1
         }
         guard length % 4 != 1 else {
-            throw CryptoError(.invalidBase64, "base64 text has an impossible length of \(input.count) characters")
+            throw Base64Error("base64 text has an impossible length of \(input.count) characters")
         }
         let (written, invalid) = quadTables.withUnsafeBufferPointer { tables -> (Int, UInt32) in
             let t0 = tables.baseAddress!
@@ -139,8 +139,18 @@ enum Base64 {
         }
         // Quad-table entries of invalid characters set bit 24.
         guard invalid & 0x0100_0000 == 0 else {
-            throw CryptoError(.invalidBase64, "base64 text contains a character outside the standard alphabet")
+            throw Base64Error("base64 text contains a character outside the standard alphabet")
         }
         return written
     }
+}
+
+/// Why base64 text could not be decoded (one line, never the text itself).
+public struct Base64Error: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong with the text.
+    public let message: String
+
+    package init(_ message: String) { self.message = message }
+
+    public var description: String { message }
 }

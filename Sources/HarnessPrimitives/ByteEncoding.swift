@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 
-/// Hex and base64 conversions used by vectors, the CLI and tests.
+/// Hex, base64 and base64url conversions: the one home of these encodings in the package.
 public enum ByteEncoding {
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
@@ -39,14 +39,28 @@ public enum ByteEncoding {
         }
     }
 
+    /// Base64 with the URL alphabet (RFC 4648 §5: `-` and `_`) and no `=` padding, as in JWTs and PubNub's v2 signatures.
+    public static func base64URL(_ bytes: [UInt8]) -> String {
+        var text = Array(base64(bytes).utf8)
+        while text.last == UInt8(ascii: "=") { text.removeLast() }
+        for index in text.indices {
+            switch text[index] {
+            case UInt8(ascii: "+"): text[index] = UInt8(ascii: "-")
+            case UInt8(ascii: "/"): text[index] = UInt8(ascii: "_")
+            default: break
+            }
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
     /// Decodes standard base64; see ``Base64`` for the accepted forms.
-    /// - Throws: ``CryptoError/Kind/invalidBase64``.
-    public static func bytes(fromBase64 text: String) throws(CryptoError) -> [UInt8] {
+    /// - Throws: ``Base64Error`` for anything else.
+    public static func bytes(fromBase64 text: String) throws(Base64Error) -> [UInt8] {
         let input = Array(text.utf8)
-        var failure: CryptoError?
+        var failure: Base64Error?
         let out = input.withUnsafeBufferPointer { source in
             [UInt8](unsafeUninitializedCapacity: Base64.maxDecodedCount(source.count)) { buffer, count in
-                do throws(CryptoError) { count = try Base64.decode(source, into: buffer.baseAddress!) } catch {
+                do throws(Base64Error) { count = try Base64.decode(source, into: buffer.baseAddress!) } catch {
                     failure = error
                     count = 0
                 }

@@ -85,7 +85,7 @@ extension Connection {
                 pendingAction: nil, executing: true)
             queue.removeAll()
             queueHead = 0
-            enqueueOutput(HTTPResponseEncoder.encode(Self.requestTimeoutResponse, keepAlive: false))
+            enqueueOutput(HTTPResponseEncoder.encode(core.parseErrorResponse(.requestTimeout), keepAlive: false))
             afterFlush = .close(.fin)
             flush()
         case .idle:
@@ -94,9 +94,4 @@ extension Connection {
             finish(with: .fin)
         }
     }
-
-    /// The 408 of a request that did not arrive in time, in the Balancer shape of the framing errors
-    /// (UNVERIFIED: the live balancer's answer is not recorded).
-    static let requestTimeoutResponse = HTTPResponse.pubNub(
-        408, "{\"message\":\"Request Timeout\",\"error\":true,\"service\":\"Balancer\",\"status\":408}")
 }

@@ -29,8 +29,7 @@ struct ExtensionUpgradeRouter: WebSocketUpgradeRouter {
                 guard request.version == "HTTP/1.1" else {
                     return .refuse(candidate.handshakeRefusal(.badRequest("WebSocket upgrade requires HTTP/1.1, got \(request.version)")))
                 }
-                let fields = request.headers.fields.map { WebSocketHeaderField($0.name, $0.value) }
-                switch WebSocketServerHandshake.validate(method: request.method, headers: fields) {
+                switch WebSocketServerHandshake.validate(method: request.method, headers: request.headers) {
                 case .success(let upgrade):
                     return .switchProtocols(responseHead: upgrade.responseHead(), handler: handler)
                 case .failure(let refusal):
@@ -39,20 +38,6 @@ struct ExtensionUpgradeRouter: WebSocketUpgradeRouter {
             }
         }
         return nil
-    }
-}
-
-/// Sends requests under an extension's path prefixes to it; everything else to `next`.
-struct ExtensionHTTPRouter: RequestHandler {
-    let extensions: [any ServerExtension]
-    let next: any RequestHandler
-
-    func handle(_ request: HTTPRequest, context: RequestContext, responder: Responder) {
-        for candidate in extensions where candidate.httpPathPrefixes.contains(where: { request.rawPath.hasPrefix($0) }) {
-            candidate.handle(request, context: context, responder: responder)
-            return
-        }
-        next.handle(request, context: context, responder: responder)
     }
 }
 
