@@ -168,7 +168,8 @@ extension HTTPRequestParser {
 }
 
 extension Substring {
-    var trimmingSpaces: String {
+    /// The text without leading and trailing spaces and tabs.
+    package var trimmingSpaces: String {
         var slice = self[...]
         while let first = slice.first, first == " " || first == "\t" { slice = slice.dropFirst() }
         while let last = slice.last, last == " " || last == "\t" { slice = slice.dropLast() }

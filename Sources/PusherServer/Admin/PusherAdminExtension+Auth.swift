@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 import HarnessJSON
-import MockPubNubServer
+import HarnessServerCore
 import MockPusher
 
 /// The harness's channel auth endpoint, as an app server would run it: `POST

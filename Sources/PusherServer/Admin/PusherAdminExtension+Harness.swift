@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 import HarnessJSON
-import MockPubNubServer
+import HarnessServerCore
 import MockPusher
 
 /// The admin routes a conformance harness drives a Pusher run with (docs/pusher.md, "Harness routes"):

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 import HarnessJSON
-import MockPubNubServer
+import HarnessServerCore
 import MockPusher
 
 /// Why a harness request on the Pusher service could not be done.

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessPrimitives
 internal import PubNubCrypto
 
 /// URLs of the mock's file storage, on the listener a request came in on: `http` or `https` by the
@@ -61,7 +62,7 @@ enum FileMessages {
     /// An opaque page token for the list (base64url of `files:<offset>`; UNVERIFIED: the live token is
     /// longer and opaque, clients only echo it).
     static func pageToken(offset: Int) -> String {
-        RequestSignature.base64URL(Array(("files:" + String(offset)).utf8))
+        ByteEncoding.base64URL(Array(("files:" + String(offset)).utf8))
     }
 
     /// The offset a token from `pageToken` names, or `nil` for anything else.

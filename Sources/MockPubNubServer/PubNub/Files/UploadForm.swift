@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessPrimitives
 internal import PubNubCrypto
 
 /// The form fields of an upload URL, in the live layout (spec pubnub-modern §3.2): `tagging`, `key`,
@@ -35,7 +36,7 @@ enum UploadForm {
         ]
         let policyJSON = "{\"expiration\":\"" + ISOTime.string(expiresAt) + "\",\"conditions\":[" + conditions.joined(separator: ",") + "]}"
         let policy = ByteEncoding.base64(Array(policyJSON.utf8))
-        let signature = ByteEncoding.hex(RequestSignature.hmacSHA256(key: signingKey, data: Array(policy.utf8)))
+        let signature = ByteEncoding.hex(HMAC.sha256(key: signingKey, data: Array(policy.utf8)))
         return [
             FormField(key: "tagging", value: tagging),
             FormField(key: "key", value: key),
