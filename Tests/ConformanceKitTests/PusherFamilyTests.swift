@@ -134,7 +134,7 @@ import Testing
         #expect(prepared.capabilities == [.presence])
         #expect(prepared.profile == PusherProfile(variants: [.closeCodes: "error-events-only"]))
         let configuration = PusherSessionConfiguration(host: "127.0.0.1", port: 1, appKey: "k", appSecret: "s",
-                                                       authEndpoint: "http://127.0.0.1:1/__pusher-auth/k/u", userID: "u",
+                                                       authEndpoint: "http://127.0.0.1:1/__admin/pusher/auth/k/u", userID: "u",
                                                        settings: PusherClientSettings())
         let session = try await prepared.makeSession(configuration: configuration)
         try await session.perform(.connect)
