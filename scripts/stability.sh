@@ -4,7 +4,7 @@
 # seed through each client under each load condition, N times each, and compares every case's
 # outcome with the quiet runs.
 #
-#   scripts/stability.sh [--clients "built-in python"] [--conditions "quiet cpu mixed"] [--runs N]
+#   scripts/stability.sh [--clients "built-in python pusher"] [--conditions "quiet cpu mixed"] [--runs N]
 #                        [--generators G] [--suite NAME ...] [--seed N] [--load-seconds S]
 #                        [--out DIR] [-- RUN-OPTIONS...]
 #
@@ -13,7 +13,9 @@
 # load process is started under `timeout --load-seconds` (default 1800) and killed when its run
 # ends. --runs (default 3) repeats every (client, condition) run. The python client is
 # Drivers/python/pubnub_driver.py in a venv with pubnub 10.8.0 (the one .ci/run uses, created
-# when missing; PUBNUB_SDK_VENV overrides its place).
+# when missing; PUBNUB_SDK_VENV overrides its place). pusher is the Pusher family (`run --family
+# pusher`) with the built-in Pusher client, pysher the same family through Drivers/pysher with
+# pysher 1.0.8 and its expectation file; --suite names starting with `pusher` go to these two only.
 # Prints each case's outcome per condition (runs that disagree show as `pass/fail`), the cases
 # whose verdict changed between any two runs (flaky counts as a pass: it is not failing, and is
 # listed separately), the wall time, time scale and load average of each run, and writes the
@@ -22,9 +24,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-clients="built-in python"
+clients="built-in python pusher"
 conditions="quiet cpu mixed"
 suites=()
+pusher_suites=()
 seed=20261123
 load_seconds=1800
 runs=3
@@ -36,14 +39,14 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --clients) clients="$2"; shift 2 ;;
         --conditions) conditions="$2"; shift 2 ;;
-        --suite) suites+=(--suite "$2"); shift 2 ;;
+        --suite) if [[ "$2" == pusher* ]]; then pusher_suites+=(--suite "$2"); else suites+=(--suite "$2"); fi; shift 2 ;;
         --seed) seed="$2"; shift 2 ;;
         --load-seconds) load_seconds="$2"; shift 2 ;;
         --runs) runs="$2"; shift 2 ;;
         --generators) generators="$2"; shift 2 ;;
         --out) out="$2"; shift 2 ;;
         --) shift; run_options=("$@"); break ;;
-        -h|--help) sed -n '3,22p' "$0"; exit 0 ;;
+        -h|--help) sed -n '3,25p' "$0"; exit 0 ;;
         *) echo "stability: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -102,14 +105,29 @@ python_command() {
     echo "$venv/bin/python $PWD/Drivers/python/pubnub_driver.py --flavour sync"
 }
 
+pysher_command() {
+    local venv="${PUBNUB_SDK_VENV:-${TMPDIR:-/tmp}/pubnub-harness-ci-venv}"
+    if ! "$venv/bin/python" -c "import importlib.metadata as m, sys; sys.exit(m.version('pysher') != '1.0.8')" 2>/dev/null; then
+        echo "stability: installing pysher==1.0.8 into $venv" >&2
+        { [ -x "$venv/bin/python" ] || python3 -m venv "$venv"; } && "$venv/bin/pip" install -q "pysher==1.0.8" >&2 \
+            || { echo "stability: cannot make a venv with pysher==1.0.8" >&2; exit 2; }
+    fi
+    echo "$venv/bin/python $PWD/Drivers/pysher/pysher_driver.py"
+}
+
 [[ "$runs" =~ ^[1-9][0-9]*$ ]] || { echo "stability: --runs needs a positive number" >&2; exit 2; }
 rm -f "$out"/runs.txt "$out"/*-run*.json
 for client in $clients; do
     client_args=()
+    selection=(${suites[@]+"${suites[@]}"})
     case "$client" in
         built-in) ;;
         python) client_args=(--client-command "$(python_command)" --client-name "python-sdk-$python_sdk") ;;
-        *) echo "stability: unknown client $client (built-in, python)" >&2; exit 2 ;;
+        pusher) client_args=(--family pusher); selection=(${pusher_suites[@]+"${pusher_suites[@]}"}) ;;
+        pysher) client_args=(--family pusher --client-command "$(pysher_command)" --client-name pysher-1.0.8
+                             --expectations Fixtures/expectations/pysher-1.0.8.json)
+                selection=(${pusher_suites[@]+"${pusher_suites[@]}"}) ;;
+        *) echo "stability: unknown client $client (built-in, python, pusher, pysher)" >&2; exit 2 ;;
     esac
     for condition in $conditions; do
         for run in $(seq "$runs"); do
@@ -125,7 +143,7 @@ for client in $clients; do
             echo "stability: $client, $condition, run $run/$runs (load average $load_before)"
             started=$(date +%s.%N)
             # Exit status 1 only means cases failed: the comparison below is what counts here.
-            "$harness" run --seed "$seed" ${suites[@]+"${suites[@]}"} ${client_args[@]+"${client_args[@]}"} \
+            "$harness" run --seed "$seed" ${selection[@]+"${selection[@]}"} ${client_args[@]+"${client_args[@]}"} \
                 ${run_options[@]+"${run_options[@]}"} --json "$report" >"$out/$name.log" 2>&1 || true
             ended=$(date +%s.%N)
             load_after=$(cut -d' ' -f1 /proc/loadavg)
