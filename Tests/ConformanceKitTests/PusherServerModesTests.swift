@@ -107,7 +107,6 @@ import Testing
         let file = try ExpectationFile.decode(Data(#"{"client":"c","deviations":[{"case":"pusher.connection.established","outcome":"fail","reason":"r"},{"case":"pusher.x","outcome":"fail","reason":"r"}]}"#.utf8), source: "t")
         #expect(family.unknownIDs(in: file) == ["pusher.x"])
         #expect(family.name(of: family.builtInClient()) == "built-in-pusher")
-        #expect(family.name(of: family.driverClient(command: "true", name: "d", startTimeout: .seconds(1))) == "d")
         let served = try await family.makeServer(address: nil, tlsAddress: nil)
         #expect(served.description == "in process")
         #expect(family.banner(serverDescription: served.description) == "family: pusher; server: in process")
