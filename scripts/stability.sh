@@ -4,7 +4,7 @@
 # seed through each client under each load condition, N times each, and compares every case's
 # outcome with the quiet runs.
 #
-#   scripts/stability.sh [--clients "built-in python"] [--conditions "quiet cpu mixed"] [--runs N]
+#   scripts/stability.sh [--clients "built-in python pusher"] [--conditions "quiet cpu mixed"] [--runs N]
 #                        [--generators G] [--suite NAME ...] [--seed N] [--load-seconds S]
 #                        [--compare-reuse] [--out DIR] [-- RUN-OPTIONS...]
 #
@@ -14,7 +14,9 @@
 # ends. --runs (default 3) repeats every (client, condition) run. The python client is
 # Drivers/python/pubnub_driver.py in a venv with pubnub 10.8.0 (the one .ci/run uses, created
 # when missing; PUBNUB_SDK_VENV overrides its place); pysher is Drivers/pysher/pysher_driver.py
-# with pysher 1.0.8 from the same venv, through the pusher family's catalog.
+# with pysher 1.0.8 from the same venv and its expectation file. pusher is the Pusher family
+# (`run --family pusher`) with the built-in Pusher client; --suite names starting with `pusher`
+# go to pusher and pysher only.
 # --compare-reuse runs every driver condition twice, one process per case (`--no-driver-reuse`,
 # shown as CONDITION-fresh) and with warm drivers (CONDITION-reuse, docs/driver-protocol.md,
 # "Reuse"), so the comparison below lists every case whose verdict reuse changed.
@@ -26,9 +28,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-clients="built-in python"
+clients="built-in python pusher"
 conditions="quiet cpu mixed"
 suites=()
+pusher_suites=()
 seed=20261123
 load_seconds=1800
 runs=3
@@ -42,7 +45,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --clients) clients="$2"; shift 2 ;;
         --conditions) conditions="$2"; shift 2 ;;
-        --suite) suites+=(--suite "$2"); shift 2 ;;
+        --suite) if [[ "$2" == pusher* ]]; then pusher_suites+=(--suite "$2"); else suites+=(--suite "$2"); fi; shift 2 ;;
         --seed) seed="$2"; shift 2 ;;
         --load-seconds) load_seconds="$2"; shift 2 ;;
         --runs) runs="$2"; shift 2 ;;
@@ -50,7 +53,7 @@ while [ $# -gt 0 ]; do
         --out) out="$2"; shift 2 ;;
         --) shift; run_options=("$@"); break ;;
         --compare-reuse) driver_modes="fresh reuse"; shift ;;
-        -h|--help) sed -n '3,26p' "$0"; exit 0 ;;
+        -h|--help) sed -n '3,27p' "$0"; exit 0 ;;
         *) echo "stability: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -123,11 +126,15 @@ pysher_command() {
 rm -f "$out"/runs.txt "$out"/*-run*.json
 for client in $clients; do
     client_args=()
+    selection=(${suites[@]+"${suites[@]}"})
     case "$client" in
         built-in) ;;
         python) client_args=(--client-command "$(python_command)" --client-name "python-sdk-$python_sdk") ;;
-        pysher) client_args=(--family pusher --client-command "$(pysher_command)" --client-name "pysher-$pysher_version") ;;
-        *) echo "stability: unknown client $client (built-in, python, pysher)" >&2; exit 2 ;;
+        pusher) client_args=(--family pusher); selection=(${pusher_suites[@]+"${pusher_suites[@]}"}) ;;
+        pysher) client_args=(--family pusher --client-command "$(pysher_command)" --client-name "pysher-$pysher_version"
+                             --expectations Fixtures/expectations/pysher-$pysher_version.json)
+                selection=(${pusher_suites[@]+"${pusher_suites[@]}"}) ;;
+        *) echo "stability: unknown client $client (built-in, python, pusher, pysher)" >&2; exit 2 ;;
     esac
     modes="$driver_modes"
     [ "$client" = built-in ] && modes="default"
@@ -153,7 +160,7 @@ for client in $clients; do
             echo "stability: $client, $label, run $run/$runs (load average $load_before)"
             started=$(date +%s.%N)
             # Exit status 1 only means cases failed: the comparison below is what counts here.
-            "$harness" run --seed "$seed" ${suites[@]+"${suites[@]}"} ${client_args[@]+"${client_args[@]}"} \
+            "$harness" run --seed "$seed" ${selection[@]+"${selection[@]}"} ${client_args[@]+"${client_args[@]}"} \
                 ${mode_args[@]+"${mode_args[@]}"} ${run_options[@]+"${run_options[@]}"} --json "$report" >"$out/$name.log" 2>&1 || true
             ended=$(date +%s.%N)
             load_after=$(cut -d' ' -f1 /proc/loadavg)

@@ -56,6 +56,8 @@ struct PusherCaseExecutor: Sendable {
 
     /// The presence user id of the client under test.
     static let clientUserID = "user-client"
+    /// The user the server's auth endpoint refuses with 403 (docs/pusher.md, harness routes).
+    static let refusedUser = "refused"
 
     func run(_ original: PusherCase) async -> CaseResult {
         let started = ContinuousClock.now
@@ -99,7 +101,7 @@ struct PusherCaseExecutor: Sendable {
         }
         let configuration = PusherSessionConfiguration(
             host: server.host, port: port, appKey: key, appSecret: app.secret,
-            authEndpoint: server.authEndpoint(appKey: app.key, user: testCase.client.authRefused ? InProcessPusherServer.refusedUser : Self.clientUserID),
+            authEndpoint: server.authEndpoint(appKey: app.key, user: testCase.client.authRefused ? Self.refusedUser : Self.clientUserID),
             userID: Self.clientUserID, settings: testCase.client, caPEM: caPEM)
         let session: any PusherClientSession
         do {

@@ -43,9 +43,6 @@ extension PusherHarnessServer {
     public func authEndpoint(appKey: String, user: String) -> String {
         "http://\(host.contains(":") ? "[\(host)]" : host):\(port)/__admin/pusher/auth/\(PusherAPISigner.encode(appKey))/\(PusherAPISigner.encode(user))"
     }
-
-    /// The user the auth endpoint refuses.
-    public static var refusedUser: String { "refused" }
 }
 
 /// A message the server sent a harness peer.
