@@ -32,7 +32,7 @@ enum ObjectsSuite {
     static var cases: [ConformanceCase] {
         (metadata + lists + memberships + events + faults).map { testCase in
             var copy = testCase
-            copy.timeBudget = .milliseconds(250)
+            copy.timeBudget = .milliseconds(100)
             return copy
         }
     }
