@@ -82,6 +82,39 @@ import Testing
         #expect(try await client.getMemberships(uuid: "other").data.map { $0["channel"]?["id"] } == ["room"])
     }
 
+    @Test func completionHandlerFormsDeliverTheSameOutcomes() async throws {
+        let mock = try MockServerHarness.start()
+        defer { mock.stop() }
+        let client = try makeClient(origin: mock.origin)
+        let set = await withCheckedContinuation { continuation in
+            client.setChannelMetadata(channel: "room", ["name": "Room"]) { continuation.resume(returning: $0) }
+        }
+        #expect((try? set.get())?.data["name"] == "Room")
+        let managed = await withCheckedContinuation { continuation in
+            client.manageMembers(channel: "room", set: [PNMembershipInput(id: "a"), PNMembershipInput(id: "b")], remove: []) {
+                continuation.resume(returning: $0)
+            }
+        }
+        #expect((try? managed.get())?.data.map { $0["uuid"]?["id"] } == ["a", "b"])
+        #expect(mock.journal.last?.body == #"{"set":[{"uuid":{"id":"a"}},{"uuid":{"id":"b"}}],"delete":[]}"#)
+        let page = await withCheckedContinuation { continuation in
+            client.getMembers(channel: "room", PNAppContextQuery(limit: 1, includeCount: true)) { continuation.resume(returning: $0) }
+        }
+        #expect((try? page.get())?.totalCount == 2 && (try? page.get())?.next == "MQ")
+        let removed = await withCheckedContinuation { continuation in
+            client.removeChannelMetadata(channel: "room") { continuation.resume(returning: $0) }
+        }
+        #expect(removed.category == .acknowledgment)
+        let missing = await withCheckedContinuation { continuation in
+            client.getChannelMetadata(channel: "room") { continuation.resume(returning: $0) }
+        }
+        if case .failure(let status) = missing {
+            #expect(status.category == .resourceNotFound && status.operation == .getChannelMetadata)
+        } else {
+            Issue.record("removed channel metadata was found")
+        }
+    }
+
     @Test func eventsReachListenersAndDeniedRequestsAreAccessDenied() async throws {
         let mock = try MockServerHarness(keysets: [Keyset(subscribeKey: "pam-k", publishKey: "pub-k", secretKey: "sec")])
         defer { mock.stop() }
