@@ -298,6 +298,26 @@ class Listener(SubscribeCallback):
             line["state"] = presence.state
         emit(line)
 
+    # App Context events (e = 2). The SDK's results carry the event and its data but not the
+    # channel it arrived on: the line names the channel the service routes it to (the object's id;
+    # for memberships the channel's id).
+    def _app_context(self, result, entity):
+        data = getattr(result, "data", None) or {}
+        if entity == "membership":
+            channel = (data.get("channel") or {}).get("id")
+        else:
+            channel = data.get("id")
+        emit({"type": "appContext", "channel": channel, "event": getattr(result, "event", None), "entity": entity, "data": data})
+
+    def uuid(self, pubnub, uuid):
+        self._app_context(uuid, "uuid")
+
+    def channel(self, pubnub, channel):
+        self._app_context(channel, "channel")
+
+    def membership(self, pubnub, membership):
+        self._app_context(membership, "membership")
+
 
 class GatedListener(Listener):
     """One case's listener in a reusable process: silent once its case is closed."""
@@ -456,6 +476,8 @@ class Operations:
             if step.get("ttl") is not None:
                 builder.ttl(int(step["ttl"]))
             return builder, lambda r, s: status_reply(s, {})
+        if kind in APP_CONTEXT_OPERATIONS:
+            return build_app_context(p, step)
         raise Unsupported(kind)
 
     @staticmethod
@@ -520,6 +542,166 @@ class Operations:
     def unsubscribeAll(self, step):
         self.pubnub.unsubscribe_all()
         return {"category": None, "error": False, "data": {}}
+
+
+# --- App Context ---------------------------------------------------------------------------
+
+APP_CONTEXT_OPERATIONS = (
+    "getUUIDMetadata", "setUUIDMetadata", "removeUUIDMetadata", "getAllUUIDMetadata",
+    "getChannelMetadata", "setChannelMetadata", "removeChannelMetadata", "getAllChannelMetadata",
+    "getMemberships", "setMemberships", "removeMemberships", "manageMemberships",
+    "getMembers", "setMembers", "removeMembers", "manageMembers",
+)
+
+
+def app_context_object(result, status):
+    return result_reply(status, {"data": getattr(result, "data", None)})
+
+
+def app_context_list(result, status):
+    data = {"data": list(getattr(result, "data", None) or [])}
+    if getattr(result, "total_count", None) is not None:
+        data["totalCount"] = result.total_count
+    for key in ("next", "prev"):
+        page = getattr(result, key, None)
+        if page is not None:
+            data[key] = page.hash
+    return result_reply(status, data)
+
+
+def sort_keys(names):
+    """`field[:asc|desc]` → the SDK's PNSortKey (it knows id, name and updated only)."""
+    from pubnub.models.consumer.objects_v2.sort import PNSortKey, PNSortKeyValue
+    keys = []
+    for name in names or []:
+        field, _, direction = name.partition(":")
+        value = {"id": PNSortKeyValue.ID, "name": PNSortKeyValue.NAME, "updated": PNSortKeyValue.UPDATED}.get(field)
+        if value is None:
+            raise Unsupported("sort key %s (the SDK sorts by id, name and updated only)" % field)
+        keys.append(PNSortKey.desc(value) if direction == "desc" else PNSortKey.asc(value))
+    return keys
+
+
+def list_options(builder, step, includes=None):
+    """limit, filter, count, sort, page cursor; `includes` (a PNIncludes) for memberships/members."""
+    from pubnub.models.consumer.objects_v2.page import Next, Previous
+    if step.get("limit") is not None:
+        builder.limit(int(step["limit"]))
+    if step.get("filter") is not None:
+        builder.filter(step["filter"])
+    if step.get("includeCount"):
+        builder.include_total_count(True)
+    if step.get("sort"):
+        builder.sort(*sort_keys(step["sort"]))
+    if step.get("start"):
+        builder.page(Next(step["start"]))
+    elif step.get("end"):
+        builder.page(Previous(step["end"]))
+    if includes is not None:
+        builder.include(includes)
+    return builder
+
+
+def object_includes(builder, include):
+    builder.include_custom("custom" in include)
+    builder.include_status("status" in include)
+    builder.include_type("type" in include)
+    return builder
+
+
+def membership_includes(include, prefix):
+    """The `include` tokens as the SDK's MembershipIncludes / MemberIncludes."""
+    from pubnub.models.consumer.objects_v2.common import MembershipIncludes, MemberIncludes
+    flags = dict(custom="custom" in include, status="status" in include, type="type" in include)
+    if prefix == "channel":
+        return MembershipIncludes(channel=any(t.startswith("channel") for t in include),
+                                  channel_custom="channel.custom" in include, channel_type="channel.type" in include,
+                                  channel_status="channel.status" in include, **flags)
+    return MemberIncludes(user=any(t.startswith("uuid") for t in include), user_custom="uuid.custom" in include,
+                          user_type="uuid.type" in include, user_status="uuid.status" in include, **flags)
+
+
+def build_app_context(p, step):
+    from pubnub.models.consumer.objects_v2.memberships import PNChannelMembership
+    from pubnub.models.consumer.objects_v2.channel_members import PNUserMember
+    kind = step["type"]
+    include = step.get("include") or []
+    metadata = step.get("metadata") or {}
+    if kind in ("getUUIDMetadata", "setUUIDMetadata", "removeUUIDMetadata"):
+        builder = {"getUUIDMetadata": p.get_uuid_metadata, "setUUIDMetadata": p.set_uuid_metadata,
+                   "removeUUIDMetadata": p.remove_uuid_metadata}[kind]()
+        if step.get("uuid"):
+            builder.uuid(step["uuid"])
+        if kind == "removeUUIDMetadata":
+            return builder, lambda r, s: status_reply(s, {})
+        object_includes(builder, include)
+        if kind == "setUUIDMetadata":
+            for field, setter in (("name", "set_name"), ("email", "email"), ("externalId", "external_id"),
+                                  ("profileUrl", "profile_url"), ("status", "set_status"), ("type", "set_type")):
+                if field in metadata:
+                    getattr(builder, setter)(metadata[field])
+            if "custom" in metadata:
+                builder.custom(metadata["custom"])
+                builder.include_custom("custom" in include)
+            if step.get("ifMatchesETag"):
+                builder.if_matches_etag(step["ifMatchesETag"])
+        return builder, app_context_object
+    if kind in ("getChannelMetadata", "setChannelMetadata", "removeChannelMetadata"):
+        builder = {"getChannelMetadata": p.get_channel_metadata, "setChannelMetadata": p.set_channel_metadata,
+                   "removeChannelMetadata": p.remove_channel_metadata}[kind]().channel(step["channel"])
+        if kind == "removeChannelMetadata":
+            return builder, lambda r, s: status_reply(s, {})
+        object_includes(builder, include)
+        if kind == "setChannelMetadata":
+            for field, setter in (("name", "set_name"), ("description", "description"), ("status", "set_status"),
+                                  ("type", "set_type")):
+                if field in metadata:
+                    getattr(builder, setter)(metadata[field])
+            if "custom" in metadata:
+                builder.custom(metadata["custom"])
+                builder.include_custom("custom" in include)
+            if step.get("ifMatchesETag"):
+                builder.if_matches_etag(step["ifMatchesETag"])
+        return builder, app_context_object
+    if kind in ("getAllUUIDMetadata", "getAllChannelMetadata"):
+        builder = (p.get_all_uuid_metadata() if kind == "getAllUUIDMetadata" else p.get_all_channel_metadata())
+        object_includes(builder, include)
+        return list_options(builder, step), app_context_list
+    memberships = kind.endswith("Memberships")
+    includes = membership_includes(include, "channel" if memberships else "uuid")
+
+    def channel_item(item):
+        return PNChannelMembership(item["id"], custom=item.get("custom"), status=item.get("status"), type=item.get("type"))
+
+    def member_item(item):
+        return PNUserMember(item["id"], type=item.get("type"), status=item.get("status"), custom=item.get("custom"))
+
+    sets = step.get("set") or []
+    removes = step.get("remove") or []
+    if memberships:
+        if kind == "getMemberships":
+            builder = p.get_memberships()
+        elif kind == "setMemberships":
+            builder = p.set_memberships().channel_memberships([channel_item(i) for i in sets])
+        elif kind == "removeMemberships":
+            builder = p.remove_memberships().channel_memberships([PNChannelMembership(c) for c in removes])
+        else:
+            builder = p.manage_memberships().set([channel_item(i) for i in sets]).remove(
+                [PNChannelMembership(c) for c in removes])
+        if step.get("uuid"):
+            builder.uuid(step["uuid"])
+    else:
+        if kind == "getMembers":
+            builder = p.get_channel_members()
+        elif kind == "setMembers":
+            builder = p.set_channel_members().uuids([member_item(i) for i in sets])
+        elif kind == "removeMembers":
+            builder = p.remove_channel_members().uuids([PNUserMember(u) for u in removes])
+        else:
+            builder = p.manage_channel_members().set([member_item(i) for i in sets]).remove(
+                [PNUserMember(u) for u in removes])
+        builder.channel(step["channel"])
+    return list_options(builder, step, includes), app_context_list
 
 
 def exception_reply(error):

@@ -118,6 +118,50 @@ extension PubNubClient {
         try await perform(try memberCall(.manageMembers, channel: channel, query: query, set: set, remove: remove)).get()
     }
 
+    // MARK: Completion-handler forms of the removals and lists
+
+    public func removeUUIDMetadata(uuid: String? = nil, completion: @escaping @Sendable (PNStatus) -> Void) {
+        Task { completion(await removeUUIDMetadata(uuid: uuid)) }
+    }
+
+    public func removeChannelMetadata(channel: String, completion: @escaping @Sendable (PNStatus) -> Void) {
+        Task { completion(await removeChannelMetadata(channel: channel)) }
+    }
+
+    public func getAllUUIDMetadata(_ query: PNAppContextQuery = PNAppContextQuery(), completion: @escaping @Sendable (Result<PNAppContextListResult, PNStatus>) -> Void) {
+        deliver({ () throws(PNStatus) in listCall(.getAllUUIDMetadata, path: "/uuids", query: query) }, completion)
+    }
+
+    public func getAllChannelMetadata(_ query: PNAppContextQuery = PNAppContextQuery(), completion: @escaping @Sendable (Result<PNAppContextListResult, PNStatus>) -> Void) {
+        deliver({ () throws(PNStatus) in listCall(.getAllChannelMetadata, path: "/channels", query: query) }, completion)
+    }
+
+    public func getMemberships(uuid: String? = nil, _ query: PNAppContextQuery = PNAppContextQuery(),
+                               completion: @escaping @Sendable (Result<PNAppContextListResult, PNStatus>) -> Void) {
+        deliver({ () throws(PNStatus) in try membershipCall(.getMemberships, uuid: uuid, query: query) }, completion)
+    }
+
+    public func manageMemberships(uuid: String? = nil, set: [PNMembershipInput], remove: [String], _ query: PNAppContextQuery = PNAppContextQuery(),
+                                  completion: @escaping @Sendable (Result<PNAppContextListResult, PNStatus>) -> Void) {
+        deliver({ () throws(PNStatus) in
+            try membershipCall(set.isEmpty ? .removeMemberships : remove.isEmpty ? .setMemberships : .manageMemberships,
+                               uuid: uuid, query: query, set: set, remove: remove)
+        }, completion)
+    }
+
+    public func getMembers(channel: String, _ query: PNAppContextQuery = PNAppContextQuery(),
+                           completion: @escaping @Sendable (Result<PNAppContextListResult, PNStatus>) -> Void) {
+        deliver({ () throws(PNStatus) in try memberCall(.getMembers, channel: channel, query: query) }, completion)
+    }
+
+    public func manageMembers(channel: String, set: [PNMembershipInput], remove: [String], _ query: PNAppContextQuery = PNAppContextQuery(),
+                              completion: @escaping @Sendable (Result<PNAppContextListResult, PNStatus>) -> Void) {
+        deliver({ () throws(PNStatus) in
+            try memberCall(set.isEmpty ? .removeMembers : remove.isEmpty ? .setMembers : .manageMembers,
+                           channel: channel, query: query, set: set, remove: remove)
+        }, completion)
+    }
+
     // MARK: Calls
 
     private func perform<T: Sendable>(_ call: Call<T>) async -> Result<T, PNStatus> {

@@ -6,6 +6,7 @@ struct ObservationSnapshot: Sendable {
     var statuses: [StatusCategory] = []
     var messages: [MessageEvent] = []
     var presence: [PresenceEvent] = []
+    var appContext: [AppContextEvent] = []
     var version = 0
 }
 
@@ -22,6 +23,7 @@ actor ObservationLog {
         case .status(let status): snapshot.statuses.append(status.category)
         case .message(let message): snapshot.messages.append(message)
         case .presence(let presence): snapshot.presence.append(presence)
+        case .appContext(let event): snapshot.appContext.append(event)
         }
         changed()
     }

@@ -117,6 +117,8 @@ import Testing
         #expect(ids("sort=updated:desc") == ["c", "b", "a"])
         #expect(h.call("/v2/objects/demo/channels?sort=colour") == (400, "{\"status\":400,\"error\":{\"message\":\"Request parameters contained invalid input.\","
             + "\"source\":\"objects\",\"details\":[{\"message\":\"unsupported sort key \\\"colour\\\"\",\"location\":\"sort\",\"locationType\":\"query\"}]}}"))
+        for bad in [":", ":asc", "name:", "name:up", "%20"] { #expect(h.call("/v2/objects/demo/channels?sort=\(bad)").0 == 400, "\(bad)") }
+        #expect(h.call("/v2/objects/demo/channels?sort=,").0 == 200)
         #expect(h.call("/v2/objects/demo/channels?limit=101").0 == 400)
         #expect(h.call("/v2/objects/demo/channels?start=@@").0 == 400)
     }

@@ -88,8 +88,8 @@ struct ObjectsListQuery: Sendable {
         }
         for item in query where item.name == "sort" {
             for part in item.value.split(separator: ",") {
-                let pieces = part.split(separator: ":", maxSplits: 1).map { $0.trimmingSpaces }
-                let field = pieces[0]
+                let pieces = part.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map { $0.trimmingSpaces }
+                let field = pieces.first ?? ""
                 let direction = pieces.count > 1 ? pieces[1].lowercased() : "asc"
                 guard sortable.contains(field), direction == "asc" || direction == "desc" else {
                     return .failure(.query("sort", "unsupported sort key \"\(part)\""))
