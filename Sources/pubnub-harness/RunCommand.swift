@@ -130,7 +130,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         if let external = client as? ExternalProcessClient {
             external.endWarmDrivers()
-            say(Self.driverSummary(external.driverCounts, lastDiscard: external.lastDriverDiscard))
+            say(Self.driverSummary(external.driverCounts))
         }
         await stop?()
         console.summary(report)
@@ -203,7 +203,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         if let external = client as? PusherDriverClient {
             external.endWarmDrivers()
-            say(Self.driverSummary(external.driverCounts, lastDiscard: external.lastDriverDiscard))
+            say(Self.driverSummary(external.driverCounts))
         }
         console.summary(report)
         try finish(report)
@@ -215,9 +215,8 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     /// One line on the driver processes of a run (docs/driver-protocol.md, "Reuse").
-    static func driverSummary(_ counts: (started: Int, reused: Int, discarded: Int), lastDiscard: String?) -> String {
+    static func driverSummary(_ counts: (started: Int, reused: Int, discarded: Int)) -> String {
         "driver processes: \(counts.started) started, \(counts.reused) case(s) on a warm process, \(counts.discarded) discarded"
-            + (lastDiscard.map { " (last: \($0.prefix(160)))" } ?? "")
     }
 
     static func isHostPort(_ text: String) -> Bool {
