@@ -20,7 +20,7 @@ class CaseGate:
     """Lets one case's callbacks write lines only while the case is open."""
 
     def __init__(self):
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # a gated callback may call another gated one
         self._open = True
 
     @property

@@ -300,23 +300,20 @@ class Listener(SubscribeCallback):
 
 
 class GatedListener(Listener):
-    """One case's listener in a reusable process: silent once its case is closed."""
+    """One case's listener in a reusable process: silent once its case is closed. Every public
+    callback the SDK calls (status, message, presence, signal and any other) runs through the
+    case's gate."""
 
     def __init__(self, gate):
         super().__init__()
         self.gate = gate
 
-    def status(self, pubnub, status):
-        self.gate.call(Listener.status, self, pubnub, status)
-
-    def message(self, pubnub, message):
-        self.gate.call(Listener.message, self, pubnub, message)
-
-    def signal(self, pubnub, signal):
-        self.gate.call(Listener.signal, self, pubnub, signal)
-
-    def presence(self, pubnub, presence):
-        self.gate.call(Listener.presence, self, pubnub, presence)
+    def __getattribute__(self, name):
+        attribute = object.__getattribute__(self, name)
+        if name.startswith("_") or name == "gate" or not callable(attribute):
+            return attribute
+        gate = object.__getattribute__(self, "gate")
+        return lambda *args, **kwargs: gate.call(attribute, *args, **kwargs)
 
 
 # --- Operations ------------------------------------------------------------------------------
