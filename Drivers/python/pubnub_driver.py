@@ -704,8 +704,10 @@ def hello_reply(ident, flavour):
                      # case: on a busy machine `configure` may need more than the default 5 s.
                      "controlTimeoutMs": 15000,
                      "capabilities": capabilities(), "profile": profile(flavour),
-                     # One process serves many cases (its close can prove the case gone).
-                     "reuse": case_cleanup is not None,
+                     # One process serves many cases (its close can prove the case gone). Offered
+                     # for 10.x, the major compared case by case with one process per case
+                     # (docs/performance.md); older majors keep one process per case.
+                     "reuse": case_cleanup is not None and sdk_major() >= 10,
                      "operations": sorted(OPERATIONS)}}
 
 
