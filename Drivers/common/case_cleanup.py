@@ -20,7 +20,7 @@ class CaseGate:
     """Lets one case's callbacks write lines only while the case is open."""
 
     def __init__(self):
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # a gated callback may call another gated one
         self._open = True
 
     @property
@@ -57,8 +57,15 @@ def socket_descriptors():
 
 
 # Sockets the process had before any case: inherited from the parent (a harness whose own
-# sockets lack close-on-exec), never the driver's to touch.
-INHERITED = frozenset(socket_descriptors())
+# sockets lack close-on-exec), and the driver's own (an asyncio loop's wake-up socket pair, see
+# `keep_current_sockets`): never a case's to touch.
+INHERITED = set(socket_descriptors())
+
+
+def keep_current_sockets():
+    """Counts the sockets open now as the process's own (call before the first case, e.g. once an
+    asyncio event loop exists: its self-pipe is a socket pair)."""
+    INHERITED.update(socket_descriptors())
 
 
 def case_sockets():
@@ -83,6 +90,39 @@ def shut_down_sockets():
             sock.detach()
 
 
+def _leftovers(baseline, me):
+    extra = [t for t in threading.enumerate() if t not in baseline and t is not me and t.is_alive()]
+    for thread in extra:
+        if isinstance(thread, threading.Timer):
+            thread.cancel()
+    shut_down_sockets()
+    return extra
+
+
+def _problem(extra, sockets):
+    return "%d thread(s) still running (%s), %d socket(s) still open" % (
+        len(extra), ", ".join(sorted(t.name for t in extra))[:200], len(sockets))
+
+
+async def settle_async(baseline, timeout):
+    """`settle()` for a driver running an asyncio loop: waits without blocking the loop, so the
+    case's last callbacks can run to their end."""
+    import asyncio
+    deadline = time.monotonic() + timeout
+    rounds = 0
+    while True:
+        extra = _leftovers(baseline, threading.current_thread())
+        if rounds % 5 == 0:
+            gc.collect()
+        sockets = case_sockets()
+        if not extra and not sockets:
+            return None
+        if time.monotonic() >= deadline:
+            return _problem(extra, sockets)
+        rounds += 1
+        await asyncio.sleep(0.01)
+
+
 def settle(baseline, timeout):
     """Ends what a closed case left: cancels its timers, shuts its sockets down, and waits (at most
     `timeout` seconds) until only the `baseline` threads are alive and no socket is open.
@@ -91,18 +131,13 @@ def settle(baseline, timeout):
     me = threading.current_thread()
     rounds = 0
     while True:
-        extra = [t for t in threading.enumerate() if t not in baseline and t is not me and t.is_alive()]
-        for thread in extra:
-            if isinstance(thread, threading.Timer):
-                thread.cancel()
-        shut_down_sockets()
+        extra = _leftovers(baseline, me)
         if rounds % 5 == 0:
             gc.collect()  # sockets only garbage still holds are closed by their finalizers
         sockets = case_sockets()
         if not extra and not sockets:
             return None
         if time.monotonic() >= deadline:
-            return "%d thread(s) still running (%s), %d socket(s) still open" % (
-                len(extra), ", ".join(sorted(t.name for t in extra))[:200], len(sockets))
+            return _problem(extra, sockets)
         rounds += 1
         time.sleep(0.01)

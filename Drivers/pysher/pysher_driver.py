@@ -126,6 +126,22 @@ class Session:
             original_handler(event, data, channel)
         connection.event_handler = on_channel_event
         self.started = False
+        # pysher's timer thread (PysherScheduler) sleeps up to 30 s between checks, so it outlives a
+        # disconnect by that long. The same waits on an event let `close_for_reuse` end it at once:
+        # during the case every wait lasts exactly as long as pysher's own `sleep_max_n`.
+        self.stopping = threading.Event()
+        scheduler = getattr(connection, "timeout_scheduler", None)
+        if case_cleanup is not None and scheduler is not None and hasattr(scheduler, "delayfunc"):
+            limit = min(getattr(connection, name, 30) for name in ("pong_timeout", "connection_timeout", "ping_interval"))
+
+            def wait(seconds):
+                if self.stopping.wait(max(0, min(limit, seconds))):
+                    for event in list(scheduler.queue):
+                        try:
+                            scheduler.cancel(event)
+                        except ValueError:
+                            pass
+            scheduler.delayfunc = wait
 
     def on_established(self, data):
         try:
@@ -208,12 +224,22 @@ class Session:
         (no callback, thread, timer or socket), else why not."""
         if self.gate is not None:
             self.gate.shut()
-        # Sockets first: a read blocked on a socket closed under it never wakes up (Linux).
+        # Reconnection off first, as pysher's `disconnect` does before anything else (a socket that
+        # ends under a connected pysher makes it reconnect); then the sockets are shut down (the
+        # event loop polls its socket, and a socket closed under a poll never wakes it up, which
+        # `disconnect` alone risks); the loop ends by itself; then `disconnect` cleans up.
+        connection = getattr(self.client, "connection", None)
+        if self.started and connection is not None:
+            connection.needs_reconnect = False
+            connection.disconnect_called = True
         case_cleanup.shut_down_sockets()
+        if self.started and connection is not None and connection.is_alive():
+            connection.join(2.0)  # the loop ends on the end of stream, before `disconnect` closes anything
         if self.started:
             stopper = threading.Thread(target=self.disconnect_quietly, daemon=True)
             stopper.start()
             stopper.join(2.0)
+        self.stopping.set()
         self.client = None
         if self.ca_file:
             try:

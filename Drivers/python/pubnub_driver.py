@@ -13,10 +13,10 @@ names, crypto modules, reconnection policies, status categories as integers or e
 the SDK has no equivalent for are ignored (and listed in the `hello` profile); operations it
 lacks are answered `unsupported`.
 
-The sync flavour serves many cases in one process when the runner asks (docs/driver-protocol.md,
+Both flavours serve many cases in one process when the runner asks (docs/driver-protocol.md,
 "Reuse"): `close` with `"reuse": true` stops the case's SDK object, shuts its sockets down, waits for
-its threads, and answers `reusable` only when nothing of the case is left; the next `configure`
-makes a fresh SDK object.
+its threads (and, asyncio, its tasks and executor), and answers `reusable` only when nothing of the
+case is left; the next `configure` makes a fresh SDK object.
 """
 import argparse
 import json
@@ -320,23 +320,20 @@ class Listener(SubscribeCallback):
 
 
 class GatedListener(Listener):
-    """One case's listener in a reusable process: silent once its case is closed."""
+    """One case's listener in a reusable process: silent once its case is closed. Every public
+    callback the SDK calls (status, message, presence, signal and any other) runs through the
+    case's gate."""
 
     def __init__(self, gate):
         super().__init__()
         self.gate = gate
 
-    def status(self, pubnub, status):
-        self.gate.call(Listener.status, self, pubnub, status)
-
-    def message(self, pubnub, message):
-        self.gate.call(Listener.message, self, pubnub, message)
-
-    def signal(self, pubnub, signal):
-        self.gate.call(Listener.signal, self, pubnub, signal)
-
-    def presence(self, pubnub, presence):
-        self.gate.call(Listener.presence, self, pubnub, presence)
+    def __getattribute__(self, name):
+        attribute = object.__getattribute__(self, name)
+        if name.startswith("_") or name == "gate" or not callable(attribute):
+            return attribute
+        gate = object.__getattribute__(self, "gate")
+        return lambda *args, **kwargs: gate.call(attribute, *args, **kwargs)
 
 
 # --- Operations ------------------------------------------------------------------------------
@@ -889,8 +886,10 @@ def hello_reply(ident, flavour):
                      # case: on a busy machine `configure` may need more than the default 5 s.
                      "controlTimeoutMs": 15000,
                      "capabilities": capabilities(), "profile": profile(flavour),
-                     # One process serves many cases (sync flavour: its close can prove the case gone).
-                     "reuse": flavour == "sync" and case_cleanup is not None,
+                     # One process serves many cases (its close can prove the case gone). Offered
+                     # for 10.x, the major compared case by case with one process per case
+                     # (docs/performance.md); older majors keep one process per case.
+                     "reuse": case_cleanup is not None and sdk_major() >= 10,
                      "operations": sorted(OPERATIONS)}}
 
 
@@ -907,18 +906,58 @@ class AsyncioDriver:
         self.loop = loop
         self.pubnub = None
         self.ops = None
+        self.gate = None
+        self.executor = None
+        # What a closed case must leave behind: the threads before any case (main, stdin reader),
+        # and the loop's own wake-up sockets.
+        self.baseline = set(threading.enumerate())
+        if case_cleanup is not None:
+            case_cleanup.keep_current_sockets()
 
     def configure(self, fields):
         # The configuration first: it points SSL_CERT_FILE at the harness CA, and aiohttp (the
         # 4.x-9.x asyncio transport) builds its default TLS context when it is first imported.
+        if self.pubnub is not None:
+            raise RuntimeError("configure before the previous case's close")
         config = make_configuration(fields)
         from pubnub.pubnub_asyncio import PubNubAsyncio
+        if case_cleanup is not None:
+            # The case's own default executor (name resolution runs there), ended with the case.
+            from concurrent.futures import ThreadPoolExecutor
+            self.executor = ThreadPoolExecutor()
+            self.loop.set_default_executor(self.executor)
         try:
             self.pubnub = PubNubAsyncio(config, custom_event_loop=self.loop)
         except TypeError:
             self.pubnub = PubNubAsyncio(config)
-        self.pubnub.add_listener(Listener())
+        self.gate = case_cleanup.CaseGate() if case_cleanup is not None else None
+        self.pubnub.add_listener(GatedListener(self.gate) if self.gate is not None else Listener())
         self.ops = Operations(self.pubnub)
+
+    async def close_for_reuse(self):
+        """Ends the case so that the process can serve another: None when nothing of it is left
+        (no listener call, task, thread or socket), else why not."""
+        import asyncio
+        gate, pubnub, executor = self.gate, self.pubnub, self.executor
+        self.gate = self.pubnub = self.ops = self.executor = None
+        if gate is not None:
+            gate.shut()
+        case_cleanup.shut_down_sockets()
+        if pubnub is not None:
+            try:
+                await asyncio.wait_for(pubnub.stop(), 2.0)
+            except Exception as error:
+                log("stop: %s" % error)
+        current = asyncio.current_task()
+        others = [task for task in asyncio.all_tasks(self.loop) if task is not current]
+        for task in others:
+            task.cancel()
+        if others:
+            await asyncio.wait(others, timeout=2.0)
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
+        del pubnub, others  # the SDK object's connections close with it
+        return await case_cleanup.settle_async(self.baseline, 3.0)
 
     async def perform(self, step):
         if step["type"] in ("subscribe", "unsubscribe", "unsubscribeAll"):
@@ -939,14 +978,16 @@ class AsyncioDriver:
             return reply
         return convert(envelope.result, envelope.status)
 
-    async def handle(self, step):
+    async def handle(self, step, gate=None):
+        """Answers one request; with a case's `gate`, the reply is dropped once that case is closed."""
         ident = step.get("id")
+        guarded = gate.call if gate is not None else (lambda function, *args: function(*args))
         try:
             if answer_control(self, step, "asyncio"):
                 return
-            emit_operation_reply(ident, await self.perform(step))
+            guarded(emit_operation_reply, ident, await self.perform(step))
         except Exception as error:
-            emit_operation_error(ident, error)
+            guarded(emit_operation_error, ident, error)
 
     async def run(self, lines):
         import asyncio
@@ -960,6 +1001,16 @@ class AsyncioDriver:
                 continue
             step = json.loads(raw)
             if step.get("type") == "close":
+                if step.get("reuse") and case_cleanup is not None:
+                    problem = await self.close_for_reuse()
+                    data = {"reusable": problem is None}
+                    if problem is not None:
+                        data["detail"] = problem
+                        log("not reusable: " + problem)
+                    emit({"id": step.get("id"), "type": "result", "data": data})
+                    if problem is None:
+                        continue
+                    return
                 emit({"id": step.get("id"), "type": "result"})
                 if self.pubnub is not None:
                     try:
@@ -967,7 +1018,11 @@ class AsyncioDriver:
                     except Exception:
                         pass
                 return
-            task = self.loop.create_task(self.handle(step))
+            if step.get("type") not in ("hello", "configure") and self.pubnub is None:
+                # A late operation of a closed case (the runner refuses them; never reaches an SDK object).
+                emit({"id": step.get("id"), "type": "error", "detail": "no case is configured"})
+                continue
+            task = self.loop.create_task(self.handle(step, self.gate))
             tasks.add(task)
             task.add_done_callback(tasks.discard)
 

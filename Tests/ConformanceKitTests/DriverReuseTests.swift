@@ -159,7 +159,7 @@ import Testing
     }
 }
 
-/// The official Python SDK's driver (Drivers/python, sync flavour) serving two cases in one
+/// The official Python SDK's driver (Drivers/python, both flavours) serving two cases in one
 /// process: the second case sees nothing of the first's subscription or messages, and the
 /// server hears nothing more from the first case's client after its `close`.
 @Suite struct PythonDriverReuseTests {
@@ -183,13 +183,13 @@ import Testing
     }()
 
     @Test(.enabled(if: python != nil, "the pubnub package (PyPI) is not installed: set PUBNUB_SDK_VENV or run .ci/run, which installs it"),
-          .timeLimit(.minutes(2)))
-    func aReusedSDKDriverShowsTheNextCaseNothingOfThePrevious() async throws {
+          .timeLimit(.minutes(2)), arguments: ["sync", "asyncio"])
+    func aReusedSDKDriverShowsTheNextCaseNothingOfThePrevious(flavour: String) async throws {
         let python = try #require(Self.python)
         let (server, stop) = try await IntegrationHarness.startServer()
         let driver = Self.root.appendingPathComponent("Drivers/python/pubnub_driver.py").path
         let client = try #require(await ExternalProcessClient(
-            command: "\(python) \(driver) --flavour sync", name: "python-sdk", controlTimeout: TestTime.duration(15),
+            command: "\(python) \(driver) --flavour \(flavour)", name: "python-sdk", controlTimeout: TestTime.duration(15),
             startTimeout: TestTime.duration(60), warmDrivers: 1).prepared() as? ExternalProcessClient)
         defer { client.endWarmDrivers() }
         // Both cases on one keyset and channel: whatever the first leaves subscribed would hear the second's publish.

@@ -62,6 +62,9 @@ public struct ExternalProcessClient: ConformanceClient {
         let counts = pool.counts
         return (counts.started, counts.reused, counts.discarded)
     }
+
+    /// Why the run's last discarded driver process was discarded, if one was.
+    public var lastDriverDiscard: String? { pool.lastDiscard }
 }
 
 /// One case on a driver process seen as a ``ClientSession``.

@@ -66,6 +66,9 @@ public struct PusherDriverClient: PusherConformanceClient {
         return (counts.started, counts.reused, counts.discarded)
     }
 
+    /// Why the run's last discarded driver process was discarded, if one was.
+    public var lastDriverDiscard: String? { pool.lastDiscard }
+
     /// Asks the driver's `hello` for its capabilities and profile; a driver whose `protocol` is not
     /// `pusher` keeps the defaults (and will fail its cases with the reason).
     public func prepared() async -> any PusherConformanceClient {
