@@ -66,7 +66,7 @@ import Testing
     func aReusedPysherDriverShowsTheNextCaseNothingOfThePrevious() async throws {
         let python = try #require(Self.python)
         let app = PusherRunner.app(for: PusherCase("pusher.t.driver-reuse", "", spec: "", steps: []))
-        let server = try PusherSuiteServer.start(apps: [app])
+        let server = try InProcessPusherServer.start(apps: [app], tls: false)
         let driver = PythonDriverReuseTests.root.appendingPathComponent("Drivers/pysher/pysher_driver.py").path
         let client = try #require(await PusherDriverClient(
             command: "\(python) \(driver)", name: "pysher", controlTimeout: TestTime.duration(10),
@@ -74,7 +74,7 @@ import Testing
         defer { client.endWarmDrivers() }
         let configuration = PusherSessionConfiguration(
             host: server.host, port: server.port, appKey: app.key, appSecret: app.secret,
-            authEndpoint: "http://\(server.host):\(server.port)/__pusher-auth/\(app.key)/user-client", userID: "user-client",
+            authEndpoint: server.authEndpoint(appKey: app.key, user: "user-client"), userID: "user-client",
             settings: PusherClientSettings())
 
         let first = try await client.makeSession(configuration: configuration)
@@ -90,11 +90,11 @@ import Testing
         try await second.perform(PusherOperation.subscribe(channel: "other"))
         _ = await Self.observations(of: second, within: 10, until: Self.isSubscribed)
         // An event on the first case's channel, then one on the second's: the second case hears only its own.
-        try server.trigger(appID: app.id, channels: ["news"], event: "stale", data: "{}")
-        try server.trigger(appID: app.id, channels: ["other"], event: "fresh", data: "{}")
+        try await server.trigger(app: app, channels: ["news"], event: "stale", data: "{}", excludeSocketID: nil)
+        try await server.trigger(app: app, channels: ["other"], event: "fresh", data: "{}", excludeSocketID: nil)
         let seen = await Self.observations(of: second, within: 10) { Self.eventName($0) == "fresh" }
         // By the time the second case's event has arrived, the first case's connection is long closed.
-        let connections = server.journal(appKey: app.key).connections
+        let connections = try await server.journal(appKey: app.key).connections
         #expect(connections.count == 2 && connections.first?.closedAt != nil && connections.last?.closedAt == nil, "\(connections)")
         await second.close()
 
