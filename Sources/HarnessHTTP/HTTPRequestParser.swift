@@ -15,7 +15,7 @@ package struct HTTPRequestParser: Sendable {
         /// Bytes of the decoded body.
         package var maxBodyBytes: Int
 
-        /// Creates limits; the defaults are 16 KiB of headers, 8 KiB of target and 1 MiB of body.
+        /// Creates limits; the defaults are 16 KiB of headers, 32 KiB of target and 1 MiB of body.
         package init(maxHeaderBytes: Int = 16 * 1024, maxTargetBytes: Int = 32 * 1024, maxBodyBytes: Int = 1 << 20) {
             self.maxHeaderBytes = maxHeaderBytes
             self.maxTargetBytes = maxTargetBytes
