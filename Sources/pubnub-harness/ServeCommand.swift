@@ -97,23 +97,7 @@ struct ServeCommand: AsyncParsableCommand {
         let level = Logger.Level(rawValue: logLevel) ?? .info
         var logger = Logger(label: "pubnub-harness")
         logger.logLevel = level
-        var configuration = MockServerConfiguration()
-        guard let numericHost = HostName.numeric(host) else { throw UsageError("--host: cannot resolve '\(host)'") }
-        configuration.host = numericHost
-        configuration.port = port
-        configuration.tlsPort = tlsPort
-        configuration.tlsFault = try parsedTLSFault() ?? .none
-        configuration.faultListeners = try parsedFaultPorts()
-        configuration.keysets = try parsedKeysets()
-        configuration.longPollIdleTimeout = .milliseconds(Int((longPollTimeout * 1000).rounded()))
-        configuration.presenceTimeoutFloor = presenceTimeoutFloor
-        configuration.headerTimeout = headerTimeout > 0 ? .milliseconds(Int((headerTimeout * 1000).rounded())) : nil
-        configuration.idleTimeout = idleTimeout > 0 ? .milliseconds(Int((idleTimeout * 1000).rounded())) : nil
-        configuration.eventLoopCount = eventLoops
-        configuration.files.storageBytesPerKeyspace = fileStorageCap * 1024 * 1024
-        configuration.adminAllowsRemotePeers = adminRemote
-        // Requests are logged at info: `--log-level` is the threshold, `--quiet` turns them off.
-        configuration.requestLogLevel = quiet ? nil : .info
+        var configuration = try makeConfiguration()
         let pusherApps = try parsedPusherApps()
         let webhooks: PusherWebhookDispatcher?
         do {
@@ -130,10 +114,10 @@ struct ServeCommand: AsyncParsableCommand {
         var plans: [(file: String, bytes: [UInt8])] = []
         for file in planFiles { plans.append((file, [UInt8](try readInput(file, what: "plan")))) }
         let server: MockServer
-        do {
+        do throws(MockServerError) {
             server = try MockServer(configuration: configuration, logger: logger)
         } catch {
-            throw CLIFailure("\(error)")
+            throw CLIFailure(Self.message(for: error))
         }
         for (file, bytes) in plans {
             do {
@@ -145,10 +129,10 @@ struct ServeCommand: AsyncParsableCommand {
             }
         }
         try installPusherPlans(into: pusher)
-        do {
+        do throws(MockServerError) {
             try server.start()
         } catch {
-            throw CLIFailure("\(error)")
+            throw CLIFailure(Self.message(for: error))
         }
         if let caOut {
             do { try server.tlsMaterial.writeCertificateAuthority(toFile: caOut) } catch {
@@ -200,7 +184,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    private func parsedKeysets() throws -> [Keyset] {
+    func parsedKeysets() throws -> [Keyset] {
         try keysets.map { text in
             let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
             guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty }) else {
@@ -210,7 +194,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    private func parsedTLSFault() throws -> ListenerFault? {
+    func parsedTLSFault() throws -> ListenerFault? {
         guard let tlsFault else { return nil }
         guard let fault = ListenerFault.named(tlsFault), fault == .none || fault.isTLS else {
             throw ValidationError("--tls-fault: unknown TLS fault '\(tlsFault)' (one of: \(ListenerFault.tlsNames))")
@@ -218,7 +202,7 @@ struct ServeCommand: AsyncParsableCommand {
         return fault
     }
 
-    private func parsedFaultPorts() throws -> [FaultListenerSpec] {
+    func parsedFaultPorts() throws -> [FaultListenerSpec] {
         try faultPorts.map { text in
             let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, let port = Int(parts[1]), (0...65535).contains(port) else {
