@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "ClientUnderTest", targets: ["ClientUnderTest"]),
         .library(name: "ConformanceKit", targets: ["ConformanceKit"]),
         .library(name: "PubNubCrypto", targets: ["PubNubCrypto"]),
+        .library(name: "PubNubToken", targets: ["PubNubToken"]),
         .library(name: "HarnessHTTPClient", targets: ["HarnessHTTPClient"]),
         .library(name: "MockPusher", targets: ["MockPusher"]),
         .library(name: "HarnessWebSocket", targets: ["HarnessWebSocket"]),
@@ -27,13 +28,17 @@ let package = Package(
     targets: [
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // CBOR (RFC 8949) for Access Manager v3 tokens: Debian's libcbor (docs/access-manager.md).
+        .systemLibrary(name: "CCBOR", pkgConfig: "libcbor", providers: [.apt(["libcbor-dev"])]),
         .target(name: "CPosix"),
         .target(name: "HarnessJSON", swiftSettings: strict),
         .target(name: "PubNubCrypto", dependencies: ["COpenSSL", "HarnessJSON"], swiftSettings: strict),
+        // Access Manager v3 tokens: the CBOR value model on libcbor, token encoding and parsing.
+        .target(name: "PubNubToken", dependencies: ["CCBOR", "HarnessJSON", "PubNubCrypto"], swiftSettings: strict),
         .target(
             name: "MockPubNubServer",
             dependencies: [
-                "COpenSSL", "CPosix", "CZlib", "HarnessJSON", "HarnessWebSocket", "PubNubCrypto",
+                "COpenSSL", "CPosix", "CZlib", "HarnessJSON", "HarnessWebSocket", "PubNubCrypto", "PubNubToken",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -44,7 +49,7 @@ let package = Package(
         // RFC 6455 codec without sockets: frames, messages, handshakes, for both roles.
         .target(name: "HarnessWebSocket", dependencies: ["COpenSSL", "PubNubCrypto"], swiftSettings: strict),
         .target(
-            name: "ClientUnderTest", dependencies: ["COpenSSL", "HarnessHTTPClient", "HarnessJSON", "PubNubCrypto"], swiftSettings: strict
+            name: "ClientUnderTest", dependencies: ["COpenSSL", "HarnessHTTPClient", "HarnessJSON", "PubNubCrypto", "PubNubToken"], swiftSettings: strict
         ),
         // A Pusher Channels client modelled on libPusher: a pure connection state machine and a thin
         // WebSocket transport on HarnessHTTPClient streams.
@@ -55,7 +60,7 @@ let package = Package(
             name: "ConformanceKit", dependencies: ["HarnessJSON", "MockPubNubServer", "PubNubCrypto", "HarnessHTTPClient", "MockPusher", "HarnessWebSocket", "PusherServer"],
             swiftSettings: strict
         ),
-        .target(name: "BuiltInAdapter", dependencies: ["ConformanceKit", "ClientUnderTest", "PusherClientUnderTest", "HarnessJSON"], swiftSettings: strict),
+        .target(name: "BuiltInAdapter", dependencies: ["ConformanceKit", "ClientUnderTest", "PusherClientUnderTest", "HarnessJSON", "PubNubToken"], swiftSettings: strict),
         .executableTarget(
             name: "pubnub-harness",
             dependencies: [
@@ -78,9 +83,10 @@ let package = Package(
         .target(name: "HarnessTesting", dependencies: ["COpenSSL", "CPosix", "HarnessWebSocket", "MockPubNubServer"], path: "Tests/HarnessTesting", swiftSettings: strict),
         .testTarget(name: "HarnessJSONTests", dependencies: ["HarnessJSON", "HarnessTesting", "PubNubCrypto"], swiftSettings: strict),
         .testTarget(name: "MockPusherTests", dependencies: ["HarnessJSON", "MockPusher"], swiftSettings: strict),
+        .testTarget(name: "PubNubTokenTests", dependencies: ["PubNubToken", "HarnessJSON", "PubNubCrypto"], swiftSettings: strict),
         .testTarget(name: "PubNubCryptoTests", dependencies: ["HarnessTesting", "PubNubCrypto"], swiftSettings: strict),
         .testTarget(
-            name: "MockPubNubServerTests", dependencies: ["HarnessJSON", "HarnessTesting", "MockPubNubServer"], swiftSettings: strict
+            name: "MockPubNubServerTests", dependencies: ["HarnessJSON", "HarnessTesting", "MockPubNubServer", "PubNubToken"], swiftSettings: strict
         ),
         // Fuzz entry points (docs/reliability.md): plain functions in a library, so `swift test`
         // runs them on seeded mutations and `harness-fuzz` serves both libFuzzer and corpus replay.

@@ -55,4 +55,6 @@ public enum PNOperationType: String, CaseIterable, Codable, Sendable {
     case channelGroups = "PNChannelGroupsOperation"
     case removeGroup = "PNRemoveGroupOperation"
     case grant = "PNAccessManagerGrantOperation"
+    case grantToken = "PNAccessManagerGrantTokenOperation"
+    case revokeToken = "PNAccessManagerRevokeTokenOperation"
 }

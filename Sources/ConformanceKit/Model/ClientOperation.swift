@@ -29,6 +29,16 @@ public enum ClientOperation: Sendable, Hashable {
     /// An Access Manager grant v2 signed by the client itself: needs the secret key in the
     /// client's configuration (`ClientOverrides.secretKey`, spec §9.2).
     case grant(Grant)
+    /// An Access Manager v3 grant signed by the client (needs the secret key); the result's
+    /// data is `{"token": …}`, which later steps name as `{token}`.
+    case grantToken(TokenGrant)
+    /// Revokes a v3 token (needs the secret key); `{token}` is the last granted token.
+    case revokeToken(token: String)
+    /// Uses a v3 token as `auth` from now on (no request); `{token}` is the last granted token.
+    case setToken(token: String)
+    /// Decodes a v3 token locally; data: version, timestamp, ttl, authorizedUUID, resources,
+    /// patterns (kind → name → mask) and meta.
+    case parseToken(token: String)
 
     /// The operation's name on the driver protocol (`"type"`).
     public var name: String {
@@ -53,6 +63,10 @@ public enum ClientOperation: Sendable, Hashable {
         case .listChannelsInGroup: "listChannelsInGroup"
         case .deleteGroup: "deleteGroup"
         case .grant: "grant"
+        case .grantToken: "grantToken"
+        case .revokeToken: "revokeToken"
+        case .setToken: "setToken"
+        case .parseToken: "parseToken"
         }
     }
 
@@ -129,6 +143,10 @@ public enum ClientOperation: Sendable, Hashable {
             fields["write"] = .bool(grant.write)
             fields["manage"] = .bool(grant.manage)
             fields["ttl"] = .int(grant.ttlMinutes)
+        case .grantToken(let grant):
+            fields.merge(grant.driverFields) { _, new in new }
+        case .revokeToken(let token), .setToken(let token), .parseToken(let token):
+            fields["token"] = .string(token)
         }
         return fields
     }

@@ -65,6 +65,8 @@ package struct AdminAPI: RequestHandler {
             return health(request, plans: faults.installedPlans().count)
         case ("keysets", 1), ("grants", 2), ("messages", 2):
             return serviceRoute(rest, request: request)
+        case ("tokens", 2), ("access-clock", 2):
+            return accessRoute(rest, request: request)
         case ("plans", 1):
             switch method {
             case "GET": return Self.ok(.object([("plans", .array(faults.installedPlans().map(\.json)))]))

@@ -7,6 +7,10 @@ public struct AdminServiceControl: Sendable {
     let register: @Sendable (Keyset) -> Void
     let grant: @Sendable (AccessGrant, String) -> Void
     let inject: @Sendable (_ subscribeKey: String, _ channel: String, _ message: String, _ publisher: String?) throws(PubNubServiceError) -> UInt64
+    /// Access Manager v3: issue a token from a grant-token body; move a key's access clock.
+    let issueToken: @Sendable (_ subscribeKey: String, _ body: [UInt8]) -> Result<String, TokenIssueError>
+    let advanceAccessClock: @Sendable (_ subscribeKey: String, _ seconds: Int64) -> Int64
+    let revokeToken: @Sendable (_ subscribeKey: String, _ token: String) -> Bool
 
     /// Control of `service`.
     public init(service: PubNubService) {
@@ -15,6 +19,9 @@ public struct AdminServiceControl: Sendable {
         inject = { key, channel, message, publisher throws(PubNubServiceError) in
             try service.inject(subscribeKey: key, channel: channel, message: message, publisher: publisher)
         }
+        issueToken = { service.issueToken(subscribeKey: $0, body: $1) }
+        advanceAccessClock = { service.advanceAccessClock(subscribeKey: $0, seconds: $1) }
+        revokeToken = { service.revokeToken(subscribeKey: $0, token: $1) }
     }
 }
 
@@ -40,6 +47,9 @@ extension AdminAPI {
         ("POST", "/__admin/keysets", "turn Access Manager on for {\"subscribeKey\",\"publishKey\",\"secretKey\"}"),
         ("POST", "/__admin/grants/{subscribeKey}", "grant or revoke {\"channels\",\"groups\",\"authKeys\",\"read\",\"write\",\"manage\",\"delete\",\"ttl\"}"),
         ("POST", "/__admin/messages/{subscribeKey}", "inject a message {\"channel\",\"messageJSON\",\"publisher\"} bypassing keys and Access Manager"),
+        ("POST", "/__admin/tokens/{subscribeKey}", "issue an Access Manager v3 token from a grant-token body {\"ttl\",\"permissions\",...}"),
+        ("POST", "/__admin/tokens/{subscribeKey}?revoke=TOKEN", "revoke an Access Manager v3 token of the key"),
+        ("POST", "/__admin/access-clock/{subscribeKey}?advance=SECONDS", "move the key's access clock forward (token and grant expiry)"),
     ]
 
     /// `GET /__admin/`: the route list.

@@ -27,6 +27,14 @@ public enum PubNubEndpoint: String, Sendable, Hashable, Codable, CaseIterable {
     case addMessageAction = "add-message-action"
     case removeMessageAction = "remove-message-action"
     case getMessageActions = "get-message-actions"
+    /// Access Manager v3: `POST /v3/pam/{sub}/grant` (docs/access-manager.md).
+    case grantToken = "grant-token"
+    /// Access Manager v3: `DELETE /v3/pam/{sub}/grant/{token}`.
+    case revokeToken = "revoke-token"
+    /// Access Manager v1 (3.x clients): `GET /v1/auth/grant/sub-key/{sub}`.
+    case grantV1 = "grant-v1"
+    /// Access Manager v1 (3.x clients): `GET /v1/auth/audit/sub-key/{sub}`.
+    case auditV1 = "audit-v1"
     case admin
 }
 
@@ -58,6 +66,11 @@ public struct PubNubRoute: Sendable, Hashable {
     public var query: [QueryItem]
     /// The legacy subscribe's callback and timetoken (`/subscribe/…`); `nil` for v2 and other endpoints.
     public var subscribeV1: SubscribeV1Request?
+    /// The token segment of a revoke-token path, decoded.
+    public var token: String?
+    /// Set by the service once a secret-key signature or a v3 token has decided access (the
+    /// per-endpoint v2 grant checks then stand aside).
+    var accessDecided = false
 
     public init(
         endpoint: PubNubEndpoint, subscribeKey: String? = nil, publishKey: String? = nil,
@@ -127,6 +140,10 @@ extension PubNubRoute {
             return .success(route)
         case "v2":
             return classifyV2(Array(segments.dropFirst()), method: method, route: route)
+        case "v3" where segments.count > 1 && segments[1] == "pam":
+            return classifyAccessV3(Array(segments.dropFirst(2)), method: method, route: route)
+        case "v1" where segments.count > 1 && segments[1] == "auth":
+            return classifyAccessV1(Array(segments.dropFirst(2)), isRead: isRead, route: route)
         case "v3":
             return classifyV3(Array(segments.dropFirst()), method: method, route: route)
         case "v1" where segments.count > 1 && segments[1] == "message-actions":
