@@ -103,7 +103,7 @@ let package = Package(
         .testTarget(name: "HarnessFuzzingTests", dependencies: ["HarnessFuzzing", "HarnessTesting"], swiftSettings: strict),
         .testTarget(
             name: "ClientUnderTestTests",
-            dependencies: ["ClientUnderTest", "HarnessHTTPClient", "HarnessJSON", "HarnessTesting", "MockPubNubServer", "PubNubCrypto"],
+            dependencies: ["ClientUnderTest", "HarnessHTTPClient", "HarnessJSON", "HarnessTesting", "MockPubNubServer", "PubNubCrypto", "PubNubToken"],
             swiftSettings: strict
         ),
         .testTarget(
