@@ -9,6 +9,9 @@ enum AccessV3Suite {
     static let denied = CaseStep.expectResult(ExpectedResult(category: .some(.accessDenied), isError: true, statusCode: 403))
     static let acknowledged = CaseStep.expectResult(ExpectedResult(category: .some(.acknowledgment), isError: false))
     static let useToken = CaseStep.perform(.setToken(token: "{token}"))
+    /// The declared budget floor: each case's budget is derived from its steps (`CaseBudget.derive`:
+    /// a base margin, a margin per action, every wait window), so the floor adds nothing of its own.
+    static let floor: Duration = .milliseconds(200)
 
     /// A case run with a token issued first and set on the client.
     static func withToken(
@@ -17,7 +20,7 @@ enum AccessV3Suite {
     ) -> ConformanceCase {
         ConformanceCase(
             "access-v3." + id, title, spec: spec, client: client, steps: [.issueToken(grant), useToken] + steps, expected: expected,
-            tolerated: tolerated, alternatives: alternatives, requires: needs, accessManager: true)
+            tolerated: tolerated, alternatives: alternatives, timeBudget: floor, requires: needs, accessManager: true)
     }
 
     static var cases: [ConformanceCase] { tokenCases + lifecycleCases + serverSideCases }
@@ -67,7 +70,7 @@ enum AccessV3Suite {
                       steps: [.publish(ch, "x"), acknowledged], expected: [.acknowledgment]),
             withToken("uuid.other", "A token authorized for another uuid is refused", TokenGrant(channels: [ch: TokenGrant.write], authorizedUUID: "someone-else"),
                       steps: [.publish(ch, "x"), denied], expected: [.accessDenied]),
-            withToken("token-over-auth-key", "A token takes priority over the auth key's v2 grant",
+            withToken("token.over-auth-key", "A token takes priority over the auth key's v2 grant",
                       TokenGrant(channels: [ch: TokenGrant.read]), client: ClientOverrides(authKey: "auth-v2"),
                       steps: [.grant(Grant(channels: [ch], authKey: "auth-v2")), .publish(ch, "x"), denied,
                               .perform(.setToken(token: "")), .publish(ch, "y"), acknowledged],
@@ -115,7 +118,8 @@ enum AccessV3Suite {
             ConformanceCase(
                 "access-v3.faults." + id, title, spec: "§2.1",
                 plan: PlanBuilder.plan(PlanBuilder.rule(id, endpoint: endpoint, times: 1, fault: PlanBuilder.status(500))),
-                client: server, steps: steps, expected: expected, tolerated: [.unknown, .badRequest], requires: needs, accessManager: true)
+                client: server, steps: steps, expected: expected, tolerated: [.unknown, .badRequest], timeBudget: floor,
+                requires: needs, accessManager: true)
         }
         return [
             ConformanceCase(
@@ -125,26 +129,26 @@ enum AccessV3Suite {
                         .expectJournal(.count(endpoint: "grant-token", query: ["signature": "*", "timestamp": "*"], atLeast: 1, atMost: 1), withinMs: 0),
                         .perform(.parseToken(token: "{token}")),
                         .expectResult(.success(["ttl": 30, "authorizedUUID": "user-1", "resources": ["channels": [ch: 3]]]))],
-                expected: [], requires: needs, accessManager: true),
+                expected: [], timeBudget: floor, requires: needs, accessManager: true),
             ConformanceCase(
                 "access-v3.revoke.by-client", "A client with the secret key revokes a token it granted", spec: "§2.2",
                 client: server,
                 steps: [.perform(.grantToken(grant)), .expectResult(ExpectedResult(isError: false)),
                         .perform(.revokeToken(token: "{token}")), acknowledged,
                         .expectJournal(.count(endpoint: "revoke-token", query: ["signature": "*"], atLeast: 1, atMost: 1), withinMs: 0)],
-                expected: [.acknowledgment], requires: needs, accessManager: true),
+                expected: [.acknowledgment], timeBudget: floor, requires: needs, accessManager: true),
             ConformanceCase(
                 "access-v3.grant.invalid-ttl", "A ttl above 43200 minutes is refused with PNBadRequestCategory (400)", spec: "§2.1",
                 client: server,
                 steps: [.perform(.grantToken(TokenGrant(ttl: 43_201, channels: [ch: TokenGrant.read]))),
                         .expectResult(ExpectedResult(category: .some(.badRequest), isError: true, statusCode: 400))],
-                expected: [.badRequest], requires: needs, accessManager: true),
+                expected: [.badRequest], timeBudget: floor, requires: needs, accessManager: true),
             ConformanceCase(
                 "access-v3.server-side.root", "Requests signed with the secret key have root rights without any grant", spec: "§9.2",
                 client: server,
                 steps: [.publish(ch, "x"), acknowledged, .perform(.history(channel: ch)), .expectResult(.success()),
                         .expectJournal(.count(endpoint: "publish", query: ["signature": "*", "timestamp": "*"], atLeast: 1), withinMs: 0)],
-                expected: [.acknowledgment], requires: needs, accessManager: true),
+                expected: [.acknowledgment], timeBudget: floor, requires: needs, accessManager: true),
             faultCase("grant-500", endpoint: "grant-token",
                       steps: [.perform(.grantToken(grant)), .expectResult(ExpectedResult(isError: true, statusCode: 500)),
                               .perform(.grantToken(grant)), .expectResult(ExpectedResult(isError: false, statusCode: 200))],
