@@ -37,6 +37,7 @@ public enum CBORCodec {
     /// The single data item in `bytes`.
     public static func decode(_ bytes: [UInt8]) throws(CBORError) -> CBORValue {
         guard !bytes.isEmpty else { throw .malformed }
+        guard CBORPrecheck.isPlausible(bytes) else { throw .malformed }
         var result = cbor_load_result()
         let loaded = bytes.withUnsafeBufferPointer { cbor_load($0.baseAddress, $0.count, &result) }
         guard var item = loaded, result.error.code == CBOR_ERR_NONE else {

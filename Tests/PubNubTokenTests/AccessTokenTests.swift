@@ -56,6 +56,12 @@ import Testing
         #expect(CBORCodec.encode(.bytes(Array("v".utf8))) == [0x41, 0x76])
         #expect(throws: CBORError.trailingBytes) { try CBORCodec.decode([0x01, 0x02]) }
         #expect(throws: CBORError.malformed) { try CBORCodec.decode([0x18]) }
+        // Claims larger than the input are refused before libcbor allocates for them.
+        #expect(throws: CBORError.malformed) { try CBORCodec.decode([0xBB, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00, 0x00]) }
+        #expect(throws: CBORError.malformed) { try CBORCodec.decode([0x5A, 0xFF, 0xFF, 0xFF, 0xFF, 0x00]) }
+        #expect(throws: CBORError.malformed) { try CBORCodec.decode(Array(repeating: 0x81, count: 100) + [0x00]) }
+        #expect(throws: CBORError.malformed) { try CBORCodec.decode([0x9F, 0xFF]) }
+        #expect(try CBORCodec.decode(Array(repeating: 0x81, count: 60) + [0x00]) != .null)
     }
 }
 
