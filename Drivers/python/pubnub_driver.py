@@ -124,9 +124,58 @@ def has_crypto_modules():
         return False
 
 
+def has_token_api():
+    """Access Manager v3 (grant_token, revoke_token, set_token, parse_token): SDK 5.x and later."""
+    try:
+        from pubnub.models.consumer.v3.channel import Channel  # noqa: F401
+        from pubnub.pubnub_core import PubNubCore
+        return all(hasattr(PubNubCore, name) for name in ("grant_token", "revoke_token", "set_token", "parse_token"))
+    except ImportError:
+        return False
+
+
+# Permission bits of a v3 grant (docs/driver-protocol.md) and the SDK's resource setters.
+TOKEN_BITS = ((1, "read"), (2, "write"), (4, "manage"), (8, "delete"), (16, "create"), (32, "get"), (64, "update"),
+              (128, "join"))
+
+
+def token_resources(kind, names, pattern):
+    """SDK resource objects (Channel, Group, UUID) for {name: mask}."""
+    out = []
+    for name, mask in sorted((names or {}).items()):
+        resource = kind.pattern(name) if pattern else kind.id(name)
+        for bit, setter in TOKEN_BITS:
+            if int(mask) & bit:
+                if hasattr(resource, setter):
+                    getattr(resource, setter)()
+                else:
+                    # Group and UUID lack setters for bits the service does not use on them.
+                    setattr(resource, "_" + setter, True)
+        out.append(resource)
+    return out
+
+
+def token_masks(entries):
+    """{name: {read: True, ...}} (parse_token) → {name: mask}."""
+    masks = {}
+    for name, flags in (entries or {}).items():
+        masks[name] = sum(bit for bit, flag in TOKEN_BITS if flags.get(flag))
+    return masks
+
+
+def parsed_token_data(parsed):
+    def side(values):
+        return {kind: token_masks(entries) for kind, entries in (values or {}).items() if entries}
+    return {"version": parsed.get("version"), "timestamp": parsed.get("timestamp"), "ttl": parsed.get("ttl"),
+            "authorizedUUID": parsed.get("authorized_uuid"), "resources": side(parsed.get("resources")),
+            "patterns": side(parsed.get("patterns")), "meta": parsed.get("meta")}
+
+
 def capabilities():
     """What this SDK offers, as the harness's capability names."""
     caps = ["tls", "encryption", "presence", "history", "channelGroups", "accessManager"]
+    if has_token_api():
+        caps.append("accessTokens")
     if PNReconnectionPolicy is not None:
         caps.append("reconnection")
     return caps
@@ -372,6 +421,20 @@ class Operations:
     def __init__(self, pubnub):
         self.pubnub = pubnub
 
+    LOCAL = ("setToken", "parseToken")
+
+    def local(self, step):
+        """The operations answered without a request: set_token and parse_token."""
+        if step["type"] == "setToken":
+            self.pubnub.set_token(step.get("token") or None)
+            return {"category": None, "error": False, "data": {}}
+        try:
+            parsed = self.pubnub.parse_token(step["token"])
+        except Exception as error:  # the SDK raises PubNubException or a base64 error
+            return {"category": "PNBadRequestCategory", "error": True,
+                    "data": {"information": "%s: %s" % (type(error).__name__, str(error)[:200])}}
+        return {"category": None, "error": False, "data": parsed_token_data(parsed)}
+
     def need(self, name):
         if not hasattr(self.pubnub, name):
             raise Unsupported("%s() is not in this SDK version" % name)
@@ -463,6 +526,28 @@ class Operations:
         if kind == "deleteGroup":
             builder = p.remove_channel_group().channel_group(step["group"])
             return builder, lambda r, s: status_reply(s, {})
+        if kind == "grantToken":
+            from pubnub.models.consumer.v3.channel import Channel
+            from pubnub.models.consumer.v3.group import Group
+            from pubnub.models.consumer.v3.uuid import UUID
+            if not getattr(p.config, "secret_key", None):
+                raise Unsupported("grantToken needs secretKey in configure")
+            builder = p.grant_token().ttl(int(step["ttl"]))
+            builder.channels(token_resources(Channel, step.get("channels"), False)
+                             + token_resources(Channel, step.get("channelPatterns"), True))
+            builder.groups(token_resources(Group, step.get("groups"), False)
+                           + token_resources(Group, step.get("groupPatterns"), True))
+            builder.uuids(token_resources(UUID, step.get("uuids"), False)
+                          + token_resources(UUID, step.get("uuidPatterns"), True))
+            if step.get("authorizedUUID"):
+                builder.authorized_uuid(step["authorizedUUID"])
+            if step.get("meta"):
+                builder.meta(step["meta"])
+            return builder, lambda r, s: result_reply(s, {"token": r.token})
+        if kind == "revokeToken":
+            if not getattr(p.config, "secret_key", None):
+                raise Unsupported("revokeToken needs secretKey in configure")
+            return p.revoke_token(step["token"]), lambda r, s: status_reply(s, {})
         if kind == "grant":
             if not getattr(p.config, "secret_key", None):
                 raise Unsupported("grant needs secretKey in configure")
@@ -743,6 +828,8 @@ class SyncDriver:
     def perform(self, step):
         if step["type"] in ("subscribe", "unsubscribe", "unsubscribeAll"):
             return getattr(self.ops, step["type"])(step)
+        if step["type"] in Operations.LOCAL:
+            return self.ops.local(step)
         builder, convert = self.ops.build(step)
         if not hasattr(builder, "pn_async"):
             try:
@@ -896,7 +983,7 @@ def hello_reply(ident, flavour):
 OPERATIONS = {"time", "publish", "fire", "signal", "subscribe", "unsubscribe", "unsubscribeAll", "hereNow",
               "whereNow", "setState", "getState", "history", "fetchMessages", "messageCounts",
               "deleteMessages", "addChannelsToGroup", "removeChannelsFromGroup", "listChannelsInGroup",
-              "deleteGroup", "grant"}
+              "deleteGroup", "grant", "grantToken", "revokeToken", "setToken", "parseToken"}
 
 
 # --- Asyncio flavour ---------------------------------------------------------------------------
@@ -962,6 +1049,8 @@ class AsyncioDriver:
     async def perform(self, step):
         if step["type"] in ("subscribe", "unsubscribe", "unsubscribeAll"):
             return getattr(self.ops, step["type"])(step)
+        if step["type"] in Operations.LOCAL:
+            return self.ops.local(step)
         builder, convert = self.ops.build(step)
         try:
             envelope = await builder.future()

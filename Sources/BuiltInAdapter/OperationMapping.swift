@@ -26,6 +26,8 @@ enum OperationMapping {
                 return result(of: await client.grant(channels: grant.channels, channelGroups: grant.groups,
                                                      authKeys: grant.authKey.map { [$0] } ?? [], read: grant.read,
                                                      write: grant.write, manage: grant.manage, ttl: grant.ttlMinutes))
+            case .grantToken, .revokeToken, .setToken, .parseToken:
+                return await TokenOperationMapping.perform(operation, on: client)
             case .subscribe(let channels, let groups, let withPresence, let timetoken):
                 try await client.subscribe(channels: channels, channelGroups: groups, withPresence: withPresence,
                                            timetoken: try timetokenValue(timetoken))

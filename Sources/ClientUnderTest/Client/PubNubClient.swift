@@ -76,7 +76,7 @@ public final class PubNubClient: Sendable {
 
     var targetBuilder: RequestTargetBuilder {
         settings.withLock { config in
-            var builder = RequestTargetBuilder(uuid: config.uuid, sdkName: config.sdkName, authKey: config.authKey)
+            var builder = RequestTargetBuilder(uuid: config.uuid, sdkName: config.sdkName, authKey: config.authToken ?? config.authKey)
             if let secret = config.secretKey, let publishKey = config.publishKey {
                 builder.signer = RequestSigner(publishKey: publishKey, secretKey: secret)
             }

@@ -73,4 +73,6 @@ public enum PNOperationType: String, CaseIterable, Codable, Sendable {
     case setMembers = "PNSetChannelMembersOperation"
     case removeMembers = "PNRemoveChannelMembersOperation"
     case manageMembers = "PNManageChannelMembersOperation"
+    case grantToken = "PNAccessManagerGrantTokenOperation"
+    case revokeToken = "PNAccessManagerRevokeTokenOperation"
 }

@@ -30,6 +30,8 @@ public struct PubNubConfiguration: Sendable {
     public var tlsEnabled: Bool = true
     public var trustedCA: PubNubTrustedCA = .system
     public var authKey: String?
+    /// An Access Manager v3 token; sent as `auth` instead of `authKey` when set (`setToken`).
+    public var authToken: String?
     /// Message cipher (legacy static IV, random IV or the CryptoModule); nil = no encryption.
     public var cipher: (any PubNubMessageCipher)?
     /// Presence timeout sent as `heartbeat=` on subscribe and heartbeat requests (20…300 s, or

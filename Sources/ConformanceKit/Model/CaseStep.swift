@@ -11,6 +11,9 @@ public enum CaseStep: Sendable, Hashable {
     case serverRequest(method: String, path: String, query: [String: String])
     /// Grant (or, with all flags false, revoke) access on the case's Access Manager keyset.
     case grant(Grant)
+    /// Issue an Access Manager v3 token on the case's keyset (through the admin API, as a
+    /// server would grant it); later steps name it `{token}`.
+    case issueToken(TokenGrant)
     /// Replace the case's fault plan (e.g. to let a "down" server come back); `nil` clears it.
     case setPlan(JSONValue?)
     /// Wait a fixed time; used only where the protocol itself is about time.

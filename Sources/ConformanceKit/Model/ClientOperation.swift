@@ -31,6 +31,16 @@ public enum ClientOperation: Sendable, Hashable {
     case grant(Grant)
     /// App Context: metadata, memberships and members (``AppContextOperation``).
     case appContext(AppContextOperation)
+    /// An Access Manager v3 grant signed by the client (needs the secret key); the result's
+    /// data is `{"token": …}`, which later steps name as `{token}`.
+    case grantToken(TokenGrant)
+    /// Revokes a v3 token (needs the secret key); `{token}` is the last granted token.
+    case revokeToken(token: String)
+    /// Uses a v3 token as `auth` from now on (no request); `{token}` is the last granted token.
+    case setToken(token: String)
+    /// Decodes a v3 token locally; data: version, timestamp, ttl, authorizedUUID, resources,
+    /// patterns (kind → name → mask) and meta.
+    case parseToken(token: String)
 
     /// The operation's name on the driver protocol (`"type"`).
     public var name: String {
@@ -56,6 +66,10 @@ public enum ClientOperation: Sendable, Hashable {
         case .deleteGroup: "deleteGroup"
         case .grant: "grant"
         case .appContext(let operation): operation.name
+        case .grantToken: "grantToken"
+        case .revokeToken: "revokeToken"
+        case .setToken: "setToken"
+        case .parseToken: "parseToken"
         }
     }
 
@@ -134,6 +148,10 @@ public enum ClientOperation: Sendable, Hashable {
             fields["ttl"] = .int(grant.ttlMinutes)
         case .appContext(let operation):
             fields.merge(operation.driverFields) { $1 }
+        case .grantToken(let grant):
+            fields.merge(grant.driverFields) { _, new in new }
+        case .revokeToken(let token), .setToken(let token), .parseToken(let token):
+            fields["token"] = .string(token)
         }
         return fields
     }

@@ -28,7 +28,9 @@ final class StepRunner: Sendable {
     let session: any ClientSession
     let log: ObservationLog
     let runSeed: UInt64
-    private let state = StepState()
+    let state = StepState()
+    /// The last v3 token granted or issued in this case (`{token}` in later steps).
+    let lastToken = TokenSlot()
 
     init(testCase: ConformanceCase, keys: CaseKeys, server: any HarnessServer, session: any ClientSession,
          log: ObservationLog, runSeed: UInt64) {
@@ -61,7 +63,9 @@ final class StepRunner: Sendable {
         case .perform(let planned):
             let operation = Self.resolving(planned, last: await state.lastResult)
             do {
+                let operation = substitutingToken(in: operation)
                 let result = try await session.perform(operation)
+                rememberToken(from: operation, result: result)
                 await log.record(result: result)
                 await state.set(lastResult: result)
             } catch let error as ClientAdapterError {
@@ -90,6 +94,8 @@ final class StepRunner: Sendable {
             return await serverCall(number, "server request") {
                 try await self.server.request(method: method, path: self.substitute(path), query: query, body: nil)
             }
+        case .issueToken(let grant):
+            return await issueToken(grant, number: number)
         case .grant(let grant):
             do {
                 try await server.grant(grant, subscribeKey: keys.subscribeKey)
@@ -277,6 +283,7 @@ final class StepRunner: Sendable {
         text.replacingOccurrences(of: "{sub}", with: keys.subscribeKey)
             .replacingOccurrences(of: "{pub}", with: keys.publishKey)
             .replacingOccurrences(of: "{uuid}", with: keys.uuid)
+            .replacingOccurrences(of: "{token}", with: lastToken.token ?? "")
     }
 
     /// `value` with placeholders replaced in every string.

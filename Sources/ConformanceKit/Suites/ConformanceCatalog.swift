@@ -12,6 +12,7 @@ public enum ConformanceCatalog {
             ("history", HistorySuite.cases),
             ("groups", ChannelGroupSuite.cases),
             ("pam", AccessManagerSuite.cases),
+            ("access-v3", AccessV3Suite.cases),
             ("faults", FaultSuite.cases),
             ("tls", TransportSuite.cases.filter { $0.suite == "tls" }),
             ("transport", TransportSuite.cases.filter { $0.suite == "transport" }),

@@ -58,6 +58,8 @@ struct KeyspaceState {
     /// uuid → channel → state JSON text.
     var states: [String: [String: String]] = [:]
     var grants: [GrantKey: GrantRecord] = [:]
+    /// Access Manager v3: revoked tokens and the keyspace's access clock offset.
+    var tokenLedger = TokenLedger()
     /// Channel → its message actions, oldest action first.
     var actions: [String: [MessageAction]] = [:]
     /// App Context: uuid and channel metadata, memberships.
