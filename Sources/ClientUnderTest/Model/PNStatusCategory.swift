@@ -55,4 +55,10 @@ public enum PNOperationType: String, CaseIterable, Codable, Sendable {
     case channelGroups = "PNChannelGroupsOperation"
     case removeGroup = "PNRemoveGroupOperation"
     case grant = "PNAccessManagerGrantOperation"
+    case generateFileUploadURL = "PNGenerateFileUploadURLOperation"
+    case sendFile = "PNSendFileOperation"
+    case publishFileMessage = "PNPublishFileMessageOperation"
+    case listFiles = "PNListFilesOperation"
+    case downloadFile = "PNDownloadFileOperation"
+    case deleteFile = "PNDeleteFileOperation"
 }
