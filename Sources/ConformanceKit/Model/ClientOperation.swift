@@ -29,6 +29,10 @@ public enum ClientOperation: Sendable, Hashable {
     /// An Access Manager grant v2 signed by the client itself: needs the secret key in the
     /// client's configuration (`ClientOverrides.secretKey`, spec §9.2).
     case grant(Grant)
+    /// File sharing (spec pubnub-modern §3); the operations, names and driver fields are in
+    /// `ClientOperation+Files.swift`. `{fileID}` and `{nextPage}` in their string fields are
+    /// replaced by the runner with the last `id` / `next` a result carried.
+    case files(FileOperation)
 
     /// The operation's name on the driver protocol (`"type"`).
     public var name: String {
@@ -53,6 +57,7 @@ public enum ClientOperation: Sendable, Hashable {
         case .listChannelsInGroup: "listChannelsInGroup"
         case .deleteGroup: "deleteGroup"
         case .grant: "grant"
+        case .files(let operation): operation.name
         }
     }
 
@@ -121,6 +126,8 @@ public enum ClientOperation: Sendable, Hashable {
             fields["channels"] = strings(channels)
         case .listChannelsInGroup(let group), .deleteGroup(let group):
             fields["group"] = .string(group)
+        case .files(let operation):
+            fields.merge(operation.driverFields) { _, new in new }
         case .grant(let grant):
             fields["channels"] = strings(grant.channels)
             fields["groups"] = strings(grant.groups)

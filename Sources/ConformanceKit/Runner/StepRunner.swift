@@ -58,7 +58,8 @@ final class StepRunner: Sendable {
 
     private func execute(_ step: CaseStep, number: Int, alternativeOnly: Set<StatusCategory>) async -> Bool {
         switch step {
-        case .perform(let operation):
+        case .perform(let requested):
+            let operation = await state.resolvingPlaceholders(requested)
             do {
                 let result = try await session.perform(operation)
                 await log.record(result: result)
@@ -322,7 +323,21 @@ actor StepState {
     private var consumed: [StatusCategory: Int] = [:]
 
     func set(step: Int) { self.step = step }
-    func set(lastResult: OperationResult) { self.lastResult = lastResult }
+    /// The last file `id` and list `next` a result carried (for `{fileID}` / `{nextPage}`).
+    private var fileID: String?
+    private var nextPage: String?
+
+    func set(lastResult: OperationResult) {
+        self.lastResult = lastResult
+        if let id = lastResult.data?["id"]?.stringValue { fileID = id }
+        if let next = lastResult.data?["next"]?.stringValue { nextPage = next }
+    }
+
+    /// `operation` with the file placeholders replaced by what earlier results carried.
+    func resolvingPlaceholders(_ operation: ClientOperation) -> ClientOperation {
+        guard case .files(let file) = operation else { return operation }
+        return .files(file.resolving(fileID: fileID, nextPage: nextPage))
+    }
     func fail(_ failure: StepFailure) { failures.append(failure) }
     func advanceMessages(by count: Int) { messageCursor += count }
 
