@@ -179,9 +179,7 @@ enum FilesSuite {
                 "files.publish.retried", "A failed publish-file step is repeated and the send succeeds", spec: "§3.2",
                 plan: PlanBuilder.plan(PlanBuilder.rule("publish-file-503", endpoint: "publish-file", times: 1, fault: PlanBuilder.status(503))),
                 steps: [send(), sent, .expectJournal(.count(endpoint: "publish-file", atLeast: 2), withinMs: 300)],
-                expected: [.acknowledgment],
-                alternatives: [Alternative([.unknown], reason: "Python publishes the file message once (no fileUploadPublishRetryLimit)")],
-                requires: files),
+                expected: [.acknowledgment], requires: files),
         ]
     }
 }
