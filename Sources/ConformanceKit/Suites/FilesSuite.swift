@@ -69,12 +69,12 @@ enum FilesSuite {
                         .expectJournal(.followedBy(after: "get-file", afterQuery: [:], endpoint: "storage-download", query: [:]), withinMs: 300)],
                 expected: [.acknowledgment], requires: files),
             ConformanceCase(
-                "files.url", "The file URL of a sent file is given without an error", spec: "§3.2",
+                "files.url.built", "The file URL of a sent file is given without an error", spec: "§3.2",
                 steps: [send(), sent, op(.getFileURL(channel: "ch-file", fileID: FileOperation.fileIDPlaceholder, fileName: name)),
                         .expectResult(ExpectedResult(isError: false))],
                 expected: [.acknowledgment], requires: files),
             ConformanceCase(
-                "files.delete", "A deleted file is no longer listed", spec: "§3.2",
+                "files.delete.unlisted", "A deleted file is no longer listed", spec: "§3.2",
                 steps: [send(), sent, op(.deleteFile(channel: "ch-file", fileID: FileOperation.fileIDPlaceholder, fileName: name)),
                         .expectResult(ExpectedResult(category: .some(.acknowledgment), isError: false)),
                         op(.listFiles(channel: "ch-file")), .expectResult(.success(["files": [], "count": 0]))],
@@ -85,7 +85,7 @@ enum FilesSuite {
                         fileEvent(message: ["note": "hi"])],
                 expected: [.connected, .acknowledgment], requires: files),
             ConformanceCase(
-                "files.publish-file-message", "Publishing the message of an uploaded file again delivers another file event", spec: "§3.1",
+                "files.publish.message-again", "Publishing the message of an uploaded file again delivers another file event", spec: "§3.1",
                 steps: [send(), sent, .subscribe(["ch-file"]), .expect(.connected),
                         op(.publishFileMessage(channel: "ch-file", fileID: FileOperation.fileIDPlaceholder, fileName: name, message: "again")),
                         .expectResult(ExpectedResult(category: .some(.acknowledgment), isError: false, timetokenPaths: ["timetoken"])),
@@ -123,10 +123,10 @@ enum FilesSuite {
                 steps: [send(customMessageType: "pn-reserved"), failed(.badRequest)],
                 expected: [.badRequest], requires: files),
             ConformanceCase(
-                "files.oversize", "A file over 5 MiB is refused by the storage", spec: "§3.2",
+                "files.upload.oversize", "A file over 5 MiB is refused by the storage", spec: "§3.2",
                 steps: [send(name: "big.bin", sizeBytes: 5 * 1024 * 1024 + 1), failed(.badRequest, status: 400),
                         .expectJournal(.count(endpoint: "publish-file", atLeast: 0, atMost: 0), withinMs: 100)],
-                expected: [.badRequest], timeBudget: .seconds(4), requires: files),
+                expected: [.badRequest], timeBudget: .seconds(3), requires: files),
         ]
     }
 
@@ -159,7 +159,7 @@ enum FilesSuite {
                 id, title, spec: "§3.2, §11.3",
                 plan: PlanBuilder.plan(PlanBuilder.rule(id, endpoint: endpoint, times: 1, fault: fault)), client: quick,
                 steps: downloading ? [send(), sent, download, failed(category, status: status)] : [send(), failed(category, status: status)],
-                expected: downloading ? [.acknowledgment, category] : [category], alternatives: alternatives, timeBudget: .seconds(3),
+                expected: downloading ? [.acknowledgment, category] : [category], alternatives: alternatives,
                 requires: files)
         }
         return [
