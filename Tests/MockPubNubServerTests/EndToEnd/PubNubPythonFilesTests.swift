@@ -30,9 +30,14 @@ struct PubNubPythonFilesTests {
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("pubnub-files-e2e-\(UUID().uuidString).py")
         try Self.script.write(to: script, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: script) }
-        let result = try Self.run(python, arguments: [script.path, String(server.port)], seconds: 90)
+        // The script writes its findings to a file of its own: the SDK's threads may print to
+        // stdout and stderr at any time.
+        let findings = FileManager.default.temporaryDirectory.appendingPathComponent("pubnub-files-e2e-\(UUID().uuidString).txt")
+        defer { try? FileManager.default.removeItem(at: findings) }
+        let result = try Self.run(python, arguments: [script.path, String(server.port), findings.path], seconds: 90)
         #expect(result.status == 0, "\(result.output)")
-        let lines = Dictionary(result.output.split(separator: "\n").compactMap { line -> (String, String)? in
+        let written = (try? String(contentsOf: findings, encoding: .utf8)) ?? ""
+        let lines = Dictionary(written.split(separator: "\n").compactMap { line -> (String, String)? in
             guard let space = line.firstIndex(of: " ") else { return nil }
             return (String(line[..<space]), String(line[line.index(after: space)...]))
         }, uniquingKeysWith: { first, _ in first })
@@ -61,8 +66,11 @@ from pubnub.pubnub import PubNub
 from pubnub.callbacks import SubscribeCallback
 from pubnub.enums import PNStatusCategory
 
+findings = open(sys.argv[2], "w")
+
 def show(name, value):
-    print(name, value, flush=True)
+    findings.write("%s %s\n" % (name, value))
+    findings.flush()
 
 def client(cipher=None):
     config = PNConfiguration()
