@@ -89,6 +89,10 @@ import Testing
         let limit = [UInt8](repeating: 2, count: 5 * 1024 * 1024)
         let sent = try await client.sendFile(channel: "docs", name: "limit.bin", data: limit)
         #expect(try await client.downloadFile(channel: "docs", fileID: sent.id, fileName: "limit.bin").data.count == limit.count)
+        // The journal keeps the first 64 KiB of an upload's body, not the whole file.
+        let uploads = mock.journal.filter { $0.endpoint == .storageUpload }
+        #expect(uploads.count == 3)
+        #expect(uploads.last?.body?.utf8.count == 64 * 1024)
     }
 
     @Test func thePublishStepIsRetriedAndAFinalFailureCarriesTheFileID() async throws {
