@@ -178,6 +178,12 @@ def capabilities():
         caps.append("accessTokens")
     if PNReconnectionPolicy is not None:
         caps.append("reconnection")
+    try:
+        from pubnub.pubnub_core import PubNubCore
+        if hasattr(PubNubCore, "send_file"):
+            caps.append("files")
+    except ImportError:
+        pass
     return caps
 
 
@@ -336,6 +342,18 @@ class Listener(SubscribeCallback):
 
     def signal(self, pubnub, signal):
         self._deliver(signal, "signal")
+
+    def file(self, pubnub, file_message):
+        content = {"file": {"id": file_message.file_id, "name": file_message.file_name, "url": file_message.file_url}}
+        if file_message.message is not None:
+            content["message"] = file_message.message
+        line = {"type": "file", "channel": file_message.channel, "message": content,
+                "publisher": getattr(file_message, "publisher", None),
+                "timetoken": timetoken_text(getattr(file_message, "timetoken", None))}
+        subscription = getattr(file_message, "subscription", None)
+        if subscription and subscription != file_message.channel:
+            line["subscription"] = subscription
+        emit(line)
 
     def presence(self, pubnub, presence):
         channel = getattr(presence, "channel", None) or getattr(presence, "actual_channel", "")
@@ -548,6 +566,8 @@ class Operations:
             if not getattr(p.config, "secret_key", None):
                 raise Unsupported("revokeToken needs secretKey in configure")
             return p.revoke_token(step["token"]), lambda r, s: status_reply(s, {})
+        if kind in FILE_OPERATIONS:
+            return self.build_file(step)
         if kind == "grant":
             if not getattr(p.config, "secret_key", None):
                 raise Unsupported("grant needs secretKey in configure")
@@ -561,6 +581,49 @@ class Operations:
         if kind in APP_CONTEXT_OPERATIONS:
             return build_app_context(p, step)
         raise Unsupported(kind)
+
+    def build_file(self, step):
+        """File sharing (docs/driver-protocol.md): send, publish a file message, list, URL, download, delete."""
+        kind, p = step["type"], self.pubnub
+        if kind == "sendFile":
+            unit = step["content"].encode("utf-8")
+            size = step.get("sizeBytes")
+            data = unit if size is None or not unit else (unit * (size // len(unit) + 1))[:size]
+            builder = self.need("send_file").channel(step["channel"]).file_name(step["name"]).file_object(data)
+            if step.get("message") is not None:
+                builder.message(step["message"])
+            if step.get("customMessageType") is not None and not builder_call(builder, "custom_message_type", step["customMessageType"]):
+                raise Unsupported("send_file().custom_message_type() is not in this SDK version")
+            return builder, lambda r, s: status_reply(s, {"id": r.file_id, "name": r.name, "timetoken": timetoken_text(r.timestamp)})
+        if kind == "publishFileMessage":
+            builder = p.publish_file_message().channel(step["channel"]).file_id(step["fileID"]).file_name(step["fileName"])
+            if step.get("message") is not None:
+                builder.message(step["message"])
+            if step.get("customMessageType") is not None and not builder_call(builder, "custom_message_type", step["customMessageType"]):
+                raise Unsupported("publish_file_message().custom_message_type() is not in this SDK version")
+            return builder, lambda r, s: status_reply(s, {"timetoken": timetoken_text(r.timestamp)})
+        if kind == "listFiles":
+            builder = p.list_files().channel(step["channel"])
+            if step.get("limit") is not None:
+                builder.limit(int(step["limit"]))
+            if step.get("next") is not None:
+                builder.next(step["next"])
+
+            def listed(r, s):
+                files = [{"id": f.get("id"), "name": f.get("name"), "size": f.get("size"), "created": f.get("created")}
+                         for f in (r.data or [])]
+                return result_reply(s, {"files": files, "next": r.next, "count": r.count})
+            return builder, listed
+        builder = {"getFileURL": p.get_file_url, "downloadFile": p.download_file, "deleteFile": p.delete_file}[kind]()
+        builder.channel(step["channel"]).file_id(step["fileID"]).file_name(step["fileName"])
+        if kind == "getFileURL":
+            return builder, lambda r, s: result_reply(s, {"url": r.file_url})
+        if kind == "downloadFile":
+            def downloaded(r, s):
+                data = r.data if isinstance(r.data, (bytes, bytearray)) else bytes(r.data or b"")
+                return result_reply(s, {"name": step["fileName"], "size": len(data), "content": data.decode("utf-8", "replace")})
+            return builder, downloaded
+        return builder, lambda r, s: status_reply(s, {})
 
     @staticmethod
     def here_now_data(result, step):
@@ -784,6 +847,11 @@ def build_app_context(p, step):
                 [PNUserMember(u) for u in removes])
         builder.channel(step["channel"])
     return list_options(builder, step, includes), app_context_list
+FILE_OPERATIONS = ("sendFile", "publishFileMessage", "listFiles", "getFileURL", "downloadFile", "deleteFile")
+# send_file and download_file run with sync() in the threaded flavour: their pn_async
+# (`async_file_based_operation`, request_handlers/httpx.py l.260-268) calls the callback with one
+# argument when the operation raises, so a failure would never complete.
+SYNC_ONLY = ("sendFile", "downloadFile")
 
 
 def exception_reply(error):
@@ -793,8 +861,13 @@ def exception_reply(error):
         reply = status_reply(status, {"detail": str(error)[:300]})
         reply["error"] = True
         return reply
-    return {"category": "PNInternalExceptionCategory", "error": True,
-            "data": {"exception": "%s: %s" % (type(error).__name__, str(error)[:300])}}
+    reply = {"category": "PNInternalExceptionCategory", "error": True,
+             "data": {"exception": "%s: %s" % (type(error).__name__, str(error)[:300])}}
+    # File operations raise PubNubException without a status but with the HTTP status code.
+    code = getattr(error, "_status_code", None)
+    if isinstance(code, int) and code > 0:
+        reply["statusCode"] = code
+    return reply
 
 
 # --- Sync flavour ------------------------------------------------------------------------------
@@ -831,7 +904,7 @@ class SyncDriver:
         if step["type"] in Operations.LOCAL:
             return self.ops.local(step)
         builder, convert = self.ops.build(step)
-        if not hasattr(builder, "pn_async"):
+        if not hasattr(builder, "pn_async") or step["type"] in SYNC_ONLY:
             try:
                 envelope = builder.sync()
             except PubNubException as error:

@@ -81,6 +81,8 @@ enum OperationMapping {
                 return result(of: await client.removeGroup(group))
             case .appContext(let operation):
                 return try await AppContextMapping.perform(operation, on: client)
+            case .files(let operation):
+                return try await FileOperationMapping.perform(operation, on: client)
             }
         } catch let status as PNStatus {
             return result(of: status)

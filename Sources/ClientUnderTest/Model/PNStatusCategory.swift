@@ -75,4 +75,10 @@ public enum PNOperationType: String, CaseIterable, Codable, Sendable {
     case manageMembers = "PNManageChannelMembersOperation"
     case grantToken = "PNAccessManagerGrantTokenOperation"
     case revokeToken = "PNAccessManagerRevokeTokenOperation"
+    case generateFileUploadURL = "PNGenerateFileUploadURLOperation"
+    case sendFile = "PNSendFileOperation"
+    case publishFileMessage = "PNPublishFileMessageOperation"
+    case listFiles = "PNListFilesOperation"
+    case downloadFile = "PNDownloadFileOperation"
+    case deleteFile = "PNDeleteFileOperation"
 }

@@ -51,6 +51,9 @@ public struct PubNubConfiguration: Sendable {
     }
     /// Timeout of every request except subscribe long-polls, in seconds.
     public var nonSubscribeRequestTimeout: Double = 10
+    /// How many times `sendFile` repeats a failed publish-file step after the upload succeeded
+    /// (the SDKs' `fileUploadPublishRetryLimit`, default 5).
+    public var fileUploadPublishRetryLimit: Int = 5
     /// Timeout of a subscribe long-poll, in seconds.
     public var subscribeMaximumIdleTime: Double = 310
     /// Resubscribe after an unexpected disconnect (otherwise forget the channels).

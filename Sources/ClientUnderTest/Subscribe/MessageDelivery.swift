@@ -18,6 +18,8 @@ extension Subscriber {
                 if let event = AppContextEndpoints.event(from: envelope) { client.emit(.appContext(event)) }
             case 1:
                 client.emit(.signal(messageEvent(envelope, message: envelope.payload, failed: false)))
+            case 4:
+                deliverFile(envelope, config: config, client: client)
             default:
                 let (message, failed) = MessageCrypto.decrypt(envelope.payload, cipher: config.cipher)
                 let event = messageEvent(envelope, message: message, failed: failed)

@@ -64,9 +64,13 @@ public struct ExpectedMessage: Sendable, Hashable {
     public var publisher: String?
     public var isSignal: Bool
     public var decryptionFailed: Bool
+    /// A file event: matched when the event's `{"message","file"}` object contains `message`
+    /// (the file id is the server's choice, so cases give the name).
+    public var isFile: Bool = false
 
     public init(channel: String, message: JSONValue, subscription: String? = nil, publisher: String? = nil,
-                isSignal: Bool = false, decryptionFailed: Bool = false) {
+                isSignal: Bool = false, decryptionFailed: Bool = false, isFile: Bool = false) {
+        self.isFile = isFile
         self.channel = channel
         self.message = message
         self.subscription = subscription
@@ -77,7 +81,8 @@ public struct ExpectedMessage: Sendable, Hashable {
 
     /// Whether `event` is this message (`{uuid}` as publisher means the case's own uuid).
     func matches(_ event: MessageEvent, caseUUID: String) -> Bool {
-        guard event.channel == channel, event.message == message, event.isSignal == isSignal,
+        guard event.channel == channel, event.isFile == isFile, isFile ? event.message.contains(message) : event.message == message,
+              event.isSignal == isSignal,
               event.decryptionFailed == decryptionFailed else { return false }
         if let subscription, event.subscription != subscription { return false }
         if let publisher, event.publisher != (publisher == "{uuid}" ? caseUUID : publisher) { return false }

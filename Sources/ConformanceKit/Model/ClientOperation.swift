@@ -41,6 +41,10 @@ public enum ClientOperation: Sendable, Hashable {
     /// Decodes a v3 token locally; data: version, timestamp, ttl, authorizedUUID, resources,
     /// patterns (kind → name → mask) and meta.
     case parseToken(token: String)
+    /// File sharing (spec pubnub-modern §3); the operations, names and driver fields are in
+    /// `ClientOperation+Files.swift`. `{fileID}` and `{nextPage}` in their string fields are
+    /// replaced by the runner with the last `id` / `next` a result carried.
+    case files(FileOperation)
 
     /// The operation's name on the driver protocol (`"type"`).
     public var name: String {
@@ -70,6 +74,7 @@ public enum ClientOperation: Sendable, Hashable {
         case .revokeToken: "revokeToken"
         case .setToken: "setToken"
         case .parseToken: "parseToken"
+        case .files(let operation): operation.name
         }
     }
 
@@ -138,6 +143,8 @@ public enum ClientOperation: Sendable, Hashable {
             fields["channels"] = strings(channels)
         case .listChannelsInGroup(let group), .deleteGroup(let group):
             fields["group"] = .string(group)
+        case .files(let operation):
+            fields.merge(operation.driverFields) { _, new in new }
         case .grant(let grant):
             fields["channels"] = strings(grant.channels)
             fields["groups"] = strings(grant.groups)

@@ -61,7 +61,7 @@ final class StepRunner: Sendable {
     private func execute(_ step: CaseStep, number: Int, alternativeOnly: Set<StatusCategory>) async -> Bool {
         switch step {
         case .perform(let planned):
-            let operation = Self.resolving(planned, last: await state.lastResult)
+            let operation = Self.resolving(await state.resolvingPlaceholders(planned), last: await state.lastResult)
             do {
                 let operation = substitutingToken(in: operation)
                 let result = try await session.perform(operation)
@@ -332,7 +332,21 @@ actor StepState {
     private var consumed: [StatusCategory: Int] = [:]
 
     func set(step: Int) { self.step = step }
-    func set(lastResult: OperationResult) { self.lastResult = lastResult }
+    /// The last file `id` and list `next` a result carried (for `{fileID}` / `{nextPage}`).
+    private var fileID: String?
+    private var nextPage: String?
+
+    func set(lastResult: OperationResult) {
+        self.lastResult = lastResult
+        if let id = lastResult.data?["id"]?.stringValue { fileID = id }
+        if let next = lastResult.data?["next"]?.stringValue { nextPage = next }
+    }
+
+    /// `operation` with the file placeholders replaced by what earlier results carried.
+    func resolvingPlaceholders(_ operation: ClientOperation) -> ClientOperation {
+        guard case .files(let file) = operation else { return operation }
+        return .files(file.resolving(fileID: fileID, nextPage: nextPage))
+    }
     func fail(_ failure: StepFailure) { failures.append(failure) }
     func advanceMessages(by count: Int) { messageCursor += count }
 

@@ -20,6 +20,7 @@ public enum ConformanceCatalog {
             ("threshold", ThresholdSuite.cases),
             ("encryption", EncryptionSuite.cases),
             ("objects", ObjectsSuite.cases),
+            ("files", FilesSuite.cases),
         ]
     }
 
