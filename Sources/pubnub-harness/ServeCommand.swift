@@ -61,6 +61,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("presence-timeout-floor"), help: "Minimum presence timeout in seconds (default: honour what clients send).")
     var presenceTimeoutFloor: Int?
 
+    @Flag(name: .customLong("no-wildcard-subscribe"), help: "Refuse a.* subscriptions on every key (the Stream Controller add-on off; default: on).")
+    var noWildcardSubscribe = false
+
+    @Option(name: .customLong("no-wildcard-key"), help: "Refuse a.* subscriptions on this subscribe key only (repeatable).")
+    var noWildcardKeys: [String] = []
+
+    @Option(name: .customLong("invalid-filter"), help: "How an unparsable filter-expr is answered: reject (481, default) or match-nothing.")
+    var invalidFilter = "reject"
+
     @Option(name: .customLong("event-loops"), help: "Event-loop threads (default: one per core).")
     var eventLoops: Int?
 
@@ -87,6 +96,9 @@ struct ServeCommand: AsyncParsableCommand {
         _ = try parsedFaultPorts()
         _ = try parsedTLSFault()
         if HostName.numeric(host) == nil { throw ValidationError("--host: cannot resolve '\(host)'") }
+        if InvalidFilterAnswer(rawValue: invalidFilter) == nil {
+            throw ValidationError("--invalid-filter must be reject or match-nothing, got '\(invalidFilter)'")
+        }
     }
 
     func run() async throws {
@@ -103,6 +115,13 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.keysets = try parsedKeysets()
         configuration.longPollIdleTimeout = .milliseconds(Int((longPollTimeout * 1000).rounded()))
         configuration.presenceTimeoutFloor = presenceTimeoutFloor
+        configuration.keyFeatures = KeyFeatures(
+            wildcardSubscribe: !noWildcardSubscribe, invalidFilter: InvalidFilterAnswer(rawValue: invalidFilter) ?? .reject)
+        for key in noWildcardKeys {
+            var features = configuration.keyFeatures
+            features.wildcardSubscribe = false
+            configuration.keyFeaturesByKey[key] = features
+        }
         configuration.headerTimeout = headerTimeout > 0 ? .milliseconds(Int((headerTimeout * 1000).rounded())) : nil
         configuration.idleTimeout = idleTimeout > 0 ? .milliseconds(Int((idleTimeout * 1000).rounded())) : nil
         configuration.eventLoopCount = eventLoops

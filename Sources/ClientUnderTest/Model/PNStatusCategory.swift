@@ -55,4 +55,8 @@ public enum PNOperationType: String, CaseIterable, Codable, Sendable {
     case channelGroups = "PNChannelGroupsOperation"
     case removeGroup = "PNRemoveGroupOperation"
     case grant = "PNAccessManagerGrantOperation"
+    case addPushChannels = "PNAddPushNotificationsOnChannelsOperation"
+    case removePushChannels = "PNRemovePushNotificationsFromChannelsOperation"
+    case removeAllPushNotifications = "PNRemoveAllPushNotificationsOperation"
+    case pushNotificationEnabledChannels = "PNPushNotificationEnabledChannelsOperation"
 }

@@ -59,9 +59,12 @@ public struct ExpectedMessage: Sendable, Hashable {
     public var publisher: String?
     public var isSignal: Bool
     public var decryptionFailed: Bool
+    /// The custom message type the event must carry (not checked when `nil`).
+    public var customMessageType: String?
 
     public init(channel: String, message: JSONValue, subscription: String? = nil, publisher: String? = nil,
-                isSignal: Bool = false, decryptionFailed: Bool = false) {
+                isSignal: Bool = false, decryptionFailed: Bool = false, customMessageType: String? = nil) {
+        self.customMessageType = customMessageType
         self.channel = channel
         self.message = message
         self.subscription = subscription
@@ -76,6 +79,7 @@ public struct ExpectedMessage: Sendable, Hashable {
               event.decryptionFailed == decryptionFailed else { return false }
         if let subscription, event.subscription != subscription { return false }
         if let publisher, event.publisher != (publisher == "{uuid}" ? caseUUID : publisher) { return false }
+        if let customMessageType, event.customMessageType != customMessageType { return false }
         return true
     }
 }

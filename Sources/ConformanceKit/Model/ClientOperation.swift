@@ -7,8 +7,9 @@ import HarnessJSON
 /// as the client has taken the change; their effects arrive as listener events.
 public enum ClientOperation: Sendable, Hashable {
     case time
-    case publish(channel: String, message: JSONValue, meta: JSONValue? = nil, storeInHistory: Bool? = nil, usePOST: Bool = false)
-    case signal(channel: String, message: JSONValue)
+    case publish(channel: String, message: JSONValue, meta: JSONValue? = nil, storeInHistory: Bool? = nil, usePOST: Bool = false,
+                 customMessageType: String? = nil)
+    case signal(channel: String, message: JSONValue, customMessageType: String? = nil)
     /// A publish that is neither stored nor replicated (`store=0`, `norep`; spec §5.1).
     case fire(channel: String, message: JSONValue)
     case subscribe(channels: [String], groups: [String] = [], withPresence: Bool = false, timetoken: String? = nil)
@@ -29,6 +30,8 @@ public enum ClientOperation: Sendable, Hashable {
     /// An Access Manager grant v2 signed by the client itself: needs the secret key in the
     /// client's configuration (`ClientOverrides.secretKey`, spec §9.2).
     case grant(Grant)
+    /// Mobile push registration (add, remove, list, remove device).
+    case push(PushOperation)
 
     /// The operation's name on the driver protocol (`"type"`).
     public var name: String {
@@ -53,6 +56,7 @@ public enum ClientOperation: Sendable, Hashable {
         case .listChannelsInGroup: "listChannelsInGroup"
         case .deleteGroup: "deleteGroup"
         case .grant: "grant"
+        case .push(let operation): operation.name
         }
     }
 
@@ -65,13 +69,18 @@ public enum ClientOperation: Sendable, Hashable {
         switch self {
         case .time, .unsubscribeAll:
             break
-        case .publish(let channel, let message, let meta, let store, let usePOST):
+        case .publish(let channel, let message, let meta, let store, let usePOST, let customMessageType):
             fields["channel"] = .string(channel)
             fields["message"] = message
             if let meta { fields["meta"] = meta }
             if let store { fields["storeInHistory"] = .bool(store) }
             fields["usePOST"] = .bool(usePOST)
-        case .signal(let channel, let message), .fire(let channel, let message):
+            put("customMessageType", customMessageType)
+        case .signal(let channel, let message, let customMessageType):
+            fields["channel"] = .string(channel)
+            fields["message"] = message
+            put("customMessageType", customMessageType)
+        case .fire(let channel, let message):
             fields["channel"] = .string(channel)
             fields["message"] = message
         case .subscribe(let channels, let groups, let withPresence, let timetoken):
@@ -129,6 +138,8 @@ public enum ClientOperation: Sendable, Hashable {
             fields["write"] = .bool(grant.write)
             fields["manage"] = .bool(grant.manage)
             fields["ttl"] = .int(grant.ttlMinutes)
+        case .push(let operation):
+            fields.merge(operation.driverFields) { _, new in new }
         }
         return fields
     }

@@ -18,6 +18,9 @@ public enum ConformanceCatalog {
             ("reconnect", ReconnectSuite.cases),
             ("threshold", ThresholdSuite.cases),
             ("encryption", EncryptionSuite.cases),
+            ("push", PushSuite.cases),
+            ("message-types", MessageTypeSuite.cases),
+            ("filters", FilterSuite.cases),
         ]
     }
 

@@ -59,6 +59,8 @@ public final class MockServer: Sendable {
         serviceConfiguration.keysets = configuration.keysets
         serviceConfiguration.longPollIdleTimeout = configuration.longPollIdleTimeout
         serviceConfiguration.presenceTimeoutFloor = configuration.presenceTimeoutFloor
+        serviceConfiguration.features = configuration.keyFeatures
+        serviceConfiguration.featuresByKey = configuration.keyFeaturesByKey
 
         let control = ListenerControlBox()
         var made: (PubNubService, FaultLayer)?

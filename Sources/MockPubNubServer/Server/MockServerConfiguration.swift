@@ -19,6 +19,10 @@ public struct MockServerConfiguration: Sendable {
     public var longPollIdleTimeout: Duration = .seconds(280)
     /// A minimum presence timeout in seconds; `nil` honours whatever the client sends.
     public var presenceTimeoutFloor: Int? = nil
+    /// The service's add-on switches for keys without an override (wildcard subscribe, filter answer).
+    public var keyFeatures = KeyFeatures()
+    /// Per subscribe key overrides of `keyFeatures`.
+    public var keyFeaturesByKey: [String: KeyFeatures] = [:]
     /// Whether `/__admin/` answers peers other than loopback.
     public var adminAllowsRemotePeers = false
     /// Event-loop threads; `nil` = one per core.
