@@ -10,6 +10,9 @@ enum FilterSuite {
         return .serverRequest(method: "GET", path: "/publish/{pub}/{sub}/0/\(channel)/0/%22\(text)%22", query: query)
     }
 
+    /// A subscribe, a few publishes and a short quiet window.
+    static let budget: Duration = .milliseconds(1_500)
+
     static func filtered(_ expression: String) -> ClientOverrides { ClientOverrides().filtering(expression) }
 
     static func filterCase(
@@ -25,7 +28,7 @@ enum FilterSuite {
             steps.append(.expectMessages(delivered.map { ExpectedMessage(channel: "fl-ch", message: .string($0)) }, withinMs: 1_000))
         }
         steps.append(.expectNoMoreMessages(forMs: 300))
-        return ConformanceCase(id, title, spec: "modern §4", client: filtered(expression), steps: steps, expected: [.connected])
+        return ConformanceCase(id, title, spec: "modern §4", client: filtered(expression), steps: steps, expected: [.connected], timeBudget: budget)
     }
 
     static var cases: [ConformanceCase] { filterCases + wildcardCases }
@@ -43,36 +46,37 @@ enum FilterSuite {
             filterCase("filters.uuid.exclude", "uuid != excludes one publisher's messages", "uuid != 'bot'",
                        publishes: [publish("fl-ch", "from-bot", uuid: "bot"), publish("fl-ch", "from-human", uuid: "human")],
                        delivered: ["from-human"]),
-            filterCase("filters.like", "LIKE with a trailing * matches a prefix", "meta.topic LIKE 'sport-*'",
+            filterCase("filters.expr.like", "LIKE with a trailing * matches a prefix", "meta.topic LIKE 'sport-*'",
                        publishes: [publish("fl-ch", "news", meta: "{\"topic\":\"news-local\"}"),
                                    publish("fl-ch", "tennis", meta: "{\"topic\":\"sport-tennis\"}")],
                        delivered: ["tennis"]),
-            filterCase("filters.contains-or-not", "CONTAINS, || and ! with parentheses",
+            filterCase("filters.expr.contains-or-not", "CONTAINS, || and ! with parentheses",
                        "(meta.tags CONTAINS 'urgent' || meta.level >= 9) && !(meta.muted == 'yes')",
                        publishes: [publish("fl-ch", "tagged", meta: "{\"tags\":[\"urgent\",\"x\"]}"),
                                    publish("fl-ch", "muted", meta: "{\"tags\":[\"urgent\"],\"muted\":\"yes\"}"),
                                    publish("fl-ch", "calm", meta: "{\"tags\":[\"x\"],\"level\":1}"),
                                    publish("fl-ch", "loud", meta: "{\"level\":10}")],
                        delivered: ["tagged", "loud"]),
-            filterCase("filters.matches-nothing", "A filter that matches nothing delivers nothing and keeps the loop", "meta.never == 'true'",
+            filterCase("filters.expr.matches-nothing", "A filter that matches nothing delivers nothing and keeps the loop", "meta.never == 'true'",
                        publishes: [publish("fl-ch", "a", meta: "{\"x\":1}"), publish("fl-ch", "b")], delivered: []),
             ConformanceCase(
-                "filters.own-messages", "Excluding one's own messages with uuid != the client's uuid", spec: "modern §4",
+                "filters.uuid.own-messages", "Excluding one's own messages with uuid != the client's uuid", spec: "modern §4",
                 client: filtered("uuid != 'filter-self'").withUUID("filter-self"),
                 steps: [.subscribe(["fl-ch"]), .expect(.connected), SubscribeSuite.longPollInFlight,
                         .publish("fl-ch", "mine"), .expectResult(ExpectedResult(category: .some(.acknowledgment), isError: false)),
                         publish("fl-ch", "theirs"),
                         .expectMessages([ExpectedMessage(channel: "fl-ch", message: "theirs")], withinMs: 1_000),
                         .expectNoMoreMessages(forMs: 300)],
-                expected: [.connected, .acknowledgment]),
+                expected: [.connected, .acknowledgment], timeBudget: budget),
             ConformanceCase(
-                "filters.invalid", "An unparsable filter expression is refused (481)", spec: "modern §4",
+                "filters.expr.invalid", "An unparsable filter expression is refused (481)", spec: "modern §4",
                 client: filtered("meta.a ==").withSubscribeTimeout(500),
                 steps: [.subscribe(["fl-ch"]), .expect(.malformedFilterExpression, within: 1_500),
                         .expectJournal(.count(endpoint: "subscribe", query: ["filter-expr": "meta.a =="], atLeast: 1), withinMs: 0)],
                 expected: [.malformedFilterExpression],
                 alternatives: [Alternative([.unknown], reason: "Python reports a 481 as PNUnknownCategory (§11.3)"),
-                               Alternative([.unexpectedDisconnect], reason: "clients without a filter category disconnect")]),
+                               Alternative([.unexpectedDisconnect], reason: "clients without a filter category disconnect")],
+                timeBudget: budget),
         ]
     }
 
@@ -83,21 +87,21 @@ enum FilterSuite {
                 steps: [.subscribe(["wc.*"]), .expect(.connected), SubscribeSuite.longPollInFlight,
                         publish("wc.room", "hello"),
                         .expectMessages([ExpectedMessage(channel: "wc.room", message: "hello", subscription: "wc.*")], withinMs: 1_000)],
-                expected: [.connected]),
+                expected: [.connected], timeBudget: budget),
             ConformanceCase(
                 "filters.wildcard.unrelated", "a.* does not receive b.c or a itself", spec: "modern §5",
                 steps: [.subscribe(["wc.*"]), .expect(.connected), SubscribeSuite.longPollInFlight,
                         publish("other.room", "no"), publish("wc", "no-either"), publish("wc.x", "yes"),
                         .expectMessages([ExpectedMessage(channel: "wc.x", message: "yes", subscription: "wc.*")], withinMs: 1_000),
                         .expectNoMoreMessages(forMs: 300)],
-                expected: [.connected]),
+                expected: [.connected], timeBudget: budget),
             ConformanceCase(
                 "filters.wildcard.two-levels", "a.b.* receives a.b.c but not a.c", spec: "modern §5",
                 steps: [.subscribe(["wc.b.*"]), .expect(.connected), SubscribeSuite.longPollInFlight,
                         publish("wc.c", "no"), publish("wc.b.c", "yes"),
                         .expectMessages([ExpectedMessage(channel: "wc.b.c", message: "yes", subscription: "wc.b.*")], withinMs: 1_000),
                         .expectNoMoreMessages(forMs: 300)],
-                expected: [.connected]),
+                expected: [.connected], timeBudget: budget),
             ConformanceCase(
                 "filters.wildcard.with-filter", "A filter applies to wildcard deliveries too", spec: "modern §4, §5",
                 client: filtered("meta.keep == 1"),
@@ -105,13 +109,13 @@ enum FilterSuite {
                         publish("wc.a", "dropped", meta: "{\"keep\":0}"), publish("wc.b", "kept", meta: "{\"keep\":1}"),
                         .expectMessages([ExpectedMessage(channel: "wc.b", message: "kept", subscription: "wc.*")], withinMs: 1_000),
                         .expectNoMoreMessages(forMs: 300)],
-                expected: [.connected]),
+                expected: [.connected], timeBudget: budget),
             ConformanceCase(
                 "filters.wildcard.presence", "Presence on a wildcard reports joins on its channels", spec: "modern §5",
                 steps: [.subscribe(["wc.*"], withPresence: true), .expect(.connected), SubscribeSuite.longPollInFlight,
                         .serverRequest(method: "GET", path: "/v2/subscribe/{sub}/wc.lobby/0", query: ["uuid": "visitor"]),
                         .expectPresence(ExpectedPresence(channel: "wc.lobby", action: "join", uuid: "visitor"), withinMs: 1_000)],
-                expected: [.connected], requires: [.presence]),
+                expected: [.connected], timeBudget: budget, requires: [.presence]),
         ]
     }
 }

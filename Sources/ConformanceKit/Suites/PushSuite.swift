@@ -30,64 +30,64 @@ enum PushSuite {
                 "push.v1.add-list", "Channels added for an APNs device are listed, sorted", spec: "modern §7",
                 steps: add(["p-b", "p-a"], apns) + list(apns, ["p-a", "p-b"])
                     + [.expectJournal(.count(endpoint: "push", query: ["type": "apns", "add": "*"], atLeast: 1), withinMs: 0)],
-                expected: [.acknowledgment]),
+                expected: [.acknowledgment], timeBudget: .seconds(1)),
             ConformanceCase(
                 "push.v1.remove-channels", "A removed channel is no longer listed", spec: "modern §7",
                 steps: add(["p-a", "p-b"], apns) + [.perform(.push(.removeChannels(["p-a"], apns))), ack] + list(apns, ["p-b"]),
-                expected: [.acknowledgment]),
+                expected: [.acknowledgment], timeBudget: .seconds(1)),
             ConformanceCase(
                 "push.v1.remove-device", "A removed device lists no channels", spec: "modern §7",
                 steps: add(["p-a", "p-b"], apns) + [.perform(.push(.removeDevice(apns))), ack] + list(apns, [])
                     + [.expectJournal(.pathContains(endpoint: "push", substring: "/remove", true), withinMs: 0)],
-                expected: [.acknowledgment]),
+                expected: [.acknowledgment], timeBudget: .seconds(1)),
             ConformanceCase(
                 "push.v1.fcm", "An FCM device registers and lists with type=fcm", spec: "modern §7",
                 steps: add(["p-f"], fcm) + list(fcm, ["p-f"])
                     + [.expectJournal(.count(endpoint: "push", query: ["type": "fcm"], atLeast: 2), withinMs: 0)],
-                expected: [.acknowledgment]),
+                expected: [.acknowledgment], timeBudget: .seconds(1)),
             ConformanceCase(
                 "push.v1.isolated-per-gateway", "The same token on another gateway has its own channels", spec: "modern §7",
                 steps: add(["p-apns"], apns)
                     + add(["p-fcm"], PushTarget(deviceToken: apns.deviceToken, pushType: "fcm"))
                     + list(apns, ["p-apns"]),
-                expected: [.acknowledgment]),
+                expected: [.acknowledgment], timeBudget: .seconds(1)),
             ConformanceCase(
                 "push.v1.isolated-per-device", "Another device's registrations stay its own", spec: "modern §7",
                 steps: add(["p-one", "p-shared"], apns)
                     + add(["p-two", "p-shared"], PushTarget(deviceToken: "ffffeeeeddddcccc", pushType: "apns"))
                     + [.perform(.push(.removeDevice(apns))), ack]
                     + list(PushTarget(deviceToken: "ffffeeeeddddcccc", pushType: "apns"), ["p-shared", "p-two"]),
-                expected: [.acknowledgment]),
+                expected: [.acknowledgment], timeBudget: .seconds(1)),
             ConformanceCase(
                 "push.apns2.add-list", "APNs2 channels are registered with topic and environment", spec: "modern §7",
                 steps: add(["p-x", "p-y"], apns2Dev) + list(apns2Dev, ["p-x", "p-y"])
                     + [.expectJournal(.pathContains(endpoint: "push", substring: "/devices-apns2/", true), withinMs: 0),
                        .expectJournal(.count(endpoint: "push", query: ["topic": "com.example.app", "environment": "development"],
                                              atLeast: 2), withinMs: 0)],
-                expected: [.acknowledgment]),
+                expected: [.acknowledgment], timeBudget: .seconds(1)),
             ConformanceCase(
                 "push.apns2.environments-separate", "Development and production registrations are separate", spec: "modern §7",
                 steps: add(["p-dev"], apns2Dev) + add(["p-prod"], apns2Prod) + list(apns2Prod, ["p-prod"]) + list(apns2Dev, ["p-dev"]),
-                expected: [.acknowledgment]),
+                expected: [.acknowledgment], timeBudget: .seconds(1)),
             ConformanceCase(
                 "push.apns2.remove-device", "An APNs2 device removed from one environment keeps the other", spec: "modern §7",
                 steps: add(["p-dev"], apns2Dev) + add(["p-prod"], apns2Prod) + [.perform(.push(.removeDevice(apns2Dev))), ack]
                     + list(apns2Dev, []) + list(apns2Prod, ["p-prod"]),
-                expected: [.acknowledgment]),
+                expected: [.acknowledgment], timeBudget: .seconds(1)),
             ConformanceCase(
                 "push.notice.apns", "A publish with pn_apns on a registered channel is pushed to the device", spec: "modern §7",
                 steps: add(["p-news"], apns)
                     + [.perform(.publish(channel: "p-news", message: ["pn_apns": ["aps": ["alert": "hi"]], "text": "hi"])),
                        .expectResult(ExpectedResult(category: .some(.acknowledgment), isError: false)),
                        notice("p-news", pushType: "apns")],
-                expected: [.acknowledgment]),
+                expected: [.acknowledgment], timeBudget: .seconds(1)),
             ConformanceCase(
                 "push.notice.fcm", "A publish with pn_fcm reaches an FCM device, not an APNs one", spec: "modern §7",
                 steps: add(["p-news"], fcm) + add(["p-news"], apns)
                     + [.perform(.publish(channel: "p-news", message: ["pn_fcm": ["notification": ["title": "t"]]])),
                        .expectResult(ExpectedResult(category: .some(.acknowledgment), isError: false)),
                        notice("p-news", pushType: "fcm"), notice("p-news", pushType: "apns", atLeast: 0, atMost: 0)],
-                expected: [.acknowledgment]),
+                expected: [.acknowledgment], timeBudget: .seconds(1)),
             ConformanceCase(
                 "push.notice.none", "A publish without a push payload, or on another channel, pushes nothing", spec: "modern §7",
                 steps: add(["p-news"], apns)
@@ -96,7 +96,7 @@ enum PushSuite {
                        .perform(.publish(channel: "p-other", message: ["pn_apns": ["aps": ["alert": "x"]]])),
                        .expectResult(ExpectedResult(category: .some(.acknowledgment), isError: false)),
                        .expectJournal(.count(endpoint: "push", query: ["timetoken": "*"], atLeast: 0, atMost: 0), withinMs: 0)],
-                expected: [.acknowledgment]),
+                expected: [.acknowledgment], timeBudget: .seconds(1)),
         ] + faultCases
     }
 
