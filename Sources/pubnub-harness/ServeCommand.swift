@@ -70,6 +70,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("invalid-filter"), help: "How an unparsable filter-expr is answered: reject (481, default) or match-nothing.")
     var invalidFilter = "reject"
 
+    @Option(name: .customLong("presence-announce-max"), help: "Interval presence mode: above this occupancy a channel gets periodic interval events instead of each join/leave/timeout (default: off).")
+    var presenceAnnounceMax: Int?
+
+    @Option(name: .customLong("presence-interval"), help: "Seconds between interval events in interval presence mode.")
+    var presenceInterval = 10
+
     @Option(name: .customLong("event-loops"), help: "Event-loop threads (default: one per core).")
     var eventLoops: Int?
 
@@ -96,6 +102,8 @@ struct ServeCommand: AsyncParsableCommand {
         _ = try parsedFaultPorts()
         _ = try parsedTLSFault()
         if HostName.numeric(host) == nil { throw ValidationError("--host: cannot resolve '\(host)'") }
+        if let presenceAnnounceMax, presenceAnnounceMax < 0 { throw ValidationError("--presence-announce-max must be >= 0") }
+        guard (1...3600).contains(presenceInterval) else { throw ValidationError("--presence-interval must be 1...3600 seconds") }
         if InvalidFilterAnswer(rawValue: invalidFilter) == nil {
             throw ValidationError("--invalid-filter must be reject or match-nothing, got '\(invalidFilter)'")
         }
@@ -116,7 +124,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.longPollIdleTimeout = .milliseconds(Int((longPollTimeout * 1000).rounded()))
         configuration.presenceTimeoutFloor = presenceTimeoutFloor
         configuration.keyFeatures = KeyFeatures(
-            wildcardSubscribe: !noWildcardSubscribe, invalidFilter: InvalidFilterAnswer(rawValue: invalidFilter) ?? .reject)
+            wildcardSubscribe: !noWildcardSubscribe, invalidFilter: InvalidFilterAnswer(rawValue: invalidFilter) ?? .reject,
+            presenceAnnounceMax: presenceAnnounceMax, presenceInterval: presenceInterval)
         for key in noWildcardKeys {
             var features = configuration.keyFeatures
             features.wildcardSubscribe = false

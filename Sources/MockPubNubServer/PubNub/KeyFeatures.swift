@@ -9,9 +9,24 @@ public struct KeyFeatures: Sendable, Hashable, Codable {
     public var wildcardSubscribe: Bool
     /// How an unparsable `filter-expr` is answered.
     public var invalidFilter: InvalidFilterAnswer
-    public init(wildcardSubscribe: Bool = true, invalidFilter: InvalidFilterAnswer = .reject) {
+    /// Interval presence mode: above this occupancy a channel's joins, leaves and timeouts are
+    /// gathered into periodic `interval` events. `nil` (the default): every change is announced.
+    public var presenceAnnounceMax: Int?
+    /// Seconds between `interval` events (UNVERIFIED default: 10, the commonly cited value).
+    public var presenceInterval: Int
+    /// More changes than this in one interval send `here_now_refresh: true` instead of the arrays
+    /// (UNVERIFIED: the service's limit is not documented).
+    public var presenceDeltaLimit: Int
+
+    public init(
+        wildcardSubscribe: Bool = true, invalidFilter: InvalidFilterAnswer = .reject, presenceAnnounceMax: Int? = nil,
+        presenceInterval: Int = 10, presenceDeltaLimit: Int = 20
+    ) {
         self.wildcardSubscribe = wildcardSubscribe
         self.invalidFilter = invalidFilter
+        self.presenceAnnounceMax = presenceAnnounceMax
+        self.presenceInterval = presenceInterval
+        self.presenceDeltaLimit = presenceDeltaLimit
     }
 }
 
@@ -19,5 +34,10 @@ extension PubNubServiceConfiguration {
     /// The features of `subscribeKey`: its override, else the default.
     public func features(for subscribeKey: String) -> KeyFeatures {
         featuresByKey[subscribeKey] ?? features
+    }
+
+    /// Whether any key uses interval presence mode (the announce path checks nothing else otherwise).
+    var presenceIntervalMode: Bool {
+        features.presenceAnnounceMax != nil || featuresByKey.values.contains { $0.presenceAnnounceMax != nil }
     }
 }
