@@ -261,6 +261,8 @@ def make_configuration(fields):
         config.auth_key = fields["authKey"]
     if fields.get("secretKey"):
         config.secret_key = fields["secretKey"]
+    if fields.get("filterExpression"):
+        config.filter_expression = fields["filterExpression"]
 
     scheme = fields.get("cipherScheme")
     key = fields.get("cipherKey")
@@ -335,6 +337,8 @@ class Listener(SubscribeCallback):
             line["subscription"] = subscription
         if getattr(message, "error", None) is not None:
             line["decryptionFailed"] = True
+        if getattr(message, "custom_message_type", None):
+            line["customMessageType"] = message.custom_message_type
         emit(line)
 
     def message(self, pubnub, message):
@@ -472,9 +476,13 @@ class Operations:
                 builder.should_store(bool(step["storeInHistory"]))
             if step.get("usePOST"):
                 builder.use_post(True)
+            if step.get("customMessageType") is not None and not builder_call(builder, "custom_message_type", step["customMessageType"]):
+                raise Unsupported("custom_message_type is not in this SDK version")
             return builder, lambda r, s: status_reply(s, {"timetoken": timetoken_text(r.timetoken)})
         if kind == "signal":
             builder = self.need("signal").channel(step["channel"]).message(step["message"])
+            if step.get("customMessageType") is not None and not builder_call(builder, "custom_message_type", step["customMessageType"]):
+                raise Unsupported("custom_message_type is not in this SDK version")
             return builder, lambda r, s: status_reply(s, {"timetoken": timetoken_text(r.timetoken)})
         if kind == "hereNow":
             builder = p.here_now().channels(step.get("channels", []))
@@ -580,6 +588,8 @@ class Operations:
             return builder, lambda r, s: status_reply(s, {})
         if kind in APP_CONTEXT_OPERATIONS:
             return build_app_context(p, step)
+        if kind in PUSH_OPERATIONS:
+            return self.push(kind, step)
         raise Unsupported(kind)
 
     def build_file(self, step):
@@ -623,6 +633,26 @@ class Operations:
                 data = r.data if isinstance(r.data, (bytes, bytearray)) else bytes(r.data or b"")
                 return result_reply(s, {"name": step["fileName"], "size": len(data), "content": data.decode("utf-8", "replace")})
             return builder, downloaded
+        return builder, lambda r, s: status_reply(s, {})
+
+    def push(self, kind, step):
+        """The push registration operations: the SDK's add/remove/list/remove-device builders."""
+        from pubnub.enums import PNPushType
+        push_type = {"apns": PNPushType.APNS, "apns2": PNPushType.APNS2, "gcm": PNPushType.GCM,
+                     "fcm": getattr(PNPushType, "FCM", None)}.get(step.get("pushType"))
+        if push_type is None:
+            raise Unsupported("push type %s" % step.get("pushType"))
+        method = {"addPushChannels": "add_channels_to_push", "removePushChannels": "remove_channels_from_push",
+                  "listPushChannels": "list_push_channels", "removePushDevice": "remove_device_from_push"}[kind]
+        builder = self.need(method).device_id(step["deviceToken"]).push_type(push_type)
+        if step.get("channels") is not None:
+            builder.channels(step["channels"])
+        if step.get("topic") is not None:
+            builder.topic(step["topic"])
+        if step.get("environment") is not None:
+            builder.environment(step["environment"])
+        if kind == "listPushChannels":
+            return builder, lambda r, s: result_reply(s, {"channels": list(r.channels or [])})
         return builder, lambda r, s: status_reply(s, {})
 
     @staticmethod
@@ -1056,7 +1086,9 @@ def hello_reply(ident, flavour):
 OPERATIONS = {"time", "publish", "fire", "signal", "subscribe", "unsubscribe", "unsubscribeAll", "hereNow",
               "whereNow", "setState", "getState", "history", "fetchMessages", "messageCounts",
               "deleteMessages", "addChannelsToGroup", "removeChannelsFromGroup", "listChannelsInGroup",
-              "deleteGroup", "grant", "grantToken", "revokeToken", "setToken", "parseToken"}
+              "deleteGroup", "grant", "grantToken", "revokeToken", "setToken", "parseToken"} | {"addPushChannels", "removePushChannels", "listPushChannels", "removePushDevice"}
+
+PUSH_OPERATIONS = {"addPushChannels", "removePushChannels", "listPushChannels", "removePushDevice"}
 
 
 # --- Asyncio flavour ---------------------------------------------------------------------------

@@ -55,6 +55,7 @@ public struct BuiltInClient: ConformanceClient {
         config.allowsShortPresenceTimeout = true
         config.presenceHeartbeatValue = settings.presenceHeartbeatValue
         config.presenceHeartbeatInterval = Double(settings.presenceHeartbeatIntervalMs) / 1_000
+        config.filterExpression = settings.filterExpression
         return config
     }
 }

@@ -95,6 +95,6 @@ final class EventForwarder: PubNubListener {
         MessageEvent(
             channel: event.channel, subscription: event.subscription == event.channel ? nil : event.subscription,
             message: event.message, publisher: event.publisher, timetoken: String(event.timetoken),
-            isSignal: isSignal, decryptionFailed: event.decryptionFailed)
+            isSignal: isSignal, decryptionFailed: event.decryptionFailed, customMessageType: event.customMessageType)
     }
 }

@@ -12,12 +12,12 @@ enum OperationMapping {
             case .time:
                 let result = try await client.time()
                 return success(["timetoken": .string(String(result.timetoken))])
-            case .publish(let channel, let message, let meta, let store, let usePOST):
+            case .publish(let channel, let message, let meta, let store, let usePOST, let customMessageType):
                 let result = try await client.publish(message, channel: channel, meta: meta,
-                                                      store: store, usePOST: usePOST)
+                                                      store: store, usePOST: usePOST, customMessageType: customMessageType)
                 return .acknowledgment(data: ["timetoken": .string(String(result.timetoken))])
-            case .signal(let channel, let message):
-                let result = try await client.signal(message, channel: channel)
+            case .signal(let channel, let message, let customMessageType):
+                let result = try await client.signal(message, channel: channel, customMessageType: customMessageType)
                 return .acknowledgment(data: ["timetoken": .string(String(result.timetoken))])
             case .fire(let channel, let message):
                 let result = try await client.fire(message, channel: channel)
@@ -83,6 +83,8 @@ enum OperationMapping {
                 return try await AppContextMapping.perform(operation, on: client)
             case .files(let operation):
                 return try await FileOperationMapping.perform(operation, on: client)
+            case .push(let operation):
+                return try await PushMapping.perform(operation, on: client)
             }
         } catch let status as PNStatus {
             return result(of: status)

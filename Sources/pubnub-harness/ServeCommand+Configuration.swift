@@ -35,6 +35,14 @@ extension ServeCommand {
             keysets: parsedKeysets(), longPollIdleTimeout: .milliseconds(Int((longPollTimeout * 1000).rounded())),
             presenceTimeoutFloor: presenceTimeoutFloor)
         pubNub.files.storageBytesPerKeyspace = fileStorageCap * 1024 * 1024
+        pubNub.features = KeyFeatures(
+            wildcardSubscribe: !noWildcardSubscribe, invalidFilter: InvalidFilterAnswer(rawValue: invalidFilter) ?? .reject,
+            presenceAnnounceMax: presenceAnnounceMax, presenceInterval: presenceInterval)
+        for key in noWildcardKeys {
+            var features = pubNub.features
+            features.wildcardSubscribe = false
+            pubNub.featuresByKey[key] = features
+        }
         return pubNub
     }
 

@@ -64,6 +64,21 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("presence-timeout-floor"), help: "Minimum presence timeout in seconds (default: honour what clients send).")
     var presenceTimeoutFloor: Int?
 
+    @Flag(name: .customLong("no-wildcard-subscribe"), help: "Refuse a.* subscriptions on every key (the Stream Controller add-on off; default: on).")
+    var noWildcardSubscribe = false
+
+    @Option(name: .customLong("no-wildcard-key"), help: "Refuse a.* subscriptions on this subscribe key only (repeatable).")
+    var noWildcardKeys: [String] = []
+
+    @Option(name: .customLong("invalid-filter"), help: "How an unparsable filter-expr is answered: reject (481, default) or match-nothing.")
+    var invalidFilter = "reject"
+
+    @Option(name: .customLong("presence-announce-max"), help: "Interval presence mode: above this occupancy a channel gets periodic interval events instead of each join/leave/timeout (default: off).")
+    var presenceAnnounceMax: Int?
+
+    @Option(name: .customLong("presence-interval"), help: "Seconds between interval events in interval presence mode.")
+    var presenceInterval = 10
+
     @Option(name: .customLong("event-loops"), help: "Event-loop threads (default: one per core).")
     var eventLoops: Int?
 
@@ -91,6 +106,11 @@ struct ServeCommand: AsyncParsableCommand {
         _ = try parsedFaultPorts()
         _ = try parsedTLSFault()
         if HostName.numeric(host) == nil { throw ValidationError("--host: cannot resolve '\(host)'") }
+        if let presenceAnnounceMax, presenceAnnounceMax < 0 { throw ValidationError("--presence-announce-max must be >= 0") }
+        guard (1...3600).contains(presenceInterval) else { throw ValidationError("--presence-interval must be 1...3600 seconds") }
+        if InvalidFilterAnswer(rawValue: invalidFilter) == nil {
+            throw ValidationError("--invalid-filter must be reject or match-nothing, got '\(invalidFilter)'")
+        }
     }
 
     func run() async throws {

@@ -15,6 +15,8 @@ public struct PNMessageEvent: Sendable, Equatable {
     public let userMetadata: JSONValue?
     /// True when a cipher is set and the payload could not be decrypted.
     public let decryptionFailed: Bool
+    /// The publisher's custom message type (`cmt`), when it set one.
+    public var customMessageType: String? = nil
 }
 
 /// A presence event (join, leave, timeout, state-change, interval).

@@ -81,4 +81,8 @@ public enum PNOperationType: String, CaseIterable, Codable, Sendable {
     case listFiles = "PNListFilesOperation"
     case downloadFile = "PNDownloadFileOperation"
     case deleteFile = "PNDeleteFileOperation"
+    case addPushChannels = "PNAddPushNotificationsOnChannelsOperation"
+    case removePushChannels = "PNRemovePushNotificationsFromChannelsOperation"
+    case removeAllPushNotifications = "PNRemoveAllPushNotificationsOperation"
+    case pushNotificationEnabledChannels = "PNPushNotificationEnabledChannelsOperation"
 }

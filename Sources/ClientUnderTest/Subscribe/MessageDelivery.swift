@@ -36,7 +36,7 @@ extension Subscriber {
     private func messageEvent(_ envelope: SubscribeEnvelope, message: JSONValue, failed: Bool) -> PNMessageEvent {
         PNMessageEvent(channel: envelope.channel, subscription: envelope.subscription, timetoken: envelope.timetoken,
                        publisher: envelope.publisher, message: message, userMetadata: envelope.userMetadata,
-                       decryptionFailed: failed)
+                       decryptionFailed: failed, customMessageType: envelope.customMessageType)
     }
 }
 

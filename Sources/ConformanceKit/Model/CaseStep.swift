@@ -67,10 +67,13 @@ public struct ExpectedMessage: Sendable, Hashable {
     /// A file event: matched when the event's `{"message","file"}` object contains `message`
     /// (the file id is the server's choice, so cases give the name).
     public var isFile: Bool = false
+    /// The custom message type the event must carry (not checked when `nil`).
+    public var customMessageType: String?
 
     public init(channel: String, message: JSONValue, subscription: String? = nil, publisher: String? = nil,
-                isSignal: Bool = false, decryptionFailed: Bool = false, isFile: Bool = false) {
+                isSignal: Bool = false, decryptionFailed: Bool = false, isFile: Bool = false, customMessageType: String? = nil) {
         self.isFile = isFile
+        self.customMessageType = customMessageType
         self.channel = channel
         self.message = message
         self.subscription = subscription
@@ -86,6 +89,7 @@ public struct ExpectedMessage: Sendable, Hashable {
               event.decryptionFailed == decryptionFailed else { return false }
         if let subscription, event.subscription != subscription { return false }
         if let publisher, event.publisher != (publisher == "{uuid}" ? caseUUID : publisher) { return false }
+        if let customMessageType, event.customMessageType != customMessageType { return false }
         return true
     }
 }

@@ -7,8 +7,9 @@ import HarnessJSON
 /// as the client has taken the change; their effects arrive as listener events.
 public enum ClientOperation: Sendable, Hashable {
     case time
-    case publish(channel: String, message: JSONValue, meta: JSONValue? = nil, storeInHistory: Bool? = nil, usePOST: Bool = false)
-    case signal(channel: String, message: JSONValue)
+    case publish(channel: String, message: JSONValue, meta: JSONValue? = nil, storeInHistory: Bool? = nil, usePOST: Bool = false,
+                 customMessageType: String? = nil)
+    case signal(channel: String, message: JSONValue, customMessageType: String? = nil)
     /// A publish that is neither stored nor replicated (`store=0`, `norep`; spec §5.1).
     case fire(channel: String, message: JSONValue)
     case subscribe(channels: [String], groups: [String] = [], withPresence: Bool = false, timetoken: String? = nil)
@@ -45,6 +46,8 @@ public enum ClientOperation: Sendable, Hashable {
     /// `ClientOperation+Files.swift`. `{fileID}` and `{nextPage}` in their string fields are
     /// replaced by the runner with the last `id` / `next` a result carried.
     case files(FileOperation)
+    /// Mobile push registration (add, remove, list, remove device).
+    case push(PushOperation)
 
     /// The operation's name on the driver protocol (`"type"`).
     public var name: String {
@@ -75,6 +78,7 @@ public enum ClientOperation: Sendable, Hashable {
         case .setToken: "setToken"
         case .parseToken: "parseToken"
         case .files(let operation): operation.name
+        case .push(let operation): operation.name
         }
     }
 
@@ -87,13 +91,18 @@ public enum ClientOperation: Sendable, Hashable {
         switch self {
         case .time, .unsubscribeAll:
             break
-        case .publish(let channel, let message, let meta, let store, let usePOST):
+        case .publish(let channel, let message, let meta, let store, let usePOST, let customMessageType):
             fields["channel"] = .string(channel)
             fields["message"] = message
             if let meta { fields["meta"] = meta }
             if let store { fields["storeInHistory"] = .bool(store) }
             fields["usePOST"] = .bool(usePOST)
-        case .signal(let channel, let message), .fire(let channel, let message):
+            put("customMessageType", customMessageType)
+        case .signal(let channel, let message, let customMessageType):
+            fields["channel"] = .string(channel)
+            fields["message"] = message
+            put("customMessageType", customMessageType)
+        case .fire(let channel, let message):
             fields["channel"] = .string(channel)
             fields["message"] = message
         case .subscribe(let channels, let groups, let withPresence, let timetoken):
@@ -159,6 +168,8 @@ public enum ClientOperation: Sendable, Hashable {
             fields.merge(grant.driverFields) { _, new in new }
         case .revokeToken(let token), .setToken(let token), .parseToken(let token):
             fields["token"] = .string(token)
+        case .push(let operation):
+            fields.merge(operation.driverFields) { _, new in new }
         }
         return fields
     }

@@ -58,12 +58,15 @@ public struct MessageEvent: Sendable, Hashable {
     public var decryptionFailed: Bool
     /// A file event (`e`=4): `message` is `{"message"?: …, "file": {"id", "name"}}`.
     public var isFile: Bool = false
+    /// The publisher's custom message type (`cmt`), when the client reports one.
+    public var customMessageType: String?
 
     public init(
         channel: String, subscription: String? = nil, message: JSONValue, publisher: String? = nil,
-        timetoken: String? = nil, isSignal: Bool = false, decryptionFailed: Bool = false, isFile: Bool = false
+        timetoken: String? = nil, isSignal: Bool = false, decryptionFailed: Bool = false, isFile: Bool = false, customMessageType: String? = nil
     ) {
         self.isFile = isFile
+        self.customMessageType = customMessageType
         self.channel = channel
         self.subscription = subscription
         self.message = message

@@ -21,6 +21,9 @@ public enum ConformanceCatalog {
             ("encryption", EncryptionSuite.cases),
             ("objects", ObjectsSuite.cases),
             ("files", FilesSuite.cases),
+            ("push", PushSuite.cases),
+            ("message-types", MessageTypeSuite.cases),
+            ("filters", FilterSuite.cases),
         ]
     }
 

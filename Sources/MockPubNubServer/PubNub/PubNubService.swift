@@ -201,7 +201,22 @@ public final class PubNubService: RequestHandler {
             }
             if !kept { work.cancel() }
         }
+        if let seconds = outbox.intervalTimer {
+            _ = scheduler.schedule(after: .seconds(seconds)) { [weak self, weak keyspace] in
+                guard let self, let keyspace else { return }
+                self.intervalTimerFired(keyspace, env: env)
+            }
+        }
         for (responder, response) in outbox.sends { responder.send(.respond(response)) }
+    }
+
+    private func intervalTimerFired(_ keyspace: Keyspace, env: ServiceEnvironment) {
+        var outbox = Outbox()
+        keyspace.state.withLock { state in
+            state.emitIntervals(env: env, outbox: &outbox)
+            state.wakeTouched(env: env, outbox: &outbox)
+        }
+        flush(outbox, keyspace: keyspace, env: env)
     }
 
     private func presenceTimerFired(_ keyspace: Keyspace, env: ServiceEnvironment, uuid: String, generation: UInt64) {
