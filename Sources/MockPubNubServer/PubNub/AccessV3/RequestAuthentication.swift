@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessPrimitives
 
 /// The outcome of checking a request's `signature` against a keyset's secret key.
 enum SignatureCheck: Sendable, Hashable {
@@ -41,8 +42,8 @@ enum RequestAuthentication {
         default: request.rawPath
         }
         let input = keyset.subscribeKey + "\n" + keyset.publishKey + "\n" + path + "\n" + sortedQuery(route.query)
-        let digest = RequestSignature.hmacSHA256(key: Array(keyset.secretKey.utf8), data: Array(input.utf8))
-        let unpadded = RequestSignature.base64URL(digest)
+        let digest = HMAC.sha256(key: Array(keyset.secretKey.utf8), data: Array(input.utf8))
+        let unpadded = ByteEncoding.base64URL(digest)
         return unpadded + String(repeating: "=", count: (4 - unpadded.utf8.count % 4) % 4)
     }
 

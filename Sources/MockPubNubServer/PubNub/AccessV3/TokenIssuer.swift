@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessPrimitives
 import PubNubToken
 
 /// Issues and verifies the tokens of one keyset: pure given the secret key.
@@ -25,6 +26,6 @@ enum TokenIssuer {
     }
 
     static func signature(of token: AccessToken, secretKey: String) -> [UInt8] {
-        RequestSignature.hmacSHA256(key: Array(secretKey.utf8), data: token.unsignedCBOR)
+        HMAC.sha256(key: Array(secretKey.utf8), data: token.unsignedCBOR)
     }
 }
