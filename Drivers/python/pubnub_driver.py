@@ -902,6 +902,22 @@ def exception_reply(error):
 
 # --- Sync flavour ------------------------------------------------------------------------------
 
+def reset_process_wide_sdk_state():
+    """Undoes what a case leaves in the SDK's class-level state, so that a warm process starts the
+    next case as a fresh process would. `ObjectsEndpoint._custom_headers` is a class attribute, one
+    dict shared by every App Context request of the process
+    (pubnub/endpoints/objects_v2/objects_endpoint.py:22), and `if_matches_etag()` adds `If-Match`
+    to it (:43-45): without this, a later case's App Context writes carry an earlier case's eTag
+    and get 412. Within one case the SDK's behaviour is left as it is."""
+    try:
+        from pubnub.endpoints.objects_v2.objects_endpoint import ObjectsEndpoint
+    except ImportError:
+        return
+    headers = getattr(ObjectsEndpoint, "_custom_headers", None)
+    if isinstance(headers, dict):
+        headers.clear()
+
+
 class SyncDriver:
     def __init__(self):
         self.pubnub = None
@@ -914,6 +930,7 @@ class SyncDriver:
         from pubnub.pubnub import PubNub
         if self.pubnub is not None:
             raise RuntimeError("configure before the previous case's close")
+        reset_process_wide_sdk_state()
         pubnub = PubNub(make_configuration(fields))
         self.gate = case_cleanup.CaseGate() if case_cleanup is not None else None
         pubnub.add_listener(GatedListener(self.gate) if self.gate is not None else Listener())
@@ -1111,6 +1128,7 @@ class AsyncioDriver:
         # 4.x-9.x asyncio transport) builds its default TLS context when it is first imported.
         if self.pubnub is not None:
             raise RuntimeError("configure before the previous case's close")
+        reset_process_wide_sdk_state()
         config = make_configuration(fields)
         from pubnub.pubnub_asyncio import PubNubAsyncio
         if case_cleanup is not None:
