@@ -93,6 +93,9 @@ import PubNubToken
         #expect(AccessRequirements.rule(for: route) == .resources([
             AccessRequirement(resource: .channel("a"), permission: .read), AccessRequirement(resource: .group("g"), permission: .read)]))
         route.endpoint = .leave
+        #expect(AccessRequirements.rule(for: route) == .resources([
+            AccessRequirement(resource: .channel("a"), permission: .read), AccessRequirement(resource: .group("g"), permission: .read)]))
+        route.endpoint = .whereNow
         #expect(AccessRequirements.rule(for: route) == .open)
         route.endpoint = .grantToken
         #expect(AccessRequirements.rule(for: route) == .secretKeyOnly)

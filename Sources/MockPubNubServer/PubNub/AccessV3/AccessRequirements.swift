@@ -16,7 +16,7 @@ struct AccessRequirement: Sendable, Hashable {
 
 /// What a request needs from a v3 token (spec §2.4, the permission model of PubNub's docs).
 enum AccessRule: Sendable, Hashable {
-    /// No permission (time, leave, where now).
+    /// No permission (time, where now).
     case open
     /// Every listed requirement must hold.
     case resources([AccessRequirement])
@@ -56,11 +56,13 @@ enum AccessRequirements {
     /// (App Context: `objects`) stay unlisted, and thus handler-checked, until wired here.
     private static let table: [PubNubEndpoint: @Sendable (PubNubRoute) -> AccessRule] = {
         var table: [PubNubEndpoint: @Sendable (PubNubRoute) -> AccessRule] = [:]
-        for endpoint: PubNubEndpoint in [.time, .admin, .leave, .whereNow] { table[endpoint] = { _ in .open } }
+        for endpoint: PubNubEndpoint in [.time, .admin, .whereNow] { table[endpoint] = { _ in .open } }
         for endpoint: PubNubEndpoint in [.publish, .signal, .addMessageAction] {
             table[endpoint] = { on(.write, channels: $0.channels) }
         }
-        for endpoint: PubNubEndpoint in [.subscribe, .heartbeat, .hereNow, .getState, .setState] {
+        // Leave needs read as subscribe does: a PAM-denied leave is a 403 (pubnub-protocol.md §6, an
+        // Objective-C fixture), as this service's v2 grants already answer it.
+        for endpoint: PubNubEndpoint in [.subscribe, .heartbeat, .leave, .hereNow, .getState, .setState] {
             table[endpoint] = { on(.read, channels: $0.channels, groups: $0.channelGroups) }
         }
         for endpoint: PubNubEndpoint in [.history, .fetchMessages, .fetchMessagesWithActions, .messageCounts, .getMessageActions] {
