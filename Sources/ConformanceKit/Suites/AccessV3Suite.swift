@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessJSON
 
 /// Access Manager v3 tokens (pubnub-modern.md §2): tokens issued on the case's keyset and set on
 /// the client, every permission bit, patterns, authorized uuid, expiry, revocation, a server-side
@@ -23,7 +24,33 @@ enum AccessV3Suite {
             tolerated: tolerated, alternatives: alternatives, timeBudget: floor, requires: needs, accessManager: true)
     }
 
-    static var cases: [ConformanceCase] { tokenCases + lifecycleCases + serverSideCases }
+    static var cases: [ConformanceCase] { tokenCases + objectsCases + lifecycleCases + serverSideCases }
+
+    /// App Context under a token (§2.4): get / update on the uuid, join on each membership channel;
+    /// denials answer the objects-shaped 403 (modern §1.7).
+    static var objectsCases: [ConformanceCase] {
+        let user = "user-v3"
+        func op(_ operation: AppContextOperation) -> CaseStep { .perform(.appContext(operation)) }
+        let setUser = op(.setUUIDMetadata(uuid: user, metadata: ["name": "Ann"], include: [], ifMatchesETag: nil))
+        return [
+            withToken("objects.get-update", "A token with get and update on a uuid sets and reads its metadata", spec: "§2.4, modern §1.4",
+                      TokenGrant(uuids: [user: TokenGrant.get | TokenGrant.update]),
+                      steps: [setUser, .expectResult(.success(["data": ["id": .string(user), "name": "Ann"]])),
+                              op(.getUUIDMetadata(uuid: user, include: [])),
+                              .expectResult(.success(["data": ["id": .string(user), "name": "Ann"]]))],
+                      expected: []),
+            withToken("objects.no-update", "Without update on the uuid, setting its metadata is denied (403, PNAccessDeniedCategory)",
+                      spec: "§2.4, modern §1.7", TokenGrant(uuids: [user: TokenGrant.get]),
+                      steps: [setUser, denied], expected: [.accessDenied]),
+            withToken("objects.membership-join", "Setting a membership needs join on the channel: granted on one, denied on another",
+                      spec: "§2.4", TokenGrant(channels: [ch: TokenGrant.join], uuids: [user: TokenGrant.update]),
+                      steps: [op(.setMemberships(uuid: user, channels: [AppContextMembership(ch)], AppContextListOptions())),
+                              .expectResult(.success(["data": [["channel": ["id": .string(ch)]]]])),
+                              op(.setMemberships(uuid: user, channels: [AppContextMembership("ch-v3-other")], AppContextListOptions())),
+                              denied],
+                      expected: [.accessDenied]),
+        ]
+    }
 
     static var tokenCases: [ConformanceCase] {
         [

@@ -89,6 +89,9 @@ public struct PubNubRoute: Sendable, Hashable {
     /// Set by the service once a secret-key signature or a v3 token has decided access (the
     /// per-endpoint v2 grant checks then stand aside).
     var accessDecided = false
+    /// An App Context request's operation (and, once the access gate read the body, the ids a
+    /// membership or member change names), for the token table; `nil` for other endpoints.
+    var objectsAccess: ObjectsAccess?
 
     public init(
         endpoint: PubNubEndpoint, subscribeKey: String? = nil, publishKey: String? = nil,

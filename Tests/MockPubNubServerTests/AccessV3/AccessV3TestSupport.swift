@@ -8,13 +8,13 @@ struct AccessV3Harness {
     static let keyset = Keyset(subscribeKey: "v3-sub", publishKey: "v3-pub", secretKey: "v3-secret")
     let h = ServiceHarness(PubNubServiceConfiguration(keysets: [AccessV3Harness.keyset]))
 
-    /// `path?query` signed with signature v2 (body included for POST), stamped with the service clock.
+    /// `path?query` signed with signature v2 (body included for POST and PATCH), stamped with the service clock.
     func signed(_ method: String, _ path: String, query: String = "uuid=admin", body: String = "", skew: Int64 = 0,
                 secret: String = AccessV3Harness.keyset.secretKey) -> String {
         let full = (query.isEmpty ? "" : query + "&") + "timestamp=\(h.time.clock.unixSeconds + skew)"
         let items = HTTPRequest(method: method, target: path + "?" + full).queryItems ?? []
         let input = RequestSignature.input(
-            method: method, publishKey: Self.keyset.publishKey, path: path, query: items, body: method == "POST" ? body : "")
+            method: method, publishKey: Self.keyset.publishKey, path: path, query: items, body: method == "POST" || method == "PATCH" ? body : "")
         return path + "?" + full + "&signature=" + RequestSignature.sign(input, secret: secret)
     }
 

@@ -52,8 +52,8 @@ enum AccessRequirements {
             + groups.map { AccessRequirement(resource: .group($0), permission: permission) })
     }
 
-    /// Endpoint → rule. A lookup rather than a switch, so endpoint families added elsewhere
-    /// (App Context: `objects`) stay unlisted, and thus handler-checked, until wired here.
+    /// Endpoint → rule. A lookup rather than a switch, so an endpoint family added elsewhere
+    /// stays unlisted, and thus handler-checked, until wired here.
     private static let table: [PubNubEndpoint: @Sendable (PubNubRoute) -> AccessRule] = {
         var table: [PubNubEndpoint: @Sendable (PubNubRoute) -> AccessRule] = [:]
         for endpoint: PubNubEndpoint in [.time, .admin, .whereNow] { table[endpoint] = { _ in .open } }
@@ -79,6 +79,14 @@ enum AccessRequirements {
         // Subkey-wide reads and Access Manager itself: a token grants on named resources only (UNVERIFIED).
         for endpoint: PubNubEndpoint in [.globalHereNow, .channelGroupListGroups, .grant, .grantToken, .revokeToken, .grantV1, .auditV1] {
             table[endpoint] = { _ in .secretKeyOnly }
+        }
+        // App Context: the operation from the route; the body's ids once the gate has read them.
+        table[.objects] = { route in
+            guard let access = route.objectsAccess else { return .secretKeyOnly }
+            return objects(
+                access.operation, uuid: route.targetUUID, channel: route.channels.first,
+                channels: access.operation == .setMemberships ? access.namedIDs : [],
+                uuids: access.operation == .setMembers ? access.namedIDs : [])
         }
         return table
     }()

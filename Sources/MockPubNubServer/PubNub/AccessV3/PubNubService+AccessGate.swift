@@ -26,6 +26,10 @@ extension PubNubService {
             break
         }
         guard let auth = route.query["auth"], let parsed = try? AccessToken.parse(auth) else { return nil }
+        if let access = route.objectsAccess, access.readsBody {
+            route.objectsAccess?.namedIDs = ObjectsAccess.namedIDs(
+                in: request, key: access.operation == .setMemberships ? "channel" : "uuid")
+        }
         guard let rule = AccessRequirements.rule(for: route) else { return nil }
         guard parsed.version == 2, parsed.signature == TokenIssuer.signature(of: parsed, secretKey: keyset.secretKey) else {
             // UNVERIFIED: a token this keyset did not issue.
@@ -44,9 +48,13 @@ extension PubNubService {
             // UNVERIFIED text: the feature file's "Token is expired." without the period, as the live revoked text.
             return AccessV3Bodies.tokenRefused("Token is expired")
         case .wrongUUID:
-            // INFERRED: the legacy Forbidden body without payload.
+            // App Context answers every denial in its own shape (spec modern §2.4, §1.7; UNVERIFIED
+            // for an authorized-uuid mismatch). Elsewhere INFERRED: the legacy Forbidden body without payload.
+            if route.endpoint == .objects { return ObjectsErrors.forbidden() }
             return PubNubErrors.forbidden(channels: [], groups: [])
         case .denied(let channels, let groups, _):
+            // App Context denials use the objects body (spec modern §1.7, §2.4).
+            if route.endpoint == .objects { return ObjectsErrors.forbidden() }
             let layout: PubNubErrors.ForbiddenLayout = route.endpoint == .publish || route.endpoint == .signal ? .spaced : .compact
             return PubNubErrors.forbidden(channels: channels, groups: groups, layout: layout)
         }

@@ -74,6 +74,7 @@ extension PubNubRoute {
         route.subscribeKey = key
         route.channels = resource.channel.map { [$0] } ?? []
         route.targetUUID = resource.uuid
+        route.objectsAccess = ObjectsAccess(operation: resource.accessOperation(method: method))
         return .success(route)
     }
 

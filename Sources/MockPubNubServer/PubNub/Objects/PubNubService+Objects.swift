@@ -106,11 +106,12 @@ extension PubNubService {
     /// The 403 for an App Context request on an Access Manager keyset without the grant it needs,
     /// else `nil`. UNVERIFIED mapping (v2 grants know no App Context rights): channel resources
     /// need read (GET), manage (PATCH) or delete (DELETE) on the channel; uuid resources the same
-    /// on the uuid (`target-uuid` grants); the full lists a subkey-level read.
+    /// on the uuid (`target-uuid` grants); the full lists a subkey-level read. A request the
+    /// access gate already admitted (secret-key signature, v3 token) skips these checks.
     func objectsDenial(
         _ resource: ObjectsResource, method: String, route: PubNubRoute, state: KeyspaceState, env: ServiceEnvironment
     ) -> HTTPResponse? {
-        guard env.keyset != nil else { return nil }
+        guard env.keyset != nil, !route.accessDecided else { return nil }
         let permission: Permission = switch method {
         case "PATCH": .manage
         case "DELETE": .delete
