@@ -47,12 +47,21 @@ struct RunCommand: AsyncParsableCommand {
     var vectors: String?
     @Option(help: "The protocol family: pubnub (default) or pusher (the Pusher Channels cases; docs/pusher.md).")
     var family: String = "pubnub"
+    @Option(help: "Run only shard K of N (K/N): a split of the selected cases balanced by expected duration, the same on every machine and seed.")
+    var shard: String?
+    @Option(help: "Print how the selected cases split into N shards (--shard K/N runs one), and exit.")
+    var listShards: Int?
+    @Option(help: "The client's version, kept in the reports (merge groups runs by client and version).")
+    var clientVersion: String?
+    @Flag(help: "Print the timeline (requests, answers, faults, connections, statuses) of every failed case.")
+    var verbose = false
 
     func validate() throws {
         guard ["pubnub", "pusher"].contains(family) else { throw ValidationError("--family must be pubnub or pusher") }
         if family == "pusher", server != nil || tlsServer != nil || vectors != nil {
             throw ValidationError("--server, --tls-server and --vectors apply to the pubnub family only")
         }
+        try validateShards()
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if TimeScale.parse(timeScale) == nil { throw ValidationError("--time-scale must be 'auto' or a number from 1 to 100") }
         guard driverStartTimeout.isFinite, driverStartTimeout >= 1, driverStartTimeout <= 600 else {
@@ -69,12 +78,13 @@ struct RunCommand: AsyncParsableCommand {
         }
         if family == "pusher" { return try await runPusher() }
         let catalog = try CatalogSource.load(vectors: vectors)
-        let cases: [ConformanceCase]
+        var cases: [ConformanceCase]
         do {
             cases = try ConformanceCatalog.select(catalog.cases, suites: suites, ids: caseIDs)
         } catch {
             throw UsageError("\(error)")
         }
+        if applyShards(&cases, id: \.id, expectedMilliseconds: ShardPlan.expectedMilliseconds) { return }
         let expectationFile = try expectations.map { path throws(UsageError) in
             let data = try readInput(path, what: "expectation file")
             do { return try ExpectationFile.decode(data, source: path) } catch { throw UsageError("\(error)") }
@@ -132,6 +142,7 @@ struct RunCommand: AsyncParsableCommand {
 
     /// Writes the reports and sets the exit status.
     func finish(_ report: RunReport) throws {
+        let report = withContext(report)
         do {
             if let json { try ReportFiles.write(JSONReport.encode(report), to: json) }
             if let junit { try ReportFiles.write(Data(JUnitReport.encode(report).utf8), to: junit) }
@@ -145,12 +156,13 @@ struct RunCommand: AsyncParsableCommand {
     /// `run --family pusher`: the Pusher cases against the built-in Pusher client or a Pusher driver,
     /// on the in-process Pusher suite server.
     func runPusher() async throws {
-        let cases: [PusherCase]
+        var cases: [PusherCase]
         do {
             cases = try PusherCatalog.select(PusherCatalog.all(), groups: suites, ids: caseIDs)
         } catch {
             throw UsageError("\(error)")
         }
+        if applyShards(&cases, id: \.id, expectedMilliseconds: ShardPlan.expectedMilliseconds) { return }
         let expectationFile = try expectations.map { path throws(UsageError) in
             let data = try readInput(path, what: "expectation file")
             do { return try ExpectationFile.decode(data, source: path) } catch { throw UsageError("\(error)") }

@@ -7,6 +7,8 @@
 final class JournalSubject: Sendable {
     let request: HTTPRequest
     let context: RequestContext
+    /// How the server answered, once it has (``recording(_:)``).
+    let answer = JournalAnswerSlot()
 
     init(request: HTTPRequest, context: RequestContext) {
         self.request = request
@@ -25,9 +27,11 @@ struct JournalRecord: Sendable {
     var entry: JournalEntry {
         let request = subject.request
         let route = try? PubNubRoute.classify(request).get()
-        return JournalEntry(
+        var entry = JournalEntry(
             sequence: sequence, request: request, context: subject.context, route: route,
             subscribeKey: subscribeKey, uuid: route?.uuid ?? request.queryItems?["uuid"], fired: fired)
+        entry.answer = subject.answer.withLock { $0 }
+        return entry
     }
 }
 
