@@ -74,7 +74,6 @@ public enum HTMLReport {
             let open = result.outcome == .fail || result.outcome == .flaky ? " open" : ""
             cell += "<details\(open)><summary>wire log (\(result.wireLog.count))</summary><pre>\(escape(result.wireLog.joined(separator: "\n")))</pre></details>"
         }
-        cell += TimelineHTML.section(result, anchor: anchor ?? result.id)
         let deviation = result.deviation.map { "<br><small>\(escape($0.rawValue))</small>" } ?? ""
         let filterOutcome = result.isUnexpectedFailure ? "fail new-failure" : result.outcome.rawValue
         let comparison = "<div class=\"cmp\"><div><small>expected</small><br>\(categories(result.expected))</div>"
@@ -82,6 +81,7 @@ public enum HTMLReport {
         return "<tr id=\"case-\(escape(anchor ?? result.id))\" data-suite=\"\(escape(result.suite))\" data-outcome=\"\(filterOutcome)\">"
             + "<td>\(cell)</td><td class=\"\(result.outcome.rawValue)\">\(result.outcome.rawValue)\(deviation)</td>"
             + "<td>\(comparison)</td><td>\(String(format: "%.2f", result.durationSeconds)) s</td></tr>\n"
+            + TimelineHTML.tableRow(result, anchor: anchor ?? result.id)
     }
 
     private static func categories(_ list: [StatusCategory]) -> String {
@@ -109,7 +109,8 @@ public enum HTMLReport {
     (function(){var s=document.getElementById('f-suite'),o=document.getElementById('f-outcome'),n=document.getElementById('shown');
     var rows=Array.prototype.slice.call(document.querySelectorAll('table.cases tr[data-suite]'));
     function apply(){var shown=0;rows.forEach(function(r){var ok=(!s.value||r.dataset.suite===s.value)&&
-    (!o.value||r.dataset.outcome.split(' ').indexOf(o.value)>=0);r.style.display=ok?'':'none';if(ok)shown++;});
+    (!o.value||r.dataset.outcome.split(' ').indexOf(o.value)>=0);r.style.display=ok?'':'none';if(ok)shown++;
+    var t=r.nextElementSibling;if(t&&t.classList.contains('tl-tr'))t.style.display=r.style.display;});
     n.textContent=shown+' of '+rows.length+' cases';}
     s.addEventListener('change',apply);o.addEventListener('change',apply);apply();})();
     """

@@ -14,6 +14,14 @@ public enum TimelineHTML {
     /// A pause between two items longer than this (ms) is drawn as a gap row.
     public static let gapMs = 250.0
 
+    /// A table row spanning the case table under `result`'s row, holding its timeline; empty when
+    /// it has none. The filter script shows and hides it with the case's row.
+    public static func tableRow(_ result: CaseResult, anchor: String, columns: Int = 4) -> String {
+        let block = section(result, anchor: anchor)
+        guard !block.isEmpty else { return "" }
+        return "<tr class=\"tl-tr\"><td colspan=\"\(columns)\">\(block)</td></tr>\n"
+    }
+
     /// The `<details>` block for `result`'s timeline; empty when it has none.
     public static func section(_ result: CaseResult, anchor: String) -> String {
         guard let timeline = result.timeline, !timeline.items.isEmpty else { return "" }
@@ -75,12 +83,14 @@ public enum TimelineHTML {
 
     /// The timeline's CSS: a four-column grid whose client and mock columns carry the lifelines.
     static let style = """
+    tr.tl-tr>td{border-bottom:1px solid #ddd;padding:0 6px 8px 18px}
     .tl summary{font-weight:600}.tl-box{max-height:70vh;overflow:auto;border:1px solid #ddd;border-radius:4px;margin:4px 0;font:12px ui-monospace,monospace}
-    .tl-row{display:grid;grid-template-columns:78px minmax(120px,22%) 1fr minmax(120px,24%);align-items:end;min-height:20px}
-    .tl-row>span{padding:1px 4px;min-width:0;overflow-wrap:anywhere}.tl-row .t{color:#6e7781;text-align:right}
+    .tl-row{display:grid;grid-template-columns:84px minmax(140px,20%) 1fr minmax(160px,26%);align-items:stretch;min-height:20px}
+    .tl-row>span{padding:1px 4px;min-width:0;overflow-wrap:anywhere;display:flex;flex-direction:column;justify-content:flex-end}
+    .tl-row .t{color:#6e7781;text-align:right;align-items:flex-end}
     .tl-row .c{border-right:2px solid #8c959f}.tl-row .m{border-left:2px solid #8c959f}
     .tl-head{position:sticky;top:0;background:#f5f5f7;font-weight:600;z-index:1}.tl-head .c{text-align:right}
-    .tl-row .a{position:relative;padding:1px 10px}.tl-row .a i{font-style:normal;display:block}
+    .tl-row .a{position:relative;padding:1px 10px}.tl-row .a i{font-style:normal;display:block;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
     .a.to-mock{border-bottom:2px solid #0969da}.a.to-mock::after{content:"";position:absolute;right:0;bottom:-6px;border:5px solid transparent;border-left:9px solid #0969da;border-right:0}
     .a.to-client{border-bottom:2px dashed #1a7f37;text-align:right}.a.to-client::after{content:"";position:absolute;left:0;bottom:-6px;border:5px solid transparent;border-right:9px solid #1a7f37;border-left:0}
     .k-answer.bad .a.to-client{border-bottom-color:#cf222e;color:#cf222e}.k-answer.bad .a.to-client::after{border-right-color:#cf222e}
@@ -88,10 +98,11 @@ public enum TimelineHTML {
     .k-fault .m b{background:#ffebe9;color:#cf222e;border:1px solid #cf222e;border-radius:3px;padding:0 4px}
     .k-fault .m b::before{content:"⚡ "}.k-connection .m b{color:#57606a;font-weight:400}.k-connection.bad .m b{color:#cf222e;font-weight:600}
     .k-listener .m b{background:#fff8c5;border:1px solid #9a6700;border-radius:3px;padding:0 4px}
-    .k-status .c b{background:#ddf4ff;border:1px solid #0969da;border-radius:3px;padding:0 4px;float:right}
-    .k-event .c b{background:#f6f8fa;border:1px solid #8c959f;border-radius:3px;padding:0 4px;float:right;font-weight:400}
-    .k-step{background:#f6f8fa}.k-step .step{font-weight:600;white-space:nowrap;overflow:visible;direction:rtl;text-align:left}
-    .k-step .c.step{direction:ltr;white-space:normal}.a.rule{border-bottom:1px dotted #8c959f}
+    .tl-row .c{align-items:flex-end;text-align:right}
+    .k-status .c b{background:#ddf4ff;border:1px solid #0969da;border-radius:3px;padding:0 4px}
+    .k-event .c b{background:#f6f8fa;border:1px solid #8c959f;border-radius:3px;padding:0 4px;font-weight:400}
+    .k-step{background:#f6f8fa}.k-step .c.step{font-weight:600;align-items:flex-start;text-align:left;white-space:nowrap;overflow:visible;z-index:1}
+    .a.rule{border-bottom:1px dotted #8c959f}
     .tl-gap .a{text-align:center;color:#6e7781}.tl-fail{background:#ffebe9;outline:2px solid #cf222e}
     """
 
