@@ -37,9 +37,6 @@ struct MergeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        for path in [json, junit, html].compactMap({ $0 }) {
-            do { try ReportFiles.prepare(path) } catch { throw UsageError("\(error)") }
-        }
         let inputs = try reports.map { path throws(UsageError) in
             ReportMerge.Input(source: path, report: try Self.load(path))
         }
@@ -48,6 +45,10 @@ struct MergeCommand: AsyncParsableCommand {
             merged = try ReportMerge.merge(inputs, order: Self.catalogOrder(family: inputs[0].report.context?.family))
         } catch {
             throw UsageError("\(error)")
+        }
+        // Checked after the inputs are joined: a refused merge leaves no file behind.
+        for path in [json, junit, html].compactMap({ $0 }) {
+            do { try ReportFiles.prepare(path) } catch { throw UsageError("\(error)") }
         }
         let columns = ReportMerge.columns(merged)
         do {
