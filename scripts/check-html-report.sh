@@ -5,7 +5,8 @@
 # DOM equal the JSON report's journal counts (journalRequests, journalFaults, counted from the
 # server's journal entries), every answer and connection event is drawn, failed cases open their
 # timeline at the failing step, and the page's script ran. The report has failures (the example
-# driver's deliberate deviations), faults that fired, and TLS cases.
+# driver's deliberate deviations), faults that fired, and TLS cases. With python3's jsonschema
+# installed, the JSON report is also checked against docs/report-schema.json.
 #
 #   scripts/check-html-report.sh [--out DIR] [--keep]
 #
@@ -130,6 +131,14 @@ for case_id, case in cases.items():
         saw["fault"] = True
     if case["suite"] == "tls" and (kinds.get("listener", 0) > 0 or any("(TLS)" in item["label"] for item in items)):
         saw["tls"] = True
+try:
+    import jsonschema
+    schema = json.load(open("docs/report-schema.json"))
+    jsonschema.validate(report, schema)
+except ImportError:
+    print("check-html-report: python3 jsonschema not installed: the report is not checked against docs/report-schema.json")
+except jsonschema.ValidationError as error:
+    problems.append("the JSON report does not follow docs/report-schema.json: %s" % error.message)
 for what, seen in saw.items():
     if not seen:
         problems.append("the report has no %s case with a timeline" % what)

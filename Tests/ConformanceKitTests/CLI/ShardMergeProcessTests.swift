@@ -78,6 +78,20 @@ struct ShardMergeProcessTests {
         #expect(differs.stderr.hasPrefix("error: ") && differs.stderr.hasSuffix("case(s) differ from worse.json\n"))
     }
 
+    /// `--verbose` prints a failed case's timeline: its request, the fault that fired and the answer.
+    @Test func verbosePrintsTheTimelineOfAFailure() async throws {
+        let driver = HarnessProcess.packageRoot.appendingPathComponent("Examples/driver/fake_driver.py").path
+        let outcome = try await HarnessProcess.run(["run", "--client-command", "python3 \(driver)", "--case", "faults.request.invalid-chunked",
+                                                    "--verbose", "--time-scale", "2"])
+        #expect(outcome.status == 1, "\(outcome.stderr)")
+        let text = outcome.stdout
+        #expect(text.contains("timeline of faults.request.invalid-chunked (1 request(s), 1 fault(s), failed at step 1):"))
+        #expect(text.contains("== step 1 perform publish <== failed here"))
+        #expect(text.contains("|-- GET /publish/"))
+        #expect(text.contains("| ⚡ fault invalid-chunked (rule invalid-chunked, match 1)"))
+        #expect(text.contains("|<-- raw ") && text.contains(", then fin · "))
+    }
+
     @Test func mergeRefusesOtherCatalogsSchemasAndOverlaps() async throws {
         let work = try Self.workFolder()
         defer { try? FileManager.default.removeItem(at: work) }
