@@ -133,3 +133,27 @@ import Testing
         #expect(html.utf8.count < 600_000)
     }
 }
+
+extension TimelineModelTests {
+    /// A TLS listener of the case's own: its accept and the client's alert come from the
+    /// listener's connection events; the journal's first-request accept is then left out.
+    @Test func listenerConnectionEvents() {
+        let events = [
+            ConnectionEvent(kind: .accepted, time: Self.t0, localPort: 4711, detail: "tls-expired"),
+            ConnectionEvent(kind: .tlsHandshakeFailed, time: Self.t0 + 0.002, localPort: 4711, connectionID: 9,
+                            detail: "TLS handshake failed (errno 0): SSL routines: sslv3 alert certificate expired"),
+            ConnectionEvent(kind: .closedDuringHandshake, time: Self.t0 + 0.003, localPort: 4711, connectionID: 10, detail: ""),
+        ]
+        let timeline = TimelineModel.build(journal: [], observations: [], connectionEvents: events, listenerFault: "tls-expired")
+        #expect(timeline.items.map(\.label) == [
+            "listener fault tls-expired: TLS: certificate the client must reject (its alert ends the handshake)",
+            "accept on port 4711 (tls-expired)", "TLS handshake failed #9: SSL routines: sslv3 alert certificate expired",
+            "client closed #10 during the TLS handshake",
+        ])
+        let withRequest = TimelineModel.build(journal: [Self.journal[0]], observations: [], connectionEvents: [events[0]])
+        #expect(withRequest.items.filter { $0.kind == .connection }.map(\.label) == ["accept on port 4711 (tls-expired)"])
+        var result = CaseResult(id: "tls.a.b", suite: "tls", title: "", spec: "", outcome: .pass, expected: [], observed: [], durationSeconds: 0, detail: "")
+        result.timeline = timeline
+        #expect(TimelineHTML.section(result, anchor: "x").contains(#"<div class="tl-row k-connection bad" data-tl="connection">"#))
+    }
+}

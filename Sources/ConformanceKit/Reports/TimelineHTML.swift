@@ -58,7 +58,7 @@ public enum TimelineHTML {
             classes += " " + answerClass(item.label)
             cells = "<span class=\"c\"></span><span class=\"a to-client\"><i>\(label)</i></span><span class=\"m\"></span>"
         case .fault, .connection, .listener:
-            if item.kind == .connection, item.label.hasPrefix("reset") { classes += " bad" }
+            if item.kind == .connection, item.label.hasPrefix("reset") || item.label.hasPrefix("TLS handshake failed") { classes += " bad" }
             cells = "<span class=\"c\"></span><span class=\"a\"></span><span class=\"m\"><b>\(label)</b></span>"
         case .status, .event:
             cells = "<span class=\"c\"><b>\(label)</b></span><span class=\"a\"></span><span class=\"m\"></span>"

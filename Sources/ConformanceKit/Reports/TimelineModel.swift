@@ -88,24 +88,28 @@ public enum TimelineModel {
     /// - Parameters:
     ///   - journal: the case's journal entries (any order; sorted by sequence).
     ///   - observations: the client's statuses, results, events and the steps, with times.
+    ///   - connectionEvents: accepts and TLS handshake outcomes on the case's own listener.
     ///   - listenerFault: the fault of the case's own listener (`tls-expired`, ...), if it had one.
     ///   - failingStep: the step the case failed at; its step item and, failing that, the last item are marked.
     ///   - failed: whether the case failed (marks the last item when no step is known).
     public static func build(
-        journal: [JournalEntry], observations: [TimedObservation], listenerFault: String? = nil,
+        journal: [JournalEntry], observations: [TimedObservation], connectionEvents: [ConnectionEvent] = [],
+        listenerFault: String? = nil,
         failingStep: Int? = nil, failed: Bool = false
     ) -> CaseTimeline {
         let entries = journal.sorted { $0.sequence < $1.sequence }
-        let times = entries.map(\.arrivalTime) + observations.map(\.time)
+        let times = entries.map(\.arrivalTime) + observations.map(\.time) + connectionEvents.map(\.time)
         let origin = times.min() ?? 0
         func ms(_ time: Double) -> Double { ((time - origin) * 1_000 * 1_000).rounded() / 1_000 }
         var items: [TimelineItem] = []
         if let listenerFault {
             items.append(TimelineItem(kind: .listener, atMs: 0, label: "listener fault \(listenerFault): \(listenerNote(listenerFault))"))
         }
+        // The listener's own accepts are exact; without them a connection's first request stands for its accept.
+        let acceptsKnown = connectionEvents.contains { $0.kind == .accepted }
         for entry in entries {
             let at = ms(entry.arrivalTime)
-            if entry.requestOnConnection == 0 {
+            if entry.requestOnConnection == 0, !acceptsKnown {
                 items.append(TimelineItem(kind: .connection, atMs: at,
                                           label: "accept #\(entry.connectionID)\(entry.isTLS ? " (TLS)" : "") on port \(entry.localPort)",
                                           connection: entry.connectionID))
@@ -144,6 +148,9 @@ public enum TimelineModel {
                 break
             }
         }
+        for event in connectionEvents {
+            items.append(TimelineItem(kind: .connection, atMs: ms(event.time), label: connectionLabel(event), connection: event.connectionID))
+        }
         for observation in observations {
             let kind: TimelineItem.Kind = switch observation.kind {
             case .status, .result: .status
@@ -176,6 +183,18 @@ public enum TimelineModel {
         return "\(entry.method) \(path)\(query.isEmpty ? "" : " " + query.joined(separator: "&"))"
     }
 
+    /// `accept on port 4711 (tls-expired)`, `TLS handshake failed #12: …alert certificate expired`.
+    public static func connectionLabel(_ event: ConnectionEvent) -> String {
+        let id = event.connectionID.map { " #\($0)" } ?? ""
+        switch event.kind {
+        case .accepted: return "accept on port \(event.localPort)\(event.detail == "none" ? "" : " (\(event.detail))")"
+        case .tlsHandshakeFailed:
+            let reason = event.detail.replacing(#/^TLS handshake failed( \(errno \d+\))?: /#, with: "")
+            return "TLS handshake failed\(id): \(reason)"
+        case .closedDuringHandshake: return "client closed\(id) during the TLS handshake"
+        }
+    }
+
     /// `200 · 312 B · 4 ms`, `raw 80 B, then reset · 2 ms`, `close (fin) · 1 ms`.
     public static func answerLabel(_ answer: JournalAnswer) -> String {
         switch answer.kind {
@@ -189,6 +208,8 @@ public enum TimelineModel {
     /// What a listener fault does to every connection, as the client meets it.
     static func listenerNote(_ fault: String) -> String {
         switch fault {
+        case "none": "plain HTTP on a port of the case's own"
+        case "tls-trusted": "TLS with a certificate the client trusts"
         case "close-on-accept": "accept, then close (FIN) before a byte"
         case "reset-on-accept": "accept, then reset (RST)"
         case "stall-on-accept": "accept, then silence"

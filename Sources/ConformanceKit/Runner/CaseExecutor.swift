@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 
 /// Runs one case from setup to cleanup and produces its ``CaseResult``.
+import MockPubNubServer
 import Synchronization
 
 /// Resumes a continuation at most once, from whichever task gets there first.
@@ -130,8 +131,16 @@ struct CaseExecutor: Sendable {
         let observed = Self.distinct(snapshot.statuses)
         await session.close()
         pump.cancel()
-        let journal = (try? await server.journal(subscribeKey: keys.subscribeKey)) ?? []
+        var journal = (try? await server.journal(subscribeKey: keys.subscribeKey)) ?? []
         let wireLog = journal.suffix(wireLogLength).map(\.line)
+        var connectionEvents: [ConnectionEvent] = []
+        if let listenerPort {
+            connectionEvents = (try? await server.connectionEvents(port: listenerPort)) ?? []
+            // Requests on the case's own listener that name no key (a `time` ping before any keyed request).
+            let since = connectionEvents.first?.time ?? .infinity
+            journal += ((try? await server.journal(subscribeKey: FaultLayer.unattributedKey)) ?? [])
+                .filter { $0.localPort == listenerPort && $0.arrivalTime >= since }
+        }
         await cleanup(keys: keys, listenerPort: listenerPort, planInstalled: planInstalled)
 
         var failures = await steps.failures
@@ -141,7 +150,8 @@ struct CaseExecutor: Sendable {
         let (outcome, detail) = Verdict.decide(testCase, failures: failures, observed: observed)
         var listenerFault: String?
         if case .fault(let fault) = testCase.listener { listenerFault = fault }
-        let timeline = TimelineModel.build(journal: journal, observations: snapshot.timed, listenerFault: listenerFault,
+        let timeline = TimelineModel.build(journal: journal, observations: snapshot.timed, connectionEvents: connectionEvents,
+                                           listenerFault: listenerFault,
                                            failingStep: outcome == .fail ? TimelineModel.failingStep(in: detail) : nil,
                                            failed: outcome == .fail)
         return finish(outcome, detail, observed: observed, wireLog: Array(wireLog), missedTime: budgetExceeded != nil,
