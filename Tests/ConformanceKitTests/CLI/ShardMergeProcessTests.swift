@@ -38,14 +38,14 @@ struct ShardMergeProcessTests {
         #expect(pusher.stdout.split(separator: "\n").filter { $0.hasPrefix("  ") }.count == PusherCatalog.all().count)
     }
 
-    /// Two shards of the publish suite merged: the same outcomes as one run; JUnit and HTML name the shards.
+    /// Two shards of the groups suite merged: the same outcomes as one run; JUnit and HTML name the shards.
     @Test func shardsMergeToTheOneRunOutcomes() async throws {
         let work = try Self.workFolder()
         defer { try? FileManager.default.removeItem(at: work) }
-        let whole = try await HarnessProcess.run(["run", "--suite", "publish", "--json", "whole.json", "--time-scale", "2"], in: work)
+        let whole = try await HarnessProcess.run(["run", "--suite", "groups", "--json", "whole.json", "--time-scale", "2"], in: work)
         #expect(whole.status == 0, "\(whole.stderr)")
         for k in 1...2 {
-            let shard = try await HarnessProcess.run(["run", "--suite", "publish", "--shard", "\(k)/2", "--json", "s\(k).json", "--time-scale", "2"], in: work)
+            let shard = try await HarnessProcess.run(["run", "--suite", "groups", "--shard", "\(k)/2", "--json", "s\(k).json", "--time-scale", "2"], in: work)
             #expect(shard.status == 0, "\(shard.stderr)")
             #expect(shard.stdout.contains("shard \(k)/2: "))
         }
@@ -54,17 +54,17 @@ struct ShardMergeProcessTests {
         let merged = try await HarnessProcess.run(
             ["merge", "s1.json", "s2.json", "--json", "out/m.json", "--junit", "out/m.xml", "--html", "out/m.html", "--compare", "whole.json"], in: work)
         #expect(merged.status == 0, "\(merged.stderr)")
-        #expect(merged.stdout.contains("same outcome as whole.json for all 14 case(s)"))
+        #expect(merged.stdout.contains("same outcome as whole.json for all 5 case(s)"))
         let json = try JSONValue.parse(Data(contentsOf: work.appendingPathComponent("out/m.json")))
         #expect(json["runs"]?.arrayValue?.map { $0["shard"]?.stringValue ?? "" } == ["1/2", "2/2"])
-        #expect(json["cases"]?.arrayValue?.count == 14)
+        #expect(json["cases"]?.arrayValue?.count == 5)
         let junit = try String(contentsOf: work.appendingPathComponent("out/m.xml"), encoding: .utf8)
         #expect(junit.contains(#"<property name="shard" value="1/2"/>"#) && junit.contains(#"<property name="shard" value="2/2"/>"#))
         let html = try String(contentsOf: work.appendingPathComponent("out/m.html"), encoding: .utf8)
         #expect(html.contains("<table class=\"runs\">"))
 
         // An empty shard is no error.
-        let empty = try await HarnessProcess.run(["run", "--case", "publish.get.string", "--shard", "2/2", "--json", "e.json"], in: work)
+        let empty = try await HarnessProcess.run(["run", "--case", "publish.get.string", "--shard", "2/2", "--json", "e.json", "--time-scale", "2"], in: work)
         #expect(empty.status == 0, "\(empty.stderr)")
         #expect(empty.stdout.contains("shard 2/2: 0 of 1 selected case(s)"))
 
@@ -74,7 +74,7 @@ struct ShardMergeProcessTests {
         try Data(text.utf8).write(to: work.appendingPathComponent("worse.json"))
         let differs = try await HarnessProcess.run(["merge", "s1.json", "s2.json", "--compare", "worse.json"], in: work)
         #expect(differs.status == 1)
-        #expect(differs.stdout.contains("differs: publish."))
+        #expect(differs.stdout.contains("differs: groups."))
         #expect(differs.stderr.hasPrefix("error: ") && differs.stderr.hasSuffix("case(s) differ from worse.json\n"))
     }
 
@@ -95,7 +95,7 @@ struct ShardMergeProcessTests {
     @Test func mergeRefusesOtherCatalogsSchemasAndOverlaps() async throws {
         let work = try Self.workFolder()
         defer { try? FileManager.default.removeItem(at: work) }
-        let run = try await HarnessProcess.run(["run", "--case", "publish.get.string", "--json", "a.json"], in: work)
+        let run = try await HarnessProcess.run(["run", "--case", "publish.get.string", "--json", "a.json", "--time-scale", "2"], in: work)
         #expect(run.status == 0, "\(run.stderr)")
         let original = try String(contentsOf: work.appendingPathComponent("a.json"), encoding: .utf8)
         let catalog = try #require(try JSONValue.parse(Array(original.utf8))["run"]?["catalog"]?.stringValue)
