@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 import CPosix
-import Synchronization
 
 /// Something that happened to a connection before or instead of HTTP: an accept on a listener,
 /// a TLS handshake that failed (the peer's alert, a protocol mismatch) or that the peer abandoned.
@@ -31,29 +30,4 @@ public struct ConnectionEvent: Sendable, Hashable {
         self.connectionID = connectionID
         self.detail = detail
     }
-}
-
-/// The connection events of the listeners someone watches (those opened with
-/// `MockServer.openListener`), by port, the last ``capacity`` each.
-final class ConnectionEventLog: Sendable {
-    static let capacity = 1_000
-    private let events = Mutex<[Int: [ConnectionEvent]]>([:])
-
-    /// Starts keeping the events of `port` (forgetting any earlier ones).
-    func watch(_ port: Int) { events.withLock { $0[port] = [] } }
-
-    /// Stops keeping the events of `port` and forgets them.
-    func unwatch(_ port: Int) { _ = events.withLock { $0.removeValue(forKey: port) } }
-
-    /// Keeps `event` if its port is watched.
-    func record(_ event: ConnectionEvent) {
-        events.withLock { events in
-            guard var list = events[event.localPort] else { return }
-            if list.count >= Self.capacity { list.removeFirst() }
-            list.append(event)
-            events[event.localPort] = list
-        }
-    }
-
-    func events(port: Int) -> [ConnectionEvent] { events.withLock { $0[port] ?? [] } }
 }
