@@ -19,6 +19,9 @@ let package = Package(
         .library(name: "MockPusher", targets: ["MockPusher"]),
         .library(name: "HarnessWebSocket", targets: ["HarnessWebSocket"]),
         .library(name: "PusherClientUnderTest", targets: ["PusherClientUnderTest"]),
+        .library(name: "HarnessPrimitives", targets: ["HarnessPrimitives"]),
+        .library(name: "HarnessHTTP", targets: ["HarnessHTTP"]),
+        .library(name: "HarnessServerCore", targets: ["HarnessServerCore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -29,22 +32,38 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "CPosix"),
         .target(name: "HarnessJSON", swiftSettings: strict),
-        .target(name: "PubNubCrypto", dependencies: ["COpenSSL", "HarnessJSON"], swiftSettings: strict),
+        // Digests, HMAC, constant-time compare, hex/base64/base64url, percent coding, SplitMix64: the one
+        // home of these primitives (docs/architecture.md).
+        .target(name: "HarnessPrimitives", dependencies: ["COpenSSL"], swiftSettings: strict),
+        .target(name: "PubNubCrypto", dependencies: ["COpenSSL", "HarnessJSON", "HarnessPrimitives"], swiftSettings: strict),
+        // Pure HTTP/1.1 values, request parser, response encoder and response-head reader (no sockets).
+        .target(name: "HarnessHTTP", dependencies: ["HarnessPrimitives"], swiftSettings: strict),
+        // The protocol-neutral transport: epoll reactor, listeners, HTTP and WebSocket connections, TLS,
+        // listener faults and the host that routes requests to protocol modules.
         .target(
-            name: "MockPubNubServer",
+            name: "HarnessServerCore",
             dependencies: [
-                "COpenSSL", "CPosix", "CZlib", "HarnessJSON", "HarnessWebSocket", "PubNubCrypto",
+                "COpenSSL", "CPosix", "HarnessHTTP", "HarnessPrimitives", "HarnessWebSocket",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
-        .target(name: "HarnessHTTPClient", dependencies: ["COpenSSL", "CPosix"], swiftSettings: strict),
-        // Pusher Channels protocol core: pure (inputs in, actions out), no sockets (docs/pusher.md).
-        .target(name: "MockPusher", dependencies: ["COpenSSL", "HarnessJSON", "PubNubCrypto"], swiftSettings: strict),
-        // RFC 6455 codec without sockets: frames, messages, handshakes, for both roles.
-        .target(name: "HarnessWebSocket", dependencies: ["COpenSSL", "PubNubCrypto"], swiftSettings: strict),
+        // The PubNub module on the core: service, faults, journal, admin API, and the `MockServer` façade.
         .target(
-            name: "ClientUnderTest", dependencies: ["COpenSSL", "HarnessHTTPClient", "HarnessJSON", "PubNubCrypto"], swiftSettings: strict
+            name: "MockPubNubServer",
+            dependencies: [
+                "COpenSSL", "CPosix", "CZlib", "HarnessJSON", "HarnessPrimitives", "HarnessServerCore", "PubNubCrypto",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(name: "HarnessHTTPClient", dependencies: ["COpenSSL", "CPosix", "HarnessHTTP"], swiftSettings: strict),
+        // Pusher Channels protocol core: pure (inputs in, actions out), no sockets (docs/pusher.md).
+        .target(name: "MockPusher", dependencies: ["HarnessJSON", "HarnessPrimitives"], swiftSettings: strict),
+        // RFC 6455 codec without sockets: frames, messages, handshakes, for both roles.
+        .target(name: "HarnessWebSocket", dependencies: ["HarnessHTTP", "HarnessPrimitives"], swiftSettings: strict),
+        .target(
+            name: "ClientUnderTest", dependencies: ["HarnessHTTPClient", "HarnessJSON", "HarnessPrimitives", "PubNubCrypto"], swiftSettings: strict
         ),
         // A Pusher Channels client modelled on libPusher: a pure connection state machine and a thin
         // WebSocket transport on HarnessHTTPClient streams.
@@ -69,18 +88,20 @@ let package = Package(
         // webhooks and Pusher faults (docs/pusher.md).
         .target(
             name: "PusherServer",
-            dependencies: ["MockPusher", "MockPubNubServer", "HarnessHTTPClient", "HarnessWebSocket", "HarnessJSON"],
+            dependencies: ["MockPusher", "HarnessServerCore", "HarnessHTTPClient", "HarnessWebSocket", "HarnessJSON", "HarnessPrimitives"],
             swiftSettings: strict
         ),
         .executableTarget(
-            name: "harness-bench", dependencies: ["COpenSSL", "CPosix", "MockPubNubServer", "MockPusher", "PusherServer"], swiftSettings: strict),
+            name: "harness-bench", dependencies: ["COpenSSL", "CPosix", "HarnessServerCore", "MockPusher", "PusherServer"], swiftSettings: strict),
         // Test support shared by every test target: blocking client, scripted server, response reader.
-        .target(name: "HarnessTesting", dependencies: ["COpenSSL", "CPosix", "HarnessWebSocket", "MockPubNubServer"], path: "Tests/HarnessTesting", swiftSettings: strict),
+        .target(name: "HarnessTesting", dependencies: ["COpenSSL", "CPosix", "HarnessHTTP", "HarnessPrimitives", "HarnessServerCore", "HarnessWebSocket"], path: "Tests/HarnessTesting", swiftSettings: strict),
         .testTarget(name: "HarnessJSONTests", dependencies: ["HarnessJSON", "HarnessTesting", "PubNubCrypto"], swiftSettings: strict),
+        .testTarget(name: "HarnessPrimitivesTests", dependencies: ["HarnessPrimitives"], swiftSettings: strict),
+        .testTarget(name: "HarnessHTTPTests", dependencies: ["HarnessHTTP"], swiftSettings: strict),
         .testTarget(name: "MockPusherTests", dependencies: ["HarnessJSON", "MockPusher"], swiftSettings: strict),
         .testTarget(name: "PubNubCryptoTests", dependencies: ["HarnessTesting", "PubNubCrypto"], swiftSettings: strict),
         .testTarget(
-            name: "MockPubNubServerTests", dependencies: ["HarnessJSON", "HarnessTesting", "MockPubNubServer"], swiftSettings: strict
+            name: "MockPubNubServerTests", dependencies: ["HarnessHTTP", "HarnessJSON", "HarnessPrimitives", "HarnessServerCore", "HarnessTesting", "MockPubNubServer"], swiftSettings: strict
         ),
         // Fuzz entry points (docs/reliability.md): plain functions in a library, so `swift test`
         // runs them on seeded mutations and `harness-fuzz` serves both libFuzzer and corpus replay.
@@ -92,8 +113,8 @@ let package = Package(
             dependencies: ["PusherServer", "MockPusher", "MockPubNubServer", "HarnessTesting", "HarnessWebSocket", "HarnessHTTPClient"],
             swiftSettings: strict
         ),
-        .testTarget(name: "HarnessWebSocketTests", dependencies: ["HarnessWebSocket"], swiftSettings: strict),
-        .testTarget(name: "HarnessHTTPClientTests", dependencies: ["HarnessHTTPClient", "HarnessTesting", "MockPubNubServer"], swiftSettings: strict),
+        .testTarget(name: "HarnessWebSocketTests", dependencies: ["HarnessWebSocket", "HarnessHTTP"], swiftSettings: strict),
+        .testTarget(name: "HarnessHTTPClientTests", dependencies: ["HarnessHTTPClient", "HarnessTesting", "HarnessServerCore"], swiftSettings: strict),
         .testTarget(name: "HarnessFuzzingTests", dependencies: ["HarnessFuzzing", "HarnessTesting"], swiftSettings: strict),
         .testTarget(
             name: "ClientUnderTestTests",

@@ -5,6 +5,7 @@
 # Both divide by CPU time (openssl speed's default), so other load on the machine skews neither much.
 # Each side runs ROUNDS times, alternating, and the best figure of each is kept.
 # Usage: scripts/bench-crypto.sh [seconds-per-measurement, default 2] [rounds, default 3]
+# PUBNUB_HARNESS_BIN=PATH measures that binary instead of building the release one.
 set -euo pipefail
 export LC_ALL=C
 SECONDS_PER=${1:-2}
@@ -12,8 +13,12 @@ ROUNDS=${2:-3}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 
-swift build -c release --product pubnub-harness >/dev/null
-BIN="$ROOT/.build/release/pubnub-harness"
+if [ -n "${PUBNUB_HARNESS_BIN:-}" ]; then
+    BIN="$PUBNUB_HARNESS_BIN"
+else
+    swift build -c release --product pubnub-harness >/dev/null
+    BIN="$ROOT/.build/release/pubnub-harness"
+fi
 OURS=$(mktemp)
 trap 'rm -f "$OURS"' EXIT
 

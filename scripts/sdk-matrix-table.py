@@ -19,7 +19,7 @@ import os
 import re
 
 SUITES = ["publish", "subscribe", "presence", "history", "groups", "pam", "faults", "tls", "transport",
-          "reconnect", "threshold", "encryption"]
+          "reconnect", "threshold", "encryption", "objects"]
 
 
 def version_key(name):

@@ -4,16 +4,22 @@
 # seed through each client under each load condition, N times each, and compares every case's
 # outcome with the quiet runs.
 #
-#   scripts/stability.sh [--clients "built-in python"] [--conditions "quiet cpu mixed"] [--runs N]
+#   scripts/stability.sh [--clients "built-in python pusher"] [--conditions "quiet cpu mixed"] [--runs N]
 #                        [--generators G] [--suite NAME ...] [--seed N] [--load-seconds S]
-#                        [--out DIR] [-- RUN-OPTIONS...]
+#                        [--compare-reuse] [--out DIR] [-- RUN-OPTIONS...]
 #
 # Conditions: quiet (no added load); cpu (12 busy shell loops); mixed (a second `pubnub-harness
 # serve` kept busy by G loopback load generators, scripts/soak.py in soak mode, default 9). Every
 # load process is started under `timeout --load-seconds` (default 1800) and killed when its run
 # ends. --runs (default 3) repeats every (client, condition) run. The python client is
 # Drivers/python/pubnub_driver.py in a venv with pubnub 10.8.0 (the one .ci/run uses, created
-# when missing; PUBNUB_SDK_VENV overrides its place).
+# when missing; PUBNUB_SDK_VENV overrides its place); pysher is Drivers/pysher/pysher_driver.py
+# with pysher 1.0.8 from the same venv and its expectation file. pusher is the Pusher family
+# (`run --family pusher`) with the built-in Pusher client; --suite names starting with `pusher`
+# go to pusher and pysher only.
+# --compare-reuse runs every driver condition twice, one process per case (`--no-driver-reuse`,
+# shown as CONDITION-fresh) and with warm drivers (CONDITION-reuse, docs/driver-protocol.md,
+# "Reuse"), so the comparison below lists every case whose verdict reuse changed.
 # Prints each case's outcome per condition (runs that disagree show as `pass/fail`), the cases
 # whose verdict changed between any two runs (flaky counts as a pass: it is not failing, and is
 # listed separately), the wall time, time scale and load average of each run, and writes the
@@ -22,28 +28,32 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-clients="built-in python"
+clients="built-in python pusher"
 conditions="quiet cpu mixed"
 suites=()
+pusher_suites=()
 seed=20261123
 load_seconds=1800
 runs=3
 generators=9
 out=".build/stability"
 python_sdk=10.8.0
+pysher_version=1.0.8
+driver_modes="default"
 run_options=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --clients) clients="$2"; shift 2 ;;
         --conditions) conditions="$2"; shift 2 ;;
-        --suite) suites+=(--suite "$2"); shift 2 ;;
+        --suite) if [[ "$2" == pusher* ]]; then pusher_suites+=(--suite "$2"); else suites+=(--suite "$2"); fi; shift 2 ;;
         --seed) seed="$2"; shift 2 ;;
         --load-seconds) load_seconds="$2"; shift 2 ;;
         --runs) runs="$2"; shift 2 ;;
         --generators) generators="$2"; shift 2 ;;
         --out) out="$2"; shift 2 ;;
         --) shift; run_options=("$@"); break ;;
-        -h|--help) sed -n '3,22p' "$0"; exit 0 ;;
+        --compare-reuse) driver_modes="fresh reuse"; shift ;;
+        -h|--help) sed -n '3,27p' "$0"; exit 0 ;;
         *) echo "stability: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -102,16 +112,41 @@ python_command() {
     echo "$venv/bin/python $PWD/Drivers/python/pubnub_driver.py --flavour sync"
 }
 
+pysher_command() {
+    local venv="${PUBNUB_SDK_VENV:-${TMPDIR:-/tmp}/pubnub-harness-ci-venv}"
+    if ! "$venv/bin/python" -c "import importlib.metadata as m, sys; sys.exit(m.version('pysher') != '$pysher_version')" 2>/dev/null; then
+        echo "stability: installing pysher==$pysher_version into $venv" >&2
+        { [ -x "$venv/bin/python" ] || python3 -m venv "$venv"; } && "$venv/bin/pip" install -q "pysher==$pysher_version" >&2 \
+            || { echo "stability: cannot make a venv with pysher==$pysher_version" >&2; exit 2; }
+    fi
+    echo "$venv/bin/python $PWD/Drivers/pysher/pysher_driver.py"
+}
+
 [[ "$runs" =~ ^[1-9][0-9]*$ ]] || { echo "stability: --runs needs a positive number" >&2; exit 2; }
 rm -f "$out"/runs.txt "$out"/*-run*.json
 for client in $clients; do
     client_args=()
+    selection=(${suites[@]+"${suites[@]}"})
     case "$client" in
         built-in) ;;
         python) client_args=(--client-command "$(python_command)" --client-name "python-sdk-$python_sdk") ;;
-        *) echo "stability: unknown client $client (built-in, python)" >&2; exit 2 ;;
+        pusher) client_args=(--family pusher); selection=(${pusher_suites[@]+"${pusher_suites[@]}"}) ;;
+        pysher) client_args=(--family pusher --client-command "$(pysher_command)" --client-name "pysher-$pysher_version"
+                             --expectations Fixtures/expectations/pysher-$pysher_version.json)
+                selection=(${pusher_suites[@]+"${pusher_suites[@]}"}) ;;
+        *) echo "stability: unknown client $client (built-in, python, pusher, pysher)" >&2; exit 2 ;;
     esac
+    modes="$driver_modes"
+    [ "$client" = built-in ] && modes="default"
     for condition in $conditions; do
+      for mode in $modes; do
+        mode_args=()
+        label="$condition"
+        case "$mode" in
+            default) ;;
+            fresh) mode_args=(--no-driver-reuse); label="$condition-fresh" ;;
+            reuse) label="$condition-reuse" ;;
+        esac
         for run in $(seq "$runs"); do
             case "$condition" in
                 quiet) ;;
@@ -119,23 +154,26 @@ for client in $clients; do
                 mixed) start_mixed_load ;;
                 *) echo "stability: unknown condition $condition (quiet, cpu, mixed)" >&2; exit 2 ;;
             esac
-            name="$client-$condition-run$run"
+            name="$client-$label-run$run"
             report="$out/$name.json"
             load_before=$(cut -d' ' -f1 /proc/loadavg)
-            echo "stability: $client, $condition, run $run/$runs (load average $load_before)"
+            echo "stability: $client, $label, run $run/$runs (load average $load_before)"
             started=$(date +%s.%N)
             # Exit status 1 only means cases failed: the comparison below is what counts here.
-            "$harness" run --seed "$seed" ${suites[@]+"${suites[@]}"} ${client_args[@]+"${client_args[@]}"} \
-                ${run_options[@]+"${run_options[@]}"} --json "$report" >"$out/$name.log" 2>&1 || true
+            "$harness" run --seed "$seed" ${selection[@]+"${selection[@]}"} ${client_args[@]+"${client_args[@]}"} \
+                ${mode_args[@]+"${mode_args[@]}"} ${run_options[@]+"${run_options[@]}"} --json "$report" >"$out/$name.log" 2>&1 || true
             ended=$(date +%s.%N)
             load_after=$(cut -d' ' -f1 /proc/loadavg)
             stop_load
             scale=$(grep -m1 '^time scale' "$out/$name.log" | sed 's/, driver start-up.*//' || true)
             echo "  $scale"
             if [ ! -s "$report" ]; then echo "stability: no report for $name (see $out/$name.log)" >&2; exit 2; fi
-            printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$client" "$condition" "$run" "$(echo "$ended - $started" | bc)" \
+            drivers=$(grep -m1 '^driver processes:' "$out/$name.log" || true)
+            [ -n "$drivers" ] && echo "  $drivers"
+            printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$client" "$label" "$run" "$(echo "$ended - $started" | bc)" \
                 "$load_before" "$load_after" "$scale" >>"$out/runs.txt"
         done
+      done
     done
 done
 

@@ -12,6 +12,11 @@ It feature-detects what differs between SDK majors (4.x ... 10.x): configuration
 names, crypto modules, reconnection policies, status categories as integers or enums. Settings
 the SDK has no equivalent for are ignored (and listed in the `hello` profile); operations it
 lacks are answered `unsupported`.
+
+Both flavours serve many cases in one process when the runner asks (docs/driver-protocol.md,
+"Reuse"): `close` with `"reuse": true` stops the case's SDK object, shuts its sockets down, waits for
+its threads (and, asyncio, its tasks and executor), and answers `reusable` only when nothing of the
+case is left; the next `configure` makes a fresh SDK object.
 """
 import argparse
 import json
@@ -41,6 +46,14 @@ def emit(obj):
 def log(text):
     sys.stderr.write(text.rstrip() + "\n")
     sys.stderr.flush()
+
+
+# Ending one case inside a reused process (Drivers/common); without it the driver serves one case.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "common"))
+try:
+    import case_cleanup
+except ImportError:
+    case_cleanup = None
 
 
 # --- SDK import and feature detection ------------------------------------------------------
@@ -157,16 +170,17 @@ class Unsupported(Exception):
 
 
 CA_FILE = None
+CA_PEM = None
 
 
 def trust_ca(pem):
     """Makes every HTTP stack the SDK may use (httpx, requests, aiohttp/ssl) trust the harness CA."""
-    global CA_FILE
-    if CA_FILE is None:
+    global CA_FILE, CA_PEM
+    if CA_FILE is None or CA_PEM != pem:  # a reused process may meet another CA
         handle = tempfile.NamedTemporaryFile("w", suffix=".pem", delete=False)
         handle.write(pem)
         handle.close()
-        CA_FILE = handle.name
+        CA_FILE, CA_PEM = handle.name, pem
     for name in ("SSL_CERT_FILE", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE"):
         os.environ[name] = CA_FILE
 
@@ -283,6 +297,43 @@ class Listener(SubscribeCallback):
         if getattr(presence, "state", None) is not None:
             line["state"] = presence.state
         emit(line)
+
+    # App Context events (e = 2). The SDK's results carry the event and its data but not the
+    # channel it arrived on: the line names the channel the service routes it to (the object's id;
+    # for memberships the channel's id).
+    def _app_context(self, result, entity):
+        data = getattr(result, "data", None) or {}
+        if entity == "membership":
+            channel = (data.get("channel") or {}).get("id")
+        else:
+            channel = data.get("id")
+        emit({"type": "appContext", "channel": channel, "event": getattr(result, "event", None), "entity": entity, "data": data})
+
+    def uuid(self, pubnub, uuid):
+        self._app_context(uuid, "uuid")
+
+    def channel(self, pubnub, channel):
+        self._app_context(channel, "channel")
+
+    def membership(self, pubnub, membership):
+        self._app_context(membership, "membership")
+
+
+class GatedListener(Listener):
+    """One case's listener in a reusable process: silent once its case is closed. Every public
+    callback the SDK calls (status, message, presence, signal and any other) runs through the
+    case's gate."""
+
+    def __init__(self, gate):
+        super().__init__()
+        self.gate = gate
+
+    def __getattribute__(self, name):
+        attribute = object.__getattribute__(self, name)
+        if name.startswith("_") or name == "gate" or not callable(attribute):
+            return attribute
+        gate = object.__getattribute__(self, "gate")
+        return lambda *args, **kwargs: gate.call(attribute, *args, **kwargs)
 
 
 # --- Operations ------------------------------------------------------------------------------
@@ -422,6 +473,8 @@ class Operations:
             if step.get("ttl") is not None:
                 builder.ttl(int(step["ttl"]))
             return builder, lambda r, s: status_reply(s, {})
+        if kind in APP_CONTEXT_OPERATIONS:
+            return build_app_context(p, step)
         raise Unsupported(kind)
 
     @staticmethod
@@ -488,6 +541,166 @@ class Operations:
         return {"category": None, "error": False, "data": {}}
 
 
+# --- App Context ---------------------------------------------------------------------------
+
+APP_CONTEXT_OPERATIONS = (
+    "getUUIDMetadata", "setUUIDMetadata", "removeUUIDMetadata", "getAllUUIDMetadata",
+    "getChannelMetadata", "setChannelMetadata", "removeChannelMetadata", "getAllChannelMetadata",
+    "getMemberships", "setMemberships", "removeMemberships", "manageMemberships",
+    "getMembers", "setMembers", "removeMembers", "manageMembers",
+)
+
+
+def app_context_object(result, status):
+    return result_reply(status, {"data": getattr(result, "data", None)})
+
+
+def app_context_list(result, status):
+    data = {"data": list(getattr(result, "data", None) or [])}
+    if getattr(result, "total_count", None) is not None:
+        data["totalCount"] = result.total_count
+    for key in ("next", "prev"):
+        page = getattr(result, key, None)
+        if page is not None:
+            data[key] = page.hash
+    return result_reply(status, data)
+
+
+def sort_keys(names):
+    """`field[:asc|desc]` → the SDK's PNSortKey (it knows id, name and updated only)."""
+    from pubnub.models.consumer.objects_v2.sort import PNSortKey, PNSortKeyValue
+    keys = []
+    for name in names or []:
+        field, _, direction = name.partition(":")
+        value = {"id": PNSortKeyValue.ID, "name": PNSortKeyValue.NAME, "updated": PNSortKeyValue.UPDATED}.get(field)
+        if value is None:
+            raise Unsupported("sort key %s (the SDK sorts by id, name and updated only)" % field)
+        keys.append(PNSortKey.desc(value) if direction == "desc" else PNSortKey.asc(value))
+    return keys
+
+
+def list_options(builder, step, includes=None):
+    """limit, filter, count, sort, page cursor; `includes` (a PNIncludes) for memberships/members."""
+    from pubnub.models.consumer.objects_v2.page import Next, Previous
+    if step.get("limit") is not None:
+        builder.limit(int(step["limit"]))
+    if step.get("filter") is not None:
+        builder.filter(step["filter"])
+    if step.get("includeCount"):
+        builder.include_total_count(True)
+    if step.get("sort"):
+        builder.sort(*sort_keys(step["sort"]))
+    if step.get("start"):
+        builder.page(Next(step["start"]))
+    elif step.get("end"):
+        builder.page(Previous(step["end"]))
+    if includes is not None:
+        builder.include(includes)
+    return builder
+
+
+def object_includes(builder, include):
+    builder.include_custom("custom" in include)
+    builder.include_status("status" in include)
+    builder.include_type("type" in include)
+    return builder
+
+
+def membership_includes(include, prefix):
+    """The `include` tokens as the SDK's MembershipIncludes / MemberIncludes."""
+    from pubnub.models.consumer.objects_v2.common import MembershipIncludes, MemberIncludes
+    flags = dict(custom="custom" in include, status="status" in include, type="type" in include)
+    if prefix == "channel":
+        return MembershipIncludes(channel=any(t.startswith("channel") for t in include),
+                                  channel_custom="channel.custom" in include, channel_type="channel.type" in include,
+                                  channel_status="channel.status" in include, **flags)
+    return MemberIncludes(user=any(t.startswith("uuid") for t in include), user_custom="uuid.custom" in include,
+                          user_type="uuid.type" in include, user_status="uuid.status" in include, **flags)
+
+
+def build_app_context(p, step):
+    from pubnub.models.consumer.objects_v2.memberships import PNChannelMembership
+    from pubnub.models.consumer.objects_v2.channel_members import PNUserMember
+    kind = step["type"]
+    include = step.get("include") or []
+    metadata = step.get("metadata") or {}
+    if kind in ("getUUIDMetadata", "setUUIDMetadata", "removeUUIDMetadata"):
+        builder = {"getUUIDMetadata": p.get_uuid_metadata, "setUUIDMetadata": p.set_uuid_metadata,
+                   "removeUUIDMetadata": p.remove_uuid_metadata}[kind]()
+        if step.get("uuid"):
+            builder.uuid(step["uuid"])
+        if kind == "removeUUIDMetadata":
+            return builder, lambda r, s: status_reply(s, {})
+        object_includes(builder, include)
+        if kind == "setUUIDMetadata":
+            for field, setter in (("name", "set_name"), ("email", "email"), ("externalId", "external_id"),
+                                  ("profileUrl", "profile_url"), ("status", "set_status"), ("type", "set_type")):
+                if field in metadata:
+                    getattr(builder, setter)(metadata[field])
+            if "custom" in metadata:
+                builder.custom(metadata["custom"])
+                builder.include_custom("custom" in include)
+            if step.get("ifMatchesETag"):
+                builder.if_matches_etag(step["ifMatchesETag"])
+        return builder, app_context_object
+    if kind in ("getChannelMetadata", "setChannelMetadata", "removeChannelMetadata"):
+        builder = {"getChannelMetadata": p.get_channel_metadata, "setChannelMetadata": p.set_channel_metadata,
+                   "removeChannelMetadata": p.remove_channel_metadata}[kind]().channel(step["channel"])
+        if kind == "removeChannelMetadata":
+            return builder, lambda r, s: status_reply(s, {})
+        object_includes(builder, include)
+        if kind == "setChannelMetadata":
+            for field, setter in (("name", "set_name"), ("description", "description"), ("status", "set_status"),
+                                  ("type", "set_type")):
+                if field in metadata:
+                    getattr(builder, setter)(metadata[field])
+            if "custom" in metadata:
+                builder.custom(metadata["custom"])
+                builder.include_custom("custom" in include)
+            if step.get("ifMatchesETag"):
+                builder.if_matches_etag(step["ifMatchesETag"])
+        return builder, app_context_object
+    if kind in ("getAllUUIDMetadata", "getAllChannelMetadata"):
+        builder = (p.get_all_uuid_metadata() if kind == "getAllUUIDMetadata" else p.get_all_channel_metadata())
+        object_includes(builder, include)
+        return list_options(builder, step), app_context_list
+    memberships = kind.endswith("Memberships")
+    includes = membership_includes(include, "channel" if memberships else "uuid")
+
+    def channel_item(item):
+        return PNChannelMembership(item["id"], custom=item.get("custom"), status=item.get("status"), type=item.get("type"))
+
+    def member_item(item):
+        return PNUserMember(item["id"], type=item.get("type"), status=item.get("status"), custom=item.get("custom"))
+
+    sets = step.get("set") or []
+    removes = step.get("remove") or []
+    if memberships:
+        if kind == "getMemberships":
+            builder = p.get_memberships()
+        elif kind == "setMemberships":
+            builder = p.set_memberships().channel_memberships([channel_item(i) for i in sets])
+        elif kind == "removeMemberships":
+            builder = p.remove_memberships().channel_memberships([PNChannelMembership(c) for c in removes])
+        else:
+            builder = p.manage_memberships().set([channel_item(i) for i in sets]).remove(
+                [PNChannelMembership(c) for c in removes])
+        if step.get("uuid"):
+            builder.uuid(step["uuid"])
+    else:
+        if kind == "getMembers":
+            builder = p.get_channel_members()
+        elif kind == "setMembers":
+            builder = p.set_channel_members().uuids([member_item(i) for i in sets])
+        elif kind == "removeMembers":
+            builder = p.remove_channel_members().uuids([PNUserMember(u) for u in removes])
+        else:
+            builder = p.manage_channel_members().set([member_item(i) for i in sets]).remove(
+                [PNUserMember(u) for u in removes])
+        builder.channel(step["channel"])
+    return list_options(builder, step, includes), app_context_list
+
+
 def exception_reply(error):
     """An SDK exception: its status when it carries one; else the SDK raised without a status."""
     status = getattr(error, "status", None)
@@ -505,11 +718,18 @@ class SyncDriver:
     def __init__(self):
         self.pubnub = None
         self.ops = None
+        self.gate = None
+        # What a closed case must leave behind: the threads of the process before any case.
+        self.baseline = set(threading.enumerate())
 
     def configure(self, fields):
         from pubnub.pubnub import PubNub
-        self.pubnub = PubNub(make_configuration(fields))
-        self.pubnub.add_listener(Listener())
+        if self.pubnub is not None:
+            raise RuntimeError("configure before the previous case's close")
+        pubnub = PubNub(make_configuration(fields))
+        self.gate = case_cleanup.CaseGate() if case_cleanup is not None else None
+        pubnub.add_listener(GatedListener(self.gate) if self.gate is not None else Listener())
+        self.pubnub = pubnub
         # Build the HTTP session (TLS context, connection pool) now, not inside the case's first
         # request: that is process start-up, not the SDK's protocol behaviour.
         handler = getattr(self.pubnub, "_request_handler", None)
@@ -557,32 +777,73 @@ class SyncDriver:
         if self.pubnub is not None:
             threading.Thread(target=self.pubnub.stop, daemon=True).start()
 
+    def close_for_reuse(self):
+        """Ends the case so that the process can serve another: None when nothing of it is left
+        (no listener call, thread, timer or socket), else why not."""
+        gate, pubnub = self.gate, self.pubnub
+        self.gate = self.pubnub = self.ops = None
+        if gate is not None:
+            gate.shut()
+        # Sockets first: a read blocked on a socket that the SDK's stop() closes never wakes up
+        # (Linux), a shut-down one ends at once.
+        case_cleanup.shut_down_sockets()
+        if pubnub is not None:
+            stopper = threading.Thread(target=stop_quietly, args=(pubnub,), daemon=True)
+            stopper.start()
+            stopper.join(2.0)
+        del pubnub
+        return case_cleanup.settle(self.baseline, 3.0)
+
     def run(self):
         for raw in sys.stdin:
             raw = raw.strip()
             if not raw:
                 continue
             step = json.loads(raw)
-            if step.get("type") == "close":
+            kind = step.get("type")
+            if kind == "close":
+                if step.get("reuse") and case_cleanup is not None:
+                    problem = self.close_for_reuse()
+                    data = {"reusable": problem is None}
+                    if problem is not None:
+                        data["detail"] = problem
+                        log("not reusable: " + problem)
+                    emit({"id": step.get("id"), "type": "result", "data": data})
+                    if problem is None:
+                        continue
+                    return
                 self.close()
                 emit({"id": step.get("id"), "type": "result"})
                 return
-            if step.get("type") in ("hello", "configure"):
+            if kind in ("hello", "configure"):
                 handle(self, step)
+                continue
+            if self.pubnub is None:
+                # A late operation of a closed case (the runner refuses them; never reaches an SDK object).
+                emit({"id": step.get("id"), "type": "error", "detail": "no case is configured"})
                 continue
             # Operations may block (timeouts, hangs): each runs on its own thread so `close`
             # is always answered at once.
-            threading.Thread(target=handle, args=(self, step), daemon=True).start()
+            threading.Thread(target=handle, args=(self, step, self.gate), daemon=True).start()
 
 
-def handle(driver, step):
+def stop_quietly(pubnub):
+    try:
+        pubnub.stop()
+    except Exception as error:  # e.g. no subscription manager in this configuration
+        log("stop: %s" % error)
+
+
+def handle(driver, step, gate=None):
+    """Answers one request; with a case's `gate`, the reply is dropped once that case is closed."""
     ident = step.get("id")
+    guarded = gate.call if gate is not None else (lambda function, *args: function(*args))
     try:
         if answer_control(driver, step, driver.flavour):
             return
-        emit_operation_reply(ident, driver.perform(step))
+        guarded(emit_operation_reply, ident, driver.perform(step))
     except Exception as error:
-        emit_operation_error(ident, error)
+        guarded(emit_operation_error, ident, error)
 
 
 def answer_control(driver, step, flavour):
@@ -625,6 +886,10 @@ def hello_reply(ident, flavour):
                      # case: on a busy machine `configure` may need more than the default 5 s.
                      "controlTimeoutMs": 15000,
                      "capabilities": capabilities(), "profile": profile(flavour),
+                     # One process serves many cases (its close can prove the case gone). Offered
+                     # for 10.x, the major compared case by case with one process per case
+                     # (docs/performance.md); older majors keep one process per case.
+                     "reuse": case_cleanup is not None and sdk_major() >= 10,
                      "operations": sorted(OPERATIONS)}}
 
 
@@ -641,18 +906,58 @@ class AsyncioDriver:
         self.loop = loop
         self.pubnub = None
         self.ops = None
+        self.gate = None
+        self.executor = None
+        # What a closed case must leave behind: the threads before any case (main, stdin reader),
+        # and the loop's own wake-up sockets.
+        self.baseline = set(threading.enumerate())
+        if case_cleanup is not None:
+            case_cleanup.keep_current_sockets()
 
     def configure(self, fields):
         # The configuration first: it points SSL_CERT_FILE at the harness CA, and aiohttp (the
         # 4.x-9.x asyncio transport) builds its default TLS context when it is first imported.
+        if self.pubnub is not None:
+            raise RuntimeError("configure before the previous case's close")
         config = make_configuration(fields)
         from pubnub.pubnub_asyncio import PubNubAsyncio
+        if case_cleanup is not None:
+            # The case's own default executor (name resolution runs there), ended with the case.
+            from concurrent.futures import ThreadPoolExecutor
+            self.executor = ThreadPoolExecutor()
+            self.loop.set_default_executor(self.executor)
         try:
             self.pubnub = PubNubAsyncio(config, custom_event_loop=self.loop)
         except TypeError:
             self.pubnub = PubNubAsyncio(config)
-        self.pubnub.add_listener(Listener())
+        self.gate = case_cleanup.CaseGate() if case_cleanup is not None else None
+        self.pubnub.add_listener(GatedListener(self.gate) if self.gate is not None else Listener())
         self.ops = Operations(self.pubnub)
+
+    async def close_for_reuse(self):
+        """Ends the case so that the process can serve another: None when nothing of it is left
+        (no listener call, task, thread or socket), else why not."""
+        import asyncio
+        gate, pubnub, executor = self.gate, self.pubnub, self.executor
+        self.gate = self.pubnub = self.ops = self.executor = None
+        if gate is not None:
+            gate.shut()
+        case_cleanup.shut_down_sockets()
+        if pubnub is not None:
+            try:
+                await asyncio.wait_for(pubnub.stop(), 2.0)
+            except Exception as error:
+                log("stop: %s" % error)
+        current = asyncio.current_task()
+        others = [task for task in asyncio.all_tasks(self.loop) if task is not current]
+        for task in others:
+            task.cancel()
+        if others:
+            await asyncio.wait(others, timeout=2.0)
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
+        del pubnub, others  # the SDK object's connections close with it
+        return await case_cleanup.settle_async(self.baseline, 3.0)
 
     async def perform(self, step):
         if step["type"] in ("subscribe", "unsubscribe", "unsubscribeAll"):
@@ -673,14 +978,16 @@ class AsyncioDriver:
             return reply
         return convert(envelope.result, envelope.status)
 
-    async def handle(self, step):
+    async def handle(self, step, gate=None):
+        """Answers one request; with a case's `gate`, the reply is dropped once that case is closed."""
         ident = step.get("id")
+        guarded = gate.call if gate is not None else (lambda function, *args: function(*args))
         try:
             if answer_control(self, step, "asyncio"):
                 return
-            emit_operation_reply(ident, await self.perform(step))
+            guarded(emit_operation_reply, ident, await self.perform(step))
         except Exception as error:
-            emit_operation_error(ident, error)
+            guarded(emit_operation_error, ident, error)
 
     async def run(self, lines):
         import asyncio
@@ -694,6 +1001,16 @@ class AsyncioDriver:
                 continue
             step = json.loads(raw)
             if step.get("type") == "close":
+                if step.get("reuse") and case_cleanup is not None:
+                    problem = await self.close_for_reuse()
+                    data = {"reusable": problem is None}
+                    if problem is not None:
+                        data["detail"] = problem
+                        log("not reusable: " + problem)
+                    emit({"id": step.get("id"), "type": "result", "data": data})
+                    if problem is None:
+                        continue
+                    return
                 emit({"id": step.get("id"), "type": "result"})
                 if self.pubnub is not None:
                     try:
@@ -701,7 +1018,11 @@ class AsyncioDriver:
                     except Exception:
                         pass
                 return
-            task = self.loop.create_task(self.handle(step))
+            if step.get("type") not in ("hello", "configure") and self.pubnub is None:
+                # A late operation of a closed case (the runner refuses them; never reaches an SDK object).
+                emit({"id": step.get("id"), "type": "error", "detail": "no case is configured"})
+                continue
+            task = self.loop.create_task(self.handle(step, self.gate))
             tasks.add(task)
             task.add_done_callback(tasks.discard)
 

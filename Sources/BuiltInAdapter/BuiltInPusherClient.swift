@@ -6,7 +6,8 @@ import Synchronization
 
 /// The built-in Pusher client (`PusherClientUnderTest.PusherClient`, modelled on libPusher) as a
 /// ``PusherConformanceClient``: authorization through the harness's endpoint (a form POST, as
-/// libPusher does), `reconnectDelay` from the case, events mapped to ``PusherObservation``s.
+/// libPusher does), `reconnectDelay`, activity and pong timeouts from the case, `wss` trusting the
+/// harness's CA when the case asks for TLS, events mapped to ``PusherObservation``s.
 public struct BuiltInPusherClient: PusherConformanceClient {
     public let name = "built-in-pusher"
     public let capabilities: Set<PusherCapability> = Set(PusherCapability.allCases)
@@ -14,7 +15,10 @@ public struct BuiltInPusherClient: PusherConformanceClient {
     public init() {}
 
     public func makeSession(configuration: PusherSessionConfiguration) async throws -> any PusherClientSession {
-        var options = PusherClientOptions(host: configuration.host, port: configuration.port, useTLS: false)
+        var options = PusherClientOptions(host: configuration.host, port: configuration.port, useTLS: configuration.useTLS)
+        if let pem = configuration.caPEM { options.trustedCA = .pem(pem) }
+        if let activity = configuration.settings.activityTimeoutSeconds { options.connection.activityTimeout = activity }
+        if let pong = configuration.settings.pongTimeoutSeconds { options.connection.pongTimeout = pong }
         options.connectAutomatically = false
         options.protocolVersion = configuration.settings.protocolVersion
         options.authorizationURL = configuration.authEndpoint

@@ -63,6 +63,10 @@ final class EventForwarder: PubNubListener {
             state: event.state)))
     }
 
+    func client(_ client: PubNubClient, didReceiveAppContextEvent event: PNAppContextEvent) {
+        continuation.yield(.appContext(AppContextEvent(channel: event.channel, event: event.event, type: event.type, data: event.data)))
+    }
+
     func client(_ client: PubNubClient, didReceiveStatus status: PNStatus) {
         let category = StatusCategory(rawValue: status.category.rawValue) ?? .unknown
         let timetoken = status.currentTimetoken == 0 ? nil : String(status.currentTimetoken)

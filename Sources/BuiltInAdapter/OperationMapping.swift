@@ -77,6 +77,8 @@ enum OperationMapping {
                 return success(["channels": .array(result.channels.map { .string($0) })])
             case .deleteGroup(let group):
                 return result(of: await client.removeGroup(group))
+            case .appContext(let operation):
+                return try await AppContextMapping.perform(operation, on: client)
             }
         } catch let status as PNStatus {
             return result(of: status)

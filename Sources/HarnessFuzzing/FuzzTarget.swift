@@ -16,6 +16,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case driverLine = "driver-line"
     /// The WebSocket frame decoder and message assembler: any split decodes alike; frames re-encode.
     case webSocketFrames = "websocket-frames"
+    /// `MultipartFormData`: refusals are typed; parts re-encode and parse to the same parts.
+    case multipart = "multipart"
 
     /// Runs the entry point on `input`; throws when an invariant does not hold.
     public func run(_ input: [UInt8]) throws(FuzzFailure) {
@@ -25,6 +27,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .jsonScanner: try JSONScannerFuzz.run(input)
         case .driverLine: try DriverLineFuzz.run(input)
         case .webSocketFrames: try WebSocketFrameFuzz.run(input)
+        case .multipart: try MultipartFuzz.run(input)
         }
     }
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessHTTP
 
 /// Reads one HTTP/1.1 response from a stream: status line, headers, then a body framed by
 /// Content-Length, chunked transfer coding, or the end of the connection.
@@ -41,28 +42,29 @@ struct HTTPResponseReader {
         }
     }
 
+    /// Reads the next response head with ``HTTPResponseHead/parse(_:maxLength:)``, the package's one head reader.
+    private mutating func readHead() throws(HTTPClientError) -> HTTPResponseHead {
+        while true {
+            do throws(HTTPResponseHeadError) {
+                if let (head, consumed) = try HTTPResponseHead.parse(buffer, maxLength: Self.maxHeaderBytes) {
+                    buffer.removeFirst(consumed)
+                    return head
+                }
+            } catch {
+                throw .malformedHTTP(error.description)
+            }
+            if try !fill() { throw .closedBeforeResponse(receivedBytes: received) }
+        }
+    }
+
     mutating func read() throws(HTTPClientError) -> HTTPClientResponse {
         while true {
-            let statusLine = try readLine(limit: Self.maxHeaderBytes)
-            let parts = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-            guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let code = Int(parts[1]), (100...999).contains(code) else {
-                throw .malformedHTTP("bad status line \"\(statusLine.prefix(80))\"")
-            }
-            var headers: [(name: String, value: String)] = []
-            var headerBytes = 0
-            while true {
-                let line = try readLine(limit: Self.maxHeaderBytes)
-                if line.isEmpty { break }
-                headerBytes += line.utf8.count
-                if headerBytes > Self.maxHeaderBytes { throw .malformedHTTP("headers too large") }
-                guard let colon = line.firstIndex(of: ":") else { throw .malformedHTTP("bad header line") }
-                let name = line[..<colon].lowercased()
-                let value = line[line.index(after: colon)...].trimmingSpaces()
-                headers.append((name, value))
-            }
+            let head = try readHead()
+            let code = head.status
+            let headers = head.headers.fields.map { (name: $0.name.lowercased(), value: $0.value) }
             if (100..<200).contains(code) { continue }
             let closes = headers.contains { $0.name == "connection" && $0.value.lowercased().contains("close") }
-            connectionReusable = parts[0] == "HTTP/1.1" && !closes
+            connectionReusable = head.version == "HTTP/1.1" && !closes
             let body = try readBody(headers: headers, statusCode: code)
             if !buffer.isEmpty { connectionReusable = false }
             return HTTPClientResponse(statusCode: code, headers: headers, body: body)
@@ -97,7 +99,7 @@ struct HTTPResponseReader {
         var body: [UInt8] = []
         while true {
             let sizeLine = try readLine(limit: 1024)
-            let sizeText = sizeLine.split(separator: ";", maxSplits: 1).first.map { $0.trimmingSpaces() } ?? ""
+            let sizeText = sizeLine.split(separator: ";", maxSplits: 1).first.map { $0.trimmingHTTPWhitespace() } ?? ""
             guard let size = Int(sizeText, radix: 16), size >= 0 else { throw .malformedHTTP("bad chunk size \"\(sizeLine.prefix(40))\"") }
             if size == 0 {
                 while try !readLine(limit: Self.maxHeaderBytes).isEmpty {}
@@ -114,11 +116,3 @@ struct HTTPResponseReader {
     }
 }
 
-extension StringProtocol {
-    func trimmingSpaces() -> String {
-        var s = Substring(self)
-        while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
-        while let l = s.last, l == " " || l == "\t" { s.removeLast() }
-        return String(s)
-    }
-}

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-internal import PubNubCrypto
+import HarnessHTTP
+internal import HarnessPrimitives
 
 /// Server side of the opening handshake (RFC 6455 §4.2): checks an upgrade request's method and
 /// headers and builds the 101 response head. Extensions (permessage-deflate) and subprotocols are
@@ -7,31 +8,31 @@ internal import PubNubCrypto
 public enum WebSocketServerHandshake {
     /// Whether the request asks for a WebSocket upgrade at all (`Upgrade` lists `websocket`); such
     /// requests are then either accepted or refused with `validate`, never served as plain HTTP.
-    public static func isUpgradeRequest(headers: [WebSocketHeaderField]) -> Bool {
-        headers.tokens(named: "upgrade").contains("websocket")
+    public static func isUpgradeRequest(headers: HTTPHeaders) -> Bool {
+        headers.tokens(for: "upgrade").contains("websocket")
     }
 
     /// The accepted upgrade, or the refusal to send instead.
-    public static func validate(method: String, headers: [WebSocketHeaderField]) -> Result<WebSocketUpgrade, WebSocketHandshakeRefusal> {
+    public static func validate(method: String, headers: HTTPHeaders) -> Result<WebSocketUpgrade, WebSocketHandshakeRefusal> {
         guard method == "GET" else { return .failure(.badRequest("WebSocket upgrade requires GET, got \(method)")) }
-        guard headers.tokens(named: "upgrade").contains("websocket") else {
+        guard headers.tokens(for: "upgrade").contains("websocket") else {
             return .failure(.badRequest("Upgrade header does not name websocket"))
         }
-        guard headers.tokens(named: "connection").contains("upgrade") else {
+        guard headers.tokens(for: "connection").contains("upgrade") else {
             return .failure(.badRequest("Connection header does not contain the upgrade token"))
         }
-        let versions = headers.values(named: "sec-websocket-version").map { $0.trimmingWhitespace() }
+        let versions = headers.values(for: "sec-websocket-version").map { $0.trimmingHTTPWhitespace() }
         guard versions == ["13"] else {
             return .failure(.unsupportedVersion(versions.isEmpty ? "Sec-WebSocket-Version missing" : "Sec-WebSocket-Version \(versions.joined(separator: ",")) is not 13"))
         }
-        let keys = headers.values(named: "sec-websocket-key").map { $0.trimmingWhitespace() }
+        let keys = headers.values(for: "sec-websocket-key").map { $0.trimmingHTTPWhitespace() }
         guard keys.count == 1, let key = keys.first else {
             return .failure(.badRequest(keys.isEmpty ? "Sec-WebSocket-Key missing" : "Sec-WebSocket-Key repeated"))
         }
         guard WebSocketServerHandshake.canonicalBase64(key)?.count == 16 else {
             return .failure(.badRequest("Sec-WebSocket-Key is not base64 of 16 bytes"))
         }
-        return .success(WebSocketUpgrade(key: key, offeredExtensions: headers.values(named: "sec-websocket-extensions")))
+        return .success(WebSocketUpgrade(key: key, offeredExtensions: headers.values(for: "sec-websocket-extensions")))
     }
 }
 
@@ -44,7 +45,7 @@ public struct WebSocketUpgrade: Hashable, Sendable {
     public var acceptValue: String { WebSocketAccept.value(forKey: key) }
 
     /// The exact `101 Switching Protocols` head, `extraHeaders` appended after the required ones.
-    public func responseHead(extraHeaders: [WebSocketHeaderField] = []) -> [UInt8] {
+    public func responseHead(extraHeaders: HTTPHeaders = HTTPHeaders()) -> [UInt8] {
         var text = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         text += "Sec-WebSocket-Accept: \(acceptValue)\r\n"
         for field in extraHeaders { text += "\(field.name): \(field.value)\r\n" }
@@ -58,14 +59,14 @@ public struct WebSocketHandshakeRefusal: Error, Hashable, Sendable {
     /// 400 for a malformed request, 426 (with `Sec-WebSocket-Version: 13`) for a wrong version.
     public let status: Int
     public let message: String
-    public let headers: [WebSocketHeaderField]
+    public let headers: HTTPHeaders
 
     public static func badRequest(_ message: String) -> WebSocketHandshakeRefusal {
-        WebSocketHandshakeRefusal(status: 400, message: message, headers: [])
+        WebSocketHandshakeRefusal(status: 400, message: message, headers: HTTPHeaders())
     }
 
     public static func unsupportedVersion(_ message: String) -> WebSocketHandshakeRefusal {
-        WebSocketHandshakeRefusal(status: 426, message: message, headers: [WebSocketHeaderField("Sec-WebSocket-Version", "13")])
+        WebSocketHandshakeRefusal(status: 426, message: message, headers: ["Sec-WebSocket-Version": "13"])
     }
 }
 

@@ -17,6 +17,11 @@ public final class PusherCore: Sendable {
         state = Mutex(PusherState(apps: apps, socketIDs: socketIDs))
     }
 
+    /// Runs `body` in the core's critical section (extensions in other files use it).
+    func withState<T, E: Error>(_ body: (inout PusherState) throws(E) -> T) throws(E) -> T {
+        try state.withLock { state throws(E) in try body(&state) }
+    }
+
     /// Handles one input; the actions to perform, in order.
     public func handle(_ input: PusherInput) -> [PusherAction] {
         state.withLock { state in

@@ -66,6 +66,19 @@ public struct CryptoModule: Sendable {
         return plain
     }
 
+    /// Decrypts raw bytes given as standard base64 (``ByteEncoding/bytes(fromBase64:)``).
+    /// - Throws: ``CryptoError/Kind/invalidBase64`` for text that is not base64, then the errors of ``decrypt(_:)``.
+    public func decrypt(base64 text: String) throws(CryptoError) -> [UInt8] {
+        try decrypt(try Self.bytes(fromBase64: text))
+    }
+
+    /// ``ByteEncoding/bytes(fromBase64:)`` with its error as ``CryptoError/Kind/invalidBase64``.
+    public static func bytes(fromBase64 text: String) throws(CryptoError) -> [UInt8] {
+        do throws(Base64Error) { return try ByteEncoding.bytes(fromBase64: text) } catch {
+            throw CryptoError(.invalidBase64, error.message)
+        }
+    }
+
     /// Encrypts a message: the UTF-8 of `jsonText` (used as given, not re-serialised) → standard base64.
     public func encryptMessage(_ jsonText: String) throws(CryptoError) -> String {
         var text = jsonText
@@ -196,7 +209,10 @@ public struct CryptoModule: Sendable {
         // Heap scratch: temporary allocations above 1 KiB cost a stack-bounds query each time.
         let scratch = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: Base64.maxDecodedCount(input.count) + 16)
         defer { scratch.deallocate() }
-        let rawCount = try Base64.decode(input, into: scratch.baseAddress!)
+        let rawCount: Int
+        do throws(Base64Error) { rawCount = try Base64.decode(input, into: scratch.baseAddress!) } catch {
+            throw CryptoError(.invalidBase64, error.message)
+        }
         let data = UnsafeBufferPointer(start: scratch.baseAddress, count: rawCount)
         // AES-CBC decrypts in place (identical input and output pointers are allowed by EVP).
         let plain = try engine.decryptInPlace(UnsafeMutableBufferPointer(mutating: data), mode: headerlessMode)

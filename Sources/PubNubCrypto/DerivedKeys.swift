@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-internal import COpenSSL
+import HarnessPrimitives
 
 /// The two AES-256 keys PubNub derives from a cipher key, both from one SHA-256 of its UTF-8 bytes.
 public struct DerivedKeys: Sendable, Hashable {
@@ -15,15 +15,8 @@ public struct DerivedKeys: Sendable, Hashable {
     ///   libcrypto cannot hash.
     public init(cipherKey: String) throws(CryptoError) {
         guard !cipherKey.isEmpty else { throw CryptoError(.emptyKey, "the cipher key is empty") }
-        var digest = [UInt8](repeating: 0, count: 32)
-        var length: UInt32 = 0
-        let utf8 = Array(cipherKey.utf8)
-        let status = utf8.withUnsafeBytes { input in
-            digest.withUnsafeMutableBufferPointer { out in
-                EVP_Digest(input.baseAddress, input.count, out.baseAddress, &length, EVP_sha256(), nil)
-            }
-        }
-        guard status == 1, length == 32 else {
+        let digest = Digest.sha256(Array(cipherKey.utf8))
+        guard digest.count == 32 else {
             throw CryptoError(.encryptionFailed, "SHA-256 of the cipher key failed in libcrypto")
         }
         self.digest = digest

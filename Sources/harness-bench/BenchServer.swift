@@ -3,7 +3,7 @@
 import Glibc
 #endif
 import CPosix
-import MockPubNubServer
+import HarnessServerCore
 import Synchronization
 
 /// The transport core with a minimal publish/subscribe handler, to measure the core on its own.
@@ -19,7 +19,7 @@ final class BenchHandler: RequestHandler {
         let path = request.rawPath
         if path.hasPrefix("/publish/") {
             let tt = Self.timetoken()
-            responder.send(.respond(.pubNub(200, "[1,\"Sent\",\"\(tt)\"]")))
+            responder.send(.respond(.bench(200, "[1,\"Sent\",\"\(tt)\"]")))
             let waiting = parked.withLock { list -> [Responder] in
                 defer { list.removeAll() }
                 return list
@@ -29,19 +29,19 @@ final class BenchHandler: RequestHandler {
             let message = request.pathSegments?.last ?? "null"
             let body = "{\"t\":{\"t\":\"\(tt)\",\"r\":1},\"m\":[{\"a\":\"1\",\"f\":0,\"i\":\"bench\",\"p\":{\"t\":\"\(tt)\",\"r\":1},"
                 + "\"k\":\"bench\",\"c\":\"\(channel)\",\"d\":\(message)}]}"
-            let action = ResponseAction.respond(.pubNub(200, body))
+            let action = ResponseAction.respond(.bench(200, body))
             for waiter in waiting { waiter.send(action) }
         } else if path.hasPrefix("/v2/subscribe/") {
             let tt = request.queryItems?["tt"] ?? "0"
             if tt == "0" {
-                responder.send(.respond(.pubNub(200, "{\"t\":{\"t\":\"\(Self.timetoken())\",\"r\":1},\"m\":[]}")))
+                responder.send(.respond(.bench(200, "{\"t\":{\"t\":\"\(Self.timetoken())\",\"r\":1},\"m\":[]}")))
             } else {
                 parked.withLock { $0.append(responder) }
             }
         } else if path == "/time/0" {
-            responder.send(.respond(.pubNub(200, "[\(Self.timetoken())]")))
+            responder.send(.respond(.bench(200, "[\(Self.timetoken())]")))
         } else {
-            responder.send(.respond(.pubNub(404, "{\"error\":true,\"status\":404}")))
+            responder.send(.respond(.bench(404, "{\"error\":true,\"status\":404}")))
         }
     }
 }
@@ -68,4 +68,14 @@ enum BenchServer {
         sigwait(&signals, &received)
         server.stop()
     }
+}
+
+extension HTTPResponse {
+    /// A response with PubNub's content type, as the bench handler answers (same bytes as the service's).
+    static func bench(_ status: Int, _ body: String) -> HTTPResponse {
+        HTTPResponse(status: status, headers: benchHeaders, body: Array(body.utf8))
+    }
+
+    /// Built once and shared, as the service does.
+    private static let benchHeaders: HTTPHeaders = ["Content-Type": "text/javascript; charset=\"UTF-8\""]
 }

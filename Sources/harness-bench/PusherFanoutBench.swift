@@ -3,7 +3,7 @@
 import Glibc
 #endif
 import CPosix
-import MockPubNubServer
+import HarnessServerCore
 import MockPusher
 import PusherServer
 
@@ -13,7 +13,7 @@ enum PusherFanoutBench {
     static let app = PusherAppArgument.demo
     static let channel = "bench"
 
-    /// Runs `PusherService` (the composition `serve` runs) with the demo app until SIGINT/SIGTERM.
+    /// Runs `PusherService` (as `serve --pusher-app` composes it, on a Pusher-only host) with the demo app until SIGINT/SIGTERM.
     static func serve(port: Int, loops: Int?) {
         var signals = sigset_t()
         sigemptyset(&signals)
@@ -21,12 +21,11 @@ enum PusherFanoutBench {
         sigaddset(&signals, SIGTERM)
         pthread_sigmask(SIG_BLOCK, &signals, nil)
         let service = PusherService(apps: [app])
-        var configuration = MockServerConfiguration()
+        var configuration = TransportConfiguration()
         configuration.port = port
         configuration.eventLoopCount = loops
-        configuration.extensions = service.extensions
         do {
-            let server = try MockServer(configuration: configuration)
+            let server = try ServerHost(configuration: configuration, extensions: service.extensions)
             service.attach(to: server)
             let address = try server.start()
             emit("listening on \(address) pid \(getpid())")

@@ -4,7 +4,7 @@ import Glibc
 #endif
 import COpenSSL
 import CPosix
-import MockPubNubServer
+import HarnessServerCore
 
 /// Idle WebSocket connections: how much memory the server holds for each (scripts/bench-websocket.sh).
 enum WebSocketIdleBench {
@@ -29,13 +29,12 @@ enum WebSocketIdleBench {
         sigaddset(&signals, SIGINT)
         sigaddset(&signals, SIGTERM)
         pthread_sigmask(SIG_BLOCK, &signals, nil)
-        var configuration = MockServerConfiguration()
+        var configuration = TransportConfiguration()
         configuration.port = port
         configuration.tlsPort = 0
         configuration.eventLoopCount = loops
-        configuration.extensions = [EchoExtension()]
         do {
-            let server = try MockServer(configuration: configuration)
+            let server = try ServerHost(configuration: configuration, extensions: [EchoExtension()])
             let address = try server.start()
             emit("listening on \(address) pid \(getpid()) tls \(server.tlsAddress?.port ?? 0)")
             var received: Int32 = 0

@@ -32,7 +32,7 @@ extension CryptoCommand {
             let output: String
             do throws(CryptoError) {
                 if hex {
-                    output = ByteEncoding.hex(try module.decrypt(try ByteEncoding.bytes(fromBase64: input)))
+                    output = ByteEncoding.hex(try module.decrypt(base64: input))
                 } else {
                     output = try module.decryptMessage(input)
                 }

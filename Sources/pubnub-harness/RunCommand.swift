@@ -39,7 +39,9 @@ struct RunCommand: AsyncParsableCommand {
     var driverStartTimeout: Double = 30
     @Flag(help: "Do not retry alone a case that ran out of time (no 'flaky' outcome).")
     var noRetry = false
-    @Option(help: "Use a running server (HOST:PORT) through its /__admin/ API instead of the in-process one.")
+    @Flag(help: "Start a driver process for every case even when its hello offers reuse (docs/driver-protocol.md, Reuse).")
+    var noDriverReuse = false
+    @Option(help: "Use a running `serve` (HOST:PORT) through its /__admin/ API instead of the in-process server (either family).")
     var server: String?
     @Option(help: "The TLS listener (HOST:PORT) of the --server, if it has one.")
     var tlsServer: String?
@@ -57,10 +59,9 @@ struct RunCommand: AsyncParsableCommand {
     var verbose = false
 
     func validate() throws {
-        guard ["pubnub", "pusher"].contains(family) else { throw ValidationError("--family must be pubnub or pusher") }
-        if family == "pusher", server != nil || tlsServer != nil || vectors != nil {
-            throw ValidationError("--server, --tls-server and --vectors apply to the pubnub family only")
-        }
+        guard Self.families.contains(family) else { throw ValidationError("--family must be \(Self.families.joined(separator: " or "))") }
+        if family != "pubnub", vectors != nil { throw ValidationError("--vectors applies to the pubnub family only") }
+        if tlsServer != nil, server == nil { throw ValidationError("--tls-server needs --server") }
         try validateShards()
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if TimeScale.parse(timeScale) == nil { throw ValidationError("--time-scale must be 'auto' or a number from 1 to 100") }
@@ -72,45 +73,52 @@ struct RunCommand: AsyncParsableCommand {
         }
     }
 
+    /// The `--family` names.
+    static let families = ["pubnub", "pusher"]
+
     func run() async throws {
         for path in [json, junit, html].compactMap({ $0 }) {
             do { try ReportFiles.prepare(path) } catch { throw UsageError("\(error)") }
         }
-        if family == "pusher" { return try await runPusher() }
-        let catalog = try CatalogSource.load(vectors: vectors)
-        var cases: [ConformanceCase]
+        switch family {
+        case "pusher": try await run(PusherFamily(builtIn: { HarnessWiring.builtInPusherClient() }))
+        default:
+            let catalog = try CatalogSource.load(vectors: vectors)
+            try await run(PubNubFamily(cases: catalog.cases, vectorSource: catalog.vectorSource, builtIn: { HarnessWiring.builtInClient() }))
+        }
+    }
+
+    /// The one run path: select, expectations, client, server, pacing, run, reports.
+    func run<Family: ConformanceFamily>(_ family: Family) async throws {
+        var cases: [Family.Case]
         do {
-            cases = try ConformanceCatalog.select(catalog.cases, suites: suites, ids: caseIDs)
+            cases = try family.select(suites: suites, ids: caseIDs)
         } catch {
             throw UsageError("\(error)")
         }
-        if applyShards(&cases, id: \.id, expectedMilliseconds: ShardPlan.expectedMilliseconds) { return }
+        if applyShards(&cases, id: family.id(of:), expectedMilliseconds: family.expectedMilliseconds) { return }
         let expectationFile = try expectations.map { path throws(UsageError) in
             let data = try readInput(path, what: "expectation file")
             do { return try ExpectationFile.decode(data, source: path) } catch { throw UsageError("\(error)") }
         }
-        let client: any ConformanceClient
+        let client: Family.Client
         if let clientCommand {
             try await Preflight.checkCommand(clientCommand)
-            client = ExternalProcessClient(command: clientCommand, name: clientName ?? "external",
-                                           startTimeout: .milliseconds(Int(driverStartTimeout * 1_000)))
+            client = family.driverClient(command: clientCommand, name: clientName ?? "external",
+                                         startTimeout: .milliseconds(Int(driverStartTimeout * 1_000)),
+                                         driverReuse: !noDriverReuse, warmDrivers: warmDriverLimit)
         } else {
-            client = HarnessWiring.builtInClient()
+            client = family.builtInClient()
         }
-        let harness: any HarnessServer
-        var stop: (@Sendable () async -> Void)?
-        if let server {
-            try await Preflight.checkServer(server)
-            harness = AdminHTTPServer(address: server, tlsAddress: tlsServer)
-        } else {
-            do {
-                (harness, stop) = try await HarnessWiring.startInProcessServer()
-            } catch {
-                throw UsageError("cannot start the in-process server: \(error)")
-            }
+        if let server { try await Preflight.checkServer(server) }
+        let harness: FamilyServer<Family.Server>
+        do {
+            harness = try await family.makeServer(address: server, tlsAddress: tlsServer)
+        } catch {
+            throw UsageError(server == nil ? "cannot start the in-process server: \(error)" : "--server \(server ?? ""): \(error)")
         }
         if let expectationFile {
-            for id in expectationFile.unknownCases(in: catalog.cases) {
+            for id in family.unknownIDs(in: expectationFile) {
                 FileHandle.standardError.write(Data("warning: expectation file lists unknown case \(id)\n".utf8))
             }
         }
@@ -118,8 +126,8 @@ struct RunCommand: AsyncParsableCommand {
         var generator = SystemRandomNumberGenerator()
         let seed = self.seed ?? (generator.next() >> 11)
         let console = ConsoleReporter()
-        say("pubnub-harness \(HarnessVersion.current); server: \(server.map { "\($0) (--server)" } ?? "in process"); crypto vectors: \(catalog.vectorSource)")
-        console.start(total: cases.count, seed: seed, client: client.name)
+        say("pubnub-harness \(HarnessVersion.current); \(family.banner(serverDescription: harness.description))")
+        console.start(total: cases.count, seed: seed, client: family.name(of: client))
         let scale: TimeScale
         if case .some(.some(let factor)) = TimeScale.parse(timeScale) {
             scale = TimeScale(factor: factor, origin: "--time-scale \(timeScale)")
@@ -129,13 +137,14 @@ struct RunCommand: AsyncParsableCommand {
         let jobs = self.jobs ?? ConcurrencyGovernor.defaultJobs(cores: ProcessInfo.processInfo.activeProcessorCount,
                                                                externalDriver: clientCommand != nil)
         console.pacing("\(scale), \(jobs) case(s) at once\(clientCommand == nil ? "" : ", driver start-up limit \(driverStartTimeout) s")")
-        let runner = ConformanceRunner(server: harness, client: client,
-                                       options: RunOptions(seed: seed, concurrency: jobs, expectations: expectationFile,
-                                                           timeScale: scale.factor, retryMissedTime: !noRetry))
-        let report = await runner.run(cases) { result, finished, total in
+        let options = RunOptions(seed: seed, concurrency: jobs, expectations: expectationFile, timeScale: scale.factor, retryMissedTime: !noRetry)
+        let report = await family.run(cases, on: harness.server, client: client, options: options) { result, finished, total in
             console.progress(result, finished: finished, total: total)
         }
-        await stop?()
+        if let counts = family.endDrivers(of: client) {
+            say(Self.driverSummary(counts))
+        }
+        await harness.stop()
         console.summary(report)
         try finish(report)
     }
@@ -153,60 +162,14 @@ struct RunCommand: AsyncParsableCommand {
         if report.exitCode != 0 { throw ExitCode(report.exitCode) }
     }
 
-    /// `run --family pusher`: the Pusher cases against the built-in Pusher client or a Pusher driver,
-    /// on the in-process Pusher suite server.
-    func runPusher() async throws {
-        var cases: [PusherCase]
-        do {
-            cases = try PusherCatalog.select(PusherCatalog.all(), groups: suites, ids: caseIDs)
-        } catch {
-            throw UsageError("\(error)")
-        }
-        if applyShards(&cases, id: \.id, expectedMilliseconds: ShardPlan.expectedMilliseconds) { return }
-        let expectationFile = try expectations.map { path throws(UsageError) in
-            let data = try readInput(path, what: "expectation file")
-            do { return try ExpectationFile.decode(data, source: path) } catch { throw UsageError("\(error)") }
-        }
-        if let expectationFile {
-            let known = Set(PusherCatalog.all().map(\.id))
-            for id in expectationFile.deviations.map(\.case) where !known.contains(id) {
-                FileHandle.standardError.write(Data("warning: expectation file lists unknown case \(id)\n".utf8))
-            }
-        }
-        let client: any PusherConformanceClient
-        if let clientCommand {
-            try await Preflight.checkCommand(clientCommand)
-            client = PusherDriverClient(command: clientCommand, name: clientName ?? "external",
-                                        startTimeout: .milliseconds(Int(driverStartTimeout * 1_000)))
-        } else {
-            client = BuiltInPusherClient()
-        }
-        var generator = SystemRandomNumberGenerator()
-        let seed = self.seed ?? (generator.next() >> 11)
-        let console = ConsoleReporter()
-        say("pubnub-harness \(HarnessVersion.current); family: pusher; server: in process")
-        console.start(total: cases.count, seed: seed, client: client.name)
-        let scale: TimeScale
-        if case .some(.some(let factor)) = TimeScale.parse(timeScale) {
-            scale = TimeScale(factor: factor, origin: "--time-scale \(timeScale)")
-        } else {
-            scale = TimeScale.fromProbe(await MachineProbe.measured())
-        }
-        let jobs = self.jobs ?? ConcurrencyGovernor.defaultJobs(cores: ProcessInfo.processInfo.activeProcessorCount,
-                                                               externalDriver: clientCommand != nil)
-        console.pacing("\(scale), \(jobs) case(s) at once")
-        let runner = PusherRunner(client: client, options: RunOptions(seed: seed, concurrency: jobs, expectations: expectationFile,
-                                                                      timeScale: scale.factor, retryMissedTime: !noRetry))
-        let report: RunReport
-        do {
-            report = try await runner.run(cases) { result, finished, total in
-                console.progress(result, finished: finished, total: total)
-            }
-        } catch {
-            throw UsageError("cannot start the in-process Pusher server: \(error)")
-        }
-        console.summary(report)
-        try finish(report)
+    /// At most this many driver processes wait between cases: the run's starting concurrency.
+    var warmDriverLimit: Int {
+        jobs ?? ConcurrencyGovernor.defaultJobs(cores: ProcessInfo.processInfo.activeProcessorCount, externalDriver: true)
+    }
+
+    /// One line on the driver processes of a run (docs/driver-protocol.md, "Reuse").
+    static func driverSummary(_ counts: (started: Int, reused: Int, discarded: Int)) -> String {
+        "driver processes: \(counts.started) started, \(counts.reused) case(s) on a warm process, \(counts.discarded) discarded"
     }
 
     static func isHostPort(_ text: String) -> Bool {
@@ -216,17 +179,11 @@ struct RunCommand: AsyncParsableCommand {
 
 }
 
-/// The integration seam of `run`: the in-process mock server and the built-in client.
+/// The integration seam of `run`: the built-in clients (BuiltInAdapter) the families start with.
 enum HarnessWiring {
-    /// Starts the in-process server (plain + TLS listeners on 127.0.0.1, port 0) and returns it
-    /// with the function that stops it.
-    static func startInProcessServer() async throws -> (any HarnessServer, @Sendable () async -> Void) {
-        let server = try InProcessHarnessServer.start()
-        return (server, { await server.shutdown() })
-    }
+    /// The built-in PubNub client (BuiltInAdapter over ClientUnderTest).
+    static func builtInClient() -> any ConformanceClient { BuiltInClient() }
 
-    /// The built-in client adapter (BuiltInAdapter over ClientUnderTest).
-    static func builtInClient() -> any ConformanceClient {
-        BuiltInClient()
-    }
+    /// The built-in Pusher client (BuiltInAdapter over PusherClientUnderTest).
+    static func builtInPusherClient() -> any PusherConformanceClient { BuiltInPusherClient() }
 }

@@ -58,6 +58,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("idle-timeout"), help: "Seconds a keep-alive connection may stay without a request before it is closed; 0 = no limit.")
     var idleTimeout = 60.0
 
+    @Option(name: .customLong("file-storage-cap"), help: "MiB of uploaded files the mock's storage keeps per subscribe key.")
+    var fileStorageCap = 64
+
     @Option(name: .customLong("presence-timeout-floor"), help: "Minimum presence timeout in seconds (default: honour what clients send).")
     var presenceTimeoutFloor: Int?
 
@@ -79,6 +82,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard longPollTimeout > 0 else { throw ValidationError("--long-poll-timeout must be positive") }
         guard headerTimeout >= 0, headerTimeout.isFinite else { throw ValidationError("--header-timeout must be >= 0 seconds") }
         guard idleTimeout >= 0, idleTimeout.isFinite else { throw ValidationError("--idle-timeout must be >= 0 seconds") }
+        guard (1...65536).contains(fileStorageCap) else { throw ValidationError("--file-storage-cap must be 1...65536 MiB") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level: unknown level '\(logLevel)'") }
         if tlsFault != nil && tlsPort == nil { throw ValidationError("--tls-fault needs --tls-port") }
         if caOut != nil && tlsPort == nil && faultPorts.isEmpty { throw ValidationError("--tls-ca-out needs --tls-port") }
@@ -106,6 +110,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.headerTimeout = headerTimeout > 0 ? .milliseconds(Int((headerTimeout * 1000).rounded())) : nil
         configuration.idleTimeout = idleTimeout > 0 ? .milliseconds(Int((idleTimeout * 1000).rounded())) : nil
         configuration.eventLoopCount = eventLoops
+        configuration.files.storageBytesPerKeyspace = fileStorageCap * 1024 * 1024
         configuration.adminAllowsRemotePeers = adminRemote
         // Requests are logged at info: `--log-level` is the threshold, `--quiet` turns them off.
         configuration.requestLogLevel = quiet ? nil : .info

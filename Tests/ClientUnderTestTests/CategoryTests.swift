@@ -163,7 +163,7 @@ import HarnessHTTPClient
     }
 
     @Test func categoryNamesAndErrorFlags() {
-        #expect(PNStatusCategory.allCases.count == 19)
+        #expect(PNStatusCategory.allCases.count == 20)
         #expect(PNStatusCategory(rawValue: "PNTLSUntrustedCertificateCategory") == .tlsUntrustedCertificate)
         #expect(PNStatusCategory.allCases.filter { !$0.isError }
             == [.acknowledgment, .connected, .reconnected, .disconnected, .unexpectedDisconnect, .cancelled])

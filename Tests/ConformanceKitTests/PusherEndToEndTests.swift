@@ -11,7 +11,7 @@ import Testing
         let cases = PusherCatalog.all()
         let scale = TimeScale.fromProbe(await MachineProbe.measured())
         let runner = PusherRunner(client: BuiltInPusherClient(), options: RunOptions(seed: 11, concurrency: 4, timeScale: scale.factor))
-        let report = try await runner.run(cases)
+        let report = try await PusherRunGate.exclusive { try await runner.run(cases) }
         #expect(report.results.count == cases.count)
         // Variant-only cases of other profiles are skipped; everything else passes.
         let variantOnly = Set(cases.filter { $0.onlyFor != nil }.map(\.id))

@@ -21,7 +21,11 @@ import Testing
     }
 
     func run(_ cases: [PusherCase], client: any PusherConformanceClient = BuiltInPusherClient()) async throws -> [String: CaseResult] {
-        let report = try await PusherRunner(client: client, options: RunOptions(seed: 2, concurrency: 4, retryMissedTime: false)).run(cases)
+        // Windows stretched by the machine's measured scale, as `run` does: under a loaded full test
+        // run the checks still fail for the reason the case is about, not a missed budget.
+        let scale = TimeScale.fromProbe(await MachineProbe.measured())
+        let options = RunOptions(seed: 2, concurrency: 4, timeScale: scale.factor, retryMissedTime: false)
+        let report = try await PusherRunGate.exclusive { try await PusherRunner(client: client, options: options).run(cases) }
         return Dictionary(uniqueKeysWithValues: report.results.map { ($0.id, $0) })
     }
 
@@ -50,13 +54,13 @@ import Testing
         ]
         let results = try await run(cases)
         #expect(results.values.allSatisfy { $0.outcome == .fail })
-        #expect(results["pusher.t.expects-reconnect-after-4004"]?.detail.contains("no reconnect within 1500 ms") == true)
+        #expect(results["pusher.t.expects-reconnect-after-4004"]?.detail.contains("no reconnect within ") == true)
         #expect(results["pusher.t.expects-none-after-4200"]?.detail.contains("the client connected again") == true)
         #expect(results["pusher.t.expects-long-backoff"]?.detail.contains("sooner than the 2500 ms") == true)
         #expect(results["pusher.t.wrong-data"]?.detail.contains(#"no e on news with {"a":2}"#) == true)
-        #expect(results["pusher.t.auth-on-first-only"]?.detail.contains("the client made 1 connection(s)") == true)
-        #expect(results["pusher.t.fault-plan-applies"]?.detail.contains("no subscription_succeeded for news within 500 ms") == true)
-        #expect(results["pusher.t.peer-not-subscribed"]?.detail.contains("peer ann got no client-never") == true)
+        #expect(results["pusher.t.auth-on-first-only"]?.detail.contains("the client made 1 connection(s)") == true, "\(results["pusher.t.auth-on-first-only"]?.detail ?? "-")")
+        #expect(results["pusher.t.fault-plan-applies"]?.detail.contains("no subscription_succeeded for news within ") == true, "\(results["pusher.t.fault-plan-applies"]?.detail ?? "-")")
+        #expect(results["pusher.t.peer-not-subscribed"]?.detail.contains("peer ann got no client-never") == true, "\(results["pusher.t.peer-not-subscribed"]?.detail ?? "-")")
         #expect(results["pusher.t.expects-none-after-4200"]?.wireLog.first?.hasPrefix("connection 1 socket_id ") == true)
     }
 
@@ -134,7 +138,7 @@ import Testing
         #expect(prepared.capabilities == [.presence])
         #expect(prepared.profile == PusherProfile(variants: [.closeCodes: "error-events-only"]))
         let configuration = PusherSessionConfiguration(host: "127.0.0.1", port: 1, appKey: "k", appSecret: "s",
-                                                       authEndpoint: "http://127.0.0.1:1/__pusher-auth/k/u", userID: "u",
+                                                       authEndpoint: "http://127.0.0.1:1/__admin/pusher/auth/k/u", userID: "u",
                                                        settings: PusherClientSettings())
         let session = try await prepared.makeSession(configuration: configuration)
         try await session.perform(.connect)

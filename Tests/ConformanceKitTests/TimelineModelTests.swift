@@ -137,6 +137,16 @@ import Testing
 extension TimelineModelTests {
     /// A TLS listener of the case's own: its accept and the client's alert come from the
     /// listener's connection events; the journal's first-request accept is then left out.
+    @Test func aPushNoticeIsNoConnection() {
+        var notice = JournalEntry(sequence: 2, method: "PUSH", path: "/push/apns2/device-1", arrivalTime: Self.t0 + 0.004,
+                                  endpoint: .push, subscribeKey: "sk", connectionID: 0, localPort: 0)
+        notice.requestOnConnection = 0
+        let timeline = TimelineModel.build(journal: [Self.journal[0], notice], observations: [])
+        #expect(timeline.journalRequests == 2 && timeline.count(.request) == 2)
+        #expect(timeline.items.filter { $0.kind == .connection }.map(\.label) == ["accept #1 on port 8090"])
+        #expect(timeline.count(.answer) == 1)
+    }
+
     @Test func listenerConnectionEvents() {
         let events = [
             ConnectionEvent(kind: .accepted, time: Self.t0, localPort: 4711, detail: "tls-expired"),

@@ -2,7 +2,7 @@
 import Foundation
 import Testing
 @testable import HarnessHTTPClient
-import MockPubNubServer
+import HarnessServerCore
 
 @Suite(.timeLimit(.minutes(1)))
 struct HTTPClientTests {
@@ -82,7 +82,7 @@ struct HTTPClientTests {
     }
 
     @Test func refusedPortIsAConnectFailure() async throws {
-        let server = try MockServer(configuration: .loopback(tls: false))
+        let server = try TimeHost.make(tls: false)
         try server.start()
         let refused = try server.refusedPort().port
         await server.shutdown()
@@ -94,8 +94,8 @@ struct HTTPClientTests {
         #expect(code == ECONNREFUSED)
     }
 
-    @Test func tlsKeepAliveAgainstTheMockServer() async throws {
-        let server = try MockServer(configuration: .loopback(tls: true))
+    @Test func tlsKeepAliveAgainstAServerHost() async throws {
+        let server = try TimeHost.make(tls: true)
         try server.start()
         let pem = server.certificateAuthorityPEM
         let port = try #require(server.tlsAddress?.port)
@@ -111,7 +111,7 @@ struct HTTPClientTests {
     }
 
     @Test func untrustedCertificateIsReportedAsSuch() async throws {
-        let server = try MockServer(configuration: .loopback(tls: true))
+        let server = try TimeHost.make(tls: true)
         try server.start()
         let port = try #require(server.tlsAddress?.port)
         let client = try HTTPClient(host: "127.0.0.1", port: port, trust: .system, userAgent: "t")
@@ -122,6 +122,21 @@ struct HTTPClientTests {
             return
         }
         await server.shutdown()
+    }
+}
+
+/// A host on free loopback ports whose only route is `GET /time/0` → `[1]`.
+enum TimeHost {
+    struct TimeHandler: RequestHandler {
+        func handle(_ request: HTTPRequest, context: RequestContext, responder: Responder) {
+            responder.send(.respond(HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Array("[1]".utf8))))
+        }
+    }
+
+    static func make(tls: Bool) throws -> ServerHost {
+        var configuration = TransportConfiguration()
+        configuration.tlsPort = tls ? 0 : nil
+        return try ServerHost(configuration: configuration) { _ in HostRoutes(routes: [HostRoute(.exact("/time/0"), handler: TimeHandler())]) }
     }
 }
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-import MockPubNubServer
+import HarnessPrimitives
 
 /// The seeded tests' generator (fuzzing, random inputs): the fault layer's SplitMix64, so there is
 /// one implementation of it in the package.
-package typealias TestRandom = FaultRandom
+package typealias TestRandom = SplitMix64
 
-extension FaultRandom {
+extension SplitMix64 {
     /// A number in `0..<bound`.
     package mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 

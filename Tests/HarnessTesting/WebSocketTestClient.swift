@@ -4,6 +4,7 @@ import Glibc
 #endif
 import COpenSSL
 import CPosix
+import HarnessHTTP
 import HarnessWebSocket
 
 /// A blocking loopback WebSocket client for socket tests, plain or TLS: it sends masked frames with
@@ -113,8 +114,8 @@ package final class WebSocketTestClient {
     /// kept for `readFrame`.
     package func handshake(
         target: String = "/ws", keyBytes: [UInt8] = Array("the sample nonce".utf8),
-        extraHeaders: [WebSocketHeaderField] = [], pipelined: [UInt8] = [], timeoutMs: Int32 = 5000
-    ) throws -> (text: String, head: WebSocketResponseHead) {
+        extraHeaders: HTTPHeaders = HTTPHeaders(), pipelined: [UInt8] = [], timeoutMs: Int32 = 5000
+    ) throws -> (text: String, head: HTTPResponseHead) {
         let request = WebSocketClientHandshake(host: "127.0.0.1", target: target, keyBytes: keyBytes, extraHeaders: extraHeaders)
         send(request.requestHead + pipelined)
         return try readResponseHead(timeoutMs: timeoutMs)
@@ -122,7 +123,7 @@ package final class WebSocketTestClient {
 
     /// Reads an HTTP response head (bounded); its exact text and the parsed value. `afterSkipping`
     /// drops that many bytes first (the body of an earlier response on the same connection).
-    package func readResponseHead(afterSkipping skip: Int = 0, timeoutMs: Int32 = 5000) throws -> (text: String, head: WebSocketResponseHead) {
+    package func readResponseHead(afterSkipping skip: Int = 0, timeoutMs: Int32 = 5000) throws -> (text: String, head: HTTPResponseHead) {
         var toSkip = skip
         for _ in 0..<1000 {
             if toSkip > 0 {
@@ -130,7 +131,7 @@ package final class WebSocketTestClient {
                 headBuffer.removeFirst(dropped)
                 toSkip -= dropped
             }
-            if toSkip == 0, let (head, consumed) = try WebSocketResponseHead.parse(headBuffer) {
+            if toSkip == 0, let (head, consumed) = try HTTPResponseHead.parse(headBuffer) {
                 let text = String(decoding: headBuffer[0..<consumed], as: UTF8.self)
                 headBuffer.removeFirst(consumed)
                 if head.status == 101 {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessHTTP
 import HarnessWebSocket
 import Testing
 
@@ -6,13 +7,13 @@ import Testing
 struct HandshakeTests {
     static let sampleKey = "dGhlIHNhbXBsZSBub25jZQ=="
 
-    private func headers(_ extra: [(String, String)] = [], dropping: Set<String> = []) -> [WebSocketHeaderField] {
+    private func headers(_ extra: [(String, String)] = [], dropping: Set<String> = []) -> HTTPHeaders {
         let base = [("Host", "example"), ("Upgrade", "websocket"), ("Connection", "Upgrade"),
                     ("Sec-WebSocket-Key", Self.sampleKey), ("Sec-WebSocket-Version", "13")]
-        return (base.filter { !dropping.contains($0.0) } + extra).map { WebSocketHeaderField($0.0, $0.1) }
+        return HTTPHeaders(base.filter { !dropping.contains($0.0) } + extra)
     }
 
-    private func refusal(_ fields: [WebSocketHeaderField], method: String = "GET") -> WebSocketHandshakeRefusal? {
+    private func refusal(_ fields: HTTPHeaders, method: String = "GET") -> WebSocketHandshakeRefusal? {
         if case .failure(let refusal) = WebSocketServerHandshake.validate(method: method, headers: fields) { return refusal }
         return nil
     }
@@ -28,9 +29,10 @@ struct HandshakeTests {
     }
 
     @Test func headerMatchingIsLenientWhereRFCAllows() throws {
-        let fields = [("host", "x"), ("UPGRADE", "WebSocket"), ("connection", "keep-alive, Upgrade"),
+        let pairs = [("host", "x"), ("UPGRADE", "WebSocket"), ("connection", "keep-alive, Upgrade"),
                       ("sec-websocket-key", " \(Self.sampleKey) "), ("SEC-WEBSOCKET-VERSION", "13"),
-                      ("Sec-WebSocket-Extensions", "permessage-deflate; client_max_window_bits")].map { WebSocketHeaderField($0.0, $0.1) }
+                      ("Sec-WebSocket-Extensions", "permessage-deflate; client_max_window_bits")]
+        let fields = HTTPHeaders(pairs)
         let upgrade = try WebSocketServerHandshake.validate(method: "GET", headers: fields).get()
         #expect(upgrade.offeredExtensions == ["permessage-deflate; client_max_window_bits"])
         let head = String(decoding: upgrade.responseHead(), as: UTF8.self)
@@ -42,13 +44,13 @@ struct HandshakeTests {
         #expect(refusal(headers(), method: "POST")?.status == 400)
         #expect(refusal(headers(dropping: ["Upgrade"]))?.status == 400)
         #expect(refusal(headers(dropping: ["Connection"]))?.status == 400)
-        #expect(refusal(headers(dropping: ["Connection"]) + [WebSocketHeaderField("Connection", "keep-alive")])?.status == 400)
+        #expect(refusal(headers([("Connection", "keep-alive")], dropping: ["Connection"]))?.status == 400)
         #expect(refusal(headers(dropping: ["Sec-WebSocket-Key"]))?.status == 400)
-        #expect(refusal(headers(dropping: ["Sec-WebSocket-Key"]) + [WebSocketHeaderField("Sec-WebSocket-Key", "c2hvcnQ=")])?.status == 400)
-        #expect(refusal(headers(dropping: ["Sec-WebSocket-Key"]) + [WebSocketHeaderField("Sec-WebSocket-Key", "not base64!!")])?.status == 400)
-        let version = refusal(headers(dropping: ["Sec-WebSocket-Version"]) + [WebSocketHeaderField("Sec-WebSocket-Version", "8")])
+        #expect(refusal(headers([("Sec-WebSocket-Key", "c2hvcnQ=")], dropping: ["Sec-WebSocket-Key"]))?.status == 400)
+        #expect(refusal(headers([("Sec-WebSocket-Key", "not base64!!")], dropping: ["Sec-WebSocket-Key"]))?.status == 400)
+        let version = refusal(headers([("Sec-WebSocket-Version", "8")], dropping: ["Sec-WebSocket-Version"]))
         #expect(version?.status == 426)
-        #expect(version?.headers == [WebSocketHeaderField("Sec-WebSocket-Version", "13")])
+        #expect(version?.headers == ["Sec-WebSocket-Version": "13"])
         #expect(refusal(headers(dropping: ["Sec-WebSocket-Version"]))?.status == 426)
     }
 
@@ -61,40 +63,38 @@ struct HandshakeTests {
         // The server's own answer passes, with a frame pipelined behind it.
         let upgrade = try WebSocketServerHandshake.validate(method: "GET", headers: headers()).get()
         let bytes = upgrade.responseHead() + [0x81, 0x00]
-        let parsed = try #require(try WebSocketResponseHead.parse(bytes))
+        let parsed = try #require(try WebSocketClientHandshake.readResponseHead(bytes))
         #expect(parsed.consumed == bytes.count - 2)
         try client.verify(parsed.head)
         // Incomplete head: wait.
-        #expect(try WebSocketResponseHead.parse(Array(bytes.prefix(20))) == nil)
+        #expect(try WebSocketClientHandshake.readResponseHead(Array(bytes.prefix(20))) == nil)
     }
 
     @Test func clientRejectsBadAnswers() throws {
         let client = WebSocketClientHandshake(host: "h", target: "/", keyBytes: [UInt8](repeating: 1, count: 16))
-        let good = [WebSocketHeaderField("Upgrade", "websocket"), WebSocketHeaderField("Connection", "Upgrade"),
-                    WebSocketHeaderField("Sec-WebSocket-Accept", client.expectedAccept)]
-        try client.verify(WebSocketResponseHead(status: 101, reason: "Switching Protocols", headers: good))
+        let good = [("Upgrade", "websocket"), ("Connection", "Upgrade"), ("Sec-WebSocket-Accept", client.expectedAccept)]
+        try client.verify(HTTPResponseHead(status: 101, reason: "Switching Protocols", headers: HTTPHeaders(good)))
         #expect(throws: WebSocketClientHandshakeError.unexpectedStatus(200)) {
-            try client.verify(WebSocketResponseHead(status: 200, reason: "OK", headers: good))
+            try client.verify(HTTPResponseHead(status: 200, reason: "OK", headers: HTTPHeaders(good)))
         }
         #expect(throws: WebSocketClientHandshakeError.wrongAcceptValue("x")) {
-            try client.verify(WebSocketResponseHead(status: 101, reason: "", headers: Array(good.prefix(2)) + [WebSocketHeaderField("Sec-WebSocket-Accept", "x")]))
+            try client.verify(HTTPResponseHead(status: 101, reason: "", headers: HTTPHeaders(Array(good.prefix(2)) + [("Sec-WebSocket-Accept", "x")])))
         }
         #expect(throws: WebSocketClientHandshakeError.missingUpgradeHeader) {
-            try client.verify(WebSocketResponseHead(status: 101, reason: "", headers: Array(good.dropFirst())))
+            try client.verify(HTTPResponseHead(status: 101, reason: "", headers: HTTPHeaders(Array(good.dropFirst()))))
         }
         #expect(throws: WebSocketClientHandshakeError.unrequestedExtension("permessage-deflate")) {
-            try client.verify(WebSocketResponseHead(status: 101, reason: "", headers: good + [WebSocketHeaderField("Sec-WebSocket-Extensions", "permessage-deflate")]))
+            try client.verify(HTTPResponseHead(status: 101, reason: "", headers: HTTPHeaders(good + [("Sec-WebSocket-Extensions", "permessage-deflate")])))
         }
         #expect(throws: WebSocketClientHandshakeError.malformedResponseHead) {
-            try WebSocketResponseHead.parse(Array("garbage\r\n\r\n".utf8))
+            try WebSocketClientHandshake.readResponseHead(Array("garbage\r\n\r\n".utf8))
         }
     }
 
     @Test func generatedKeysDecodeToSixteenBytes() throws {
         var generator = SystemRandomNumberGenerator()
         let client = WebSocketClientHandshake(host: "h", target: "/", generator: &generator)
-        let fields = [WebSocketHeaderField("Upgrade", "websocket"), WebSocketHeaderField("Connection", "Upgrade"),
-                      WebSocketHeaderField("Sec-WebSocket-Key", client.key), WebSocketHeaderField("Sec-WebSocket-Version", "13")]
+        let fields: HTTPHeaders = ["Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Key": client.key, "Sec-WebSocket-Version": "13"]
         let upgrade = try WebSocketServerHandshake.validate(method: "GET", headers: fields).get()
         #expect(upgrade.acceptValue == client.expectedAccept)
     }

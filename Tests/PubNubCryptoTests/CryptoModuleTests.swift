@@ -141,7 +141,7 @@ struct CryptoModuleTests {
             return all
         }
         #expect(ciphertexts.count == 400)
-        let ivs = Set(try ciphertexts.map { text throws(CryptoError) in Array(try ByteEncoding.bytes(fromBase64: text)[10..<26]) })
+        let ivs = Set(try ciphertexts.map { text throws(CryptoError) in Array(try CryptoModule.bytes(fromBase64: text)[10..<26]) })
         #expect(ivs.count == 400, "every encryption used a fresh IV")
     }
 

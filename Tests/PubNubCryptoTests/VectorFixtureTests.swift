@@ -32,7 +32,7 @@ struct VectorFixtureTests {
                     let module = try makeModule()
                     switch vector.kind {
                     case .message: _ = try module.decryptMessage(ciphertext)
-                    case .binary: _ = try module.decrypt(try ByteEncoding.bytes(fromBase64: ciphertext))
+                    case .binary: _ = try module.decrypt(base64: ciphertext)
                     }
                 }
             } else {
@@ -69,7 +69,7 @@ struct VectorFixtureTests {
             let text = try module.decryptMessage(ciphertext)
             #expect(Array(text.utf8) == expectedPlaintext)
         case .binary:
-            #expect(try module.decrypt(try ByteEncoding.bytes(fromBase64: ciphertext)) == expectedPlaintext)
+            #expect(try module.decrypt(base64: ciphertext) == expectedPlaintext)
         }
     }
 

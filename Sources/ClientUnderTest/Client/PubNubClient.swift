@@ -66,6 +66,7 @@ public final class PubNubClient: Sendable {
             case .signal(let s): listener.client(self, didReceiveSignal: s)
             case .presence(let p): listener.client(self, didReceivePresenceEvent: p)
             case .status(let s): listener.client(self, didReceiveStatus: s)
+            case .appContext(let e): listener.client(self, didReceiveAppContextEvent: e)
             }
         }
         for continuation in streams.withLock({ Array($0.values) }) { continuation.yield(event) }

@@ -41,6 +41,7 @@ public enum PubNubEvent: Sendable {
     case signal(PNMessageEvent)
     case presence(PNPresenceEvent)
     case status(PNStatus)
+    case appContext(PNAppContextEvent)
 }
 
 /// Receives streamed events. Methods are called in arrival order from the client's subscribe loop;
@@ -50,6 +51,7 @@ public protocol PubNubListener: AnyObject, Sendable {
     func client(_ client: PubNubClient, didReceiveSignal signal: PNMessageEvent)
     func client(_ client: PubNubClient, didReceivePresenceEvent event: PNPresenceEvent)
     func client(_ client: PubNubClient, didReceiveStatus status: PNStatus)
+    func client(_ client: PubNubClient, didReceiveAppContextEvent event: PNAppContextEvent)
 }
 
 extension PubNubListener {
@@ -57,4 +59,5 @@ extension PubNubListener {
     public func client(_ client: PubNubClient, didReceiveSignal signal: PNMessageEvent) {}
     public func client(_ client: PubNubClient, didReceivePresenceEvent event: PNPresenceEvent) {}
     public func client(_ client: PubNubClient, didReceiveStatus status: PNStatus) {}
+    public func client(_ client: PubNubClient, didReceiveAppContextEvent event: PNAppContextEvent) {}
 }

@@ -21,6 +21,8 @@ public enum PNStatusCategory: String, CaseIterable, Codable, Sendable {
     case decryptionError = "PNDecryptionErrorCategory"
     case requestMessageCountExceeded = "PNRequestMessageCountExceededCategory"
     case unknown = "PNUnknownCategory"
+    /// HTTP 412: an App Context write with an `If-Match` eTag the object no longer has.
+    case preconditionFailed = "PNPreconditionFailedCategory"
 
     /// Whether a status of this category is an error (`PNStatus.isError`): false for
     /// acknowledgment, connection changes and cancellation, true for everything else.
@@ -55,4 +57,20 @@ public enum PNOperationType: String, CaseIterable, Codable, Sendable {
     case channelGroups = "PNChannelGroupsOperation"
     case removeGroup = "PNRemoveGroupOperation"
     case grant = "PNAccessManagerGrantOperation"
+    case getUUIDMetadata = "PNFetchUUIDMetadataOperation"
+    case setUUIDMetadata = "PNSetUUIDMetadataOperation"
+    case removeUUIDMetadata = "PNRemoveUUIDMetadataOperation"
+    case getAllUUIDMetadata = "PNFetchAllUUIDMetadataOperation"
+    case getChannelMetadata = "PNFetchChannelMetadataOperation"
+    case setChannelMetadata = "PNSetChannelMetadataOperation"
+    case removeChannelMetadata = "PNRemoveChannelMetadataOperation"
+    case getAllChannelMetadata = "PNFetchAllChannelsMetadataOperation"
+    case getMemberships = "PNFetchMembershipsOperation"
+    case setMemberships = "PNSetMembershipsOperation"
+    case removeMemberships = "PNRemoveMembershipsOperation"
+    case manageMemberships = "PNManageMembershipsOperation"
+    case getMembers = "PNFetchChannelMembersOperation"
+    case setMembers = "PNSetChannelMembersOperation"
+    case removeMembers = "PNRemoveChannelMembersOperation"
+    case manageMembers = "PNManageChannelMembersOperation"
 }

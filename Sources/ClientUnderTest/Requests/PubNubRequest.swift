@@ -18,6 +18,8 @@ struct PubNubRequest: Sendable {
     /// Channels and groups the request is about (for Access Denied statuses).
     var channels: [String] = []
     var groups: [String] = []
+    /// Extra header fields (App Context `If-Match`).
+    var headers: [String: String] = [:]
 }
 
 /// Builds request targets: endpoint parameters first, then `uuid`, `pnsdk`, `auth`.
@@ -46,10 +48,10 @@ struct RequestTargetBuilder: Sendable {
     }
 
     /// Query parameters whose values are comma lists; their `,` stays literal.
-    private static let listKeys: Set<String> = ["channel-group", "add", "remove", "channelsTimetoken"]
+    private static let listKeys: Set<String> = ["channel-group", "add", "remove", "channelsTimetoken", "include", "sort"]
 
     func httpRequest(for request: PubNubRequest) -> HTTPClientRequest {
-        HTTPClientRequest(method: request.method, target: target(for: request), body: request.body)
+        HTTPClientRequest(method: request.method, target: target(for: request), body: request.body, headers: request.headers)
     }
 }
 

@@ -46,6 +46,7 @@ enum ResponseClassifier {
         case 403: .accessDenied
         case 404: .resourceNotFound
         case 414: .requestURITooLong
+        case 412: .preconditionFailed
         case 481: .malformedFilterExpression
         default: .unknown
         }

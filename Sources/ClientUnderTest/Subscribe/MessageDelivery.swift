@@ -14,6 +14,8 @@ extension Subscriber {
             switch envelope.type {
             case 99:
                 if let event = SubscribeResponseParser.presenceEvent(from: envelope) { client.emit(.presence(event)) }
+            case 2:
+                if let event = AppContextEndpoints.event(from: envelope) { client.emit(.appContext(event)) }
             case 1:
                 client.emit(.signal(messageEvent(envelope, message: envelope.payload, failed: false)))
             default:

@@ -10,12 +10,16 @@ public struct DriverHello: Sendable, Hashable {
     /// How long `configure` and `close` may take, when the driver asks for more than the default
     /// (a runtime that starts slowly); capped at 30 s.
     public var controlTimeout: Duration?
+    /// Whether the driver can serve another case after `close` (`"reuse": true`; "Reuse").
+    public var reuse: Bool
 
-    public init(description: String, capabilities: Set<Capability>?, profile: ClientProfile, controlTimeout: Duration? = nil) {
+    public init(description: String, capabilities: Set<Capability>?, profile: ClientProfile, controlTimeout: Duration? = nil,
+                reuse: Bool = false) {
         self.description = description
         self.capabilities = capabilities
         self.profile = profile
         self.controlTimeout = controlTimeout
+        self.reuse = reuse
     }
 
     /// Reads the `data` of a `hello` result (pure).
@@ -27,24 +31,37 @@ public struct DriverHello: Sendable, Hashable {
         }
         profile = ClientProfile(json: data?["profile"])
         controlTimeout = data?["controlTimeoutMs"]?.intValue.map { .milliseconds(min(max($0, 1), 30_000)) }
+        reuse = data?["reuse"]?.boolValue ?? false
     }
 
     /// Starts the driver once, asks `hello`, and ends it. `nil` when the driver predates `hello`
     /// (it answers `unsupported` or `error`), fails, or does not answer within `timeout`: such a
-    /// driver gets the reference profile and every capability, as before `hello` existed.
-    static func probe(command: String, timeout: Duration) async -> DriverHello? {
+    /// driver gets the reference profile and every capability, as before `hello` existed. When
+    /// `pool` is given and the driver offers reuse, the pool is enabled and keeps the process
+    /// (no `close`: its first case's `configure` follows).
+    static func probe(command: String, timeout: Duration, pool: DriverPool? = nil) async -> DriverHello? {
         guard let connection = try? DriverConnection(command: command) else { return nil }
-        defer { connection.terminate() }
-        guard case .result(let result)? = try? await connection.request(["type": "hello"], timeout: timeout) else { return nil }
+        guard case .result(let result)? = try? await connection.request(["type": "hello"], timeout: timeout) else {
+            connection.terminate()
+            return nil
+        }
+        let hello = DriverHello(data: result.data)
+        if hello.reuse, let pool {
+            pool.enable()
+            pool.adopt(connection)
+            return hello
+        }
         _ = try? await connection.request(["type": "close"], timeout: timeout)
-        return DriverHello(data: result.data)
+        connection.terminate()
+        return hello
     }
 }
 
 extension ExternalProcessClient {
     /// This client with the capabilities and profile its driver declares in `hello`.
     public func prepared() async -> any ConformanceClient {
-        guard let hello = await DriverHello.probe(command: command, timeout: max(startTimeout, controlTimeout)) else { return self }
+        guard let hello = await DriverHello.probe(command: command, timeout: max(startTimeout, controlTimeout),
+                                                  pool: driverReuse ? pool : nil) else { return self }
         var copy = self
         copy.capabilities = hello.capabilities ?? capabilities
         copy.profile = hello.profile

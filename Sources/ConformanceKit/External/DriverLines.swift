@@ -61,6 +61,12 @@ enum DriverLines {
             }
             return .event(.presence(PresenceEvent(channel: channel, action: action, uuid: value["uuid"]?.stringValue,
                                                   occupancy: value["occupancy"]?.intValue, state: value["state"])))
+        case "appContext":
+            guard let channel = value["channel"]?.stringValue, let event = value["event"]?.stringValue,
+                  let entity = value["entity"]?.stringValue else {
+                throw .protocolViolation("appContext without channel, event or entity: \(text.prefix(200))")
+            }
+            return .event(.appContext(AppContextEvent(channel: channel, event: event, type: entity, data: value["data"] ?? .null)))
         case "log":
             return .log(value["text"]?.stringValue ?? "")
         default:

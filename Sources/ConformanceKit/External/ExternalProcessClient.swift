@@ -3,7 +3,8 @@ import HarnessJSON
 import Foundation
 
 /// A client in any language, run as a process speaking the JSON-lines driver protocol
-/// (docs/driver-protocol.md) on its standard input and output. One process per case.
+/// (docs/driver-protocol.md) on its standard input and output. One process per case, or one
+/// process for many cases when the driver declares `"reuse": true` in `hello` ("Reuse").
 public struct ExternalProcessClient: ConformanceClient {
     public let name: String
     public let command: String
@@ -17,43 +18,75 @@ public struct ExternalProcessClient: ConformanceClient {
     /// How long the driver may take to start and answer `hello` or `configure`: an interpreter
     /// starting on a busy machine, outside every case's budget.
     public var startTimeout: Duration
+    /// Whether a driver that declares `"reuse": true` serves many cases (`run --no-driver-reuse`: no).
+    public let driverReuse: Bool
+    /// The warm processes between cases; enabled by ``prepared()`` when the driver offers reuse.
+    package let pool: DriverPool
 
     /// - Parameters:
     ///   - command: a shell command line (run with `/bin/sh -c "exec COMMAND"`).
     ///   - name: the client's name in reports and expectation files.
+    ///   - driverReuse: keep processes between cases when the driver's `hello` offers it.
+    ///   - warmDrivers: at most this many processes wait between cases (the run's concurrency).
     public init(command: String, name: String = "external", capabilities: Set<Capability> = Set(Capability.allCases),
-                controlTimeout: Duration = .seconds(5), startTimeout: Duration = .seconds(30)) {
+                controlTimeout: Duration = .seconds(5), startTimeout: Duration = .seconds(30),
+                driverReuse: Bool = true, warmDrivers: Int = 16) {
         self.name = name
         self.command = command
         self.capabilities = capabilities
         self.controlTimeout = controlTimeout
         self.startTimeout = startTimeout
+        self.driverReuse = driverReuse
+        self.pool = DriverPool(capacity: warmDrivers)
     }
 
     public func makeSession(configuration: ClientSessionConfiguration) async throws -> any ClientSession {
-        let connection = try DriverConnection(command: command)
-        let session = ExternalSession(connection: connection, controlTimeout: controlTimeout)
+        let opened = try await pool.open(command: command, family: .pubnub, configure: .object(JSONObject(configuration.driverFields)),
+                                         warmTimeout: controlTimeout, startTimeout: max(startTimeout, controlTimeout))
+        let session = ExternalSession(connection: opened.connection, streams: opened.streams, pool: pool, controlTimeout: controlTimeout)
         do {
-            // The first request of a fresh process: its reply waits for the start-up too.
-            let reply = try await connection.request(.object(JSONObject(configuration.driverFields)), timeout: max(startTimeout, controlTimeout))
-            if case .unsupported(let what) = reply { throw ClientAdapterError.unsupported(what) }
+            if case .unsupported(let what) = try opened.reply.get() { throw ClientAdapterError.unsupported(what) }
         } catch {
             await session.close()
             throw error
         }
         return session
     }
+
+    /// Ends the driver processes kept between cases (at the end of a run; they also end by
+    /// themselves after a few idle seconds).
+    public func endWarmDrivers() { pool.drain() }
+
+    /// How many processes the run started, reused and discarded (docs/driver-protocol.md, "Reuse").
+    public var driverCounts: (started: Int, reused: Int, discarded: Int) {
+        let counts = pool.counts
+        return (counts.started, counts.reused, counts.discarded)
+    }
+
+    /// Why the run's last discarded driver process was discarded, if one was.
+    public var lastDriverDiscard: String? { pool.lastDiscard }
 }
 
-/// One driver process seen as a ``ClientSession``.
+/// One case on a driver process seen as a ``ClientSession``.
 struct ExternalSession: ClientSession {
     let connection: DriverConnection
+    let streams: DriverConnection.SessionStreams
+    let pool: DriverPool
     let controlTimeout: Duration
+    private let ticket: SessionTicket
 
-    var events: AsyncStream<ClientEvent> { connection.events }
+    init(connection: DriverConnection, streams: DriverConnection.SessionStreams, pool: DriverPool, controlTimeout: Duration) {
+        self.connection = connection
+        self.streams = streams
+        self.pool = pool
+        self.controlTimeout = controlTimeout
+        ticket = SessionTicket(number: streams.number)
+    }
+
+    var events: AsyncStream<ClientEvent> { streams.events }
 
     func perform(_ operation: ClientOperation) async throws -> OperationResult {
-        switch try await connection.request(.object(JSONObject(operation.driverFields)), timeout: nil) {
+        switch try await connection.request(.object(JSONObject(operation.driverFields)), timeout: nil, session: streams.number) {
         case .result(let result): return result
         case .unsupported(let what): throw ClientAdapterError.unsupported("\(operation.name) (\(what))")
         case .error(let detail): throw ClientAdapterError.protocolViolation("\(operation.name): \(detail)")
@@ -61,7 +94,7 @@ struct ExternalSession: ClientSession {
     }
 
     func close() async {
-        _ = try? await connection.request(["type": "close"], timeout: controlTimeout)
-        connection.terminate()
+        guard ticket.claimClose() else { return }
+        await pool.close(connection, session: streams.number, timeout: controlTimeout)
     }
 }

@@ -33,6 +33,8 @@ public enum CaseStep: Sendable, Hashable {
     /// Check that no status of this category appears, beyond those earlier expect steps accounted
     /// for, from the start of the case until `ms` after this step begins (a "must not" about time).
     case expectNoStatus(StatusCategory, forMs: Int)
+    /// Wait until a matching App Context event is delivered.
+    case expectAppContextEvent(ExpectedAppContextEvent, withinMs: Int)
 
     // MARK: Sugar for the catalog
 

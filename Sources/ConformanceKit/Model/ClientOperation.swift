@@ -29,6 +29,8 @@ public enum ClientOperation: Sendable, Hashable {
     /// An Access Manager grant v2 signed by the client itself: needs the secret key in the
     /// client's configuration (`ClientOverrides.secretKey`, spec §9.2).
     case grant(Grant)
+    /// App Context: metadata, memberships and members (``AppContextOperation``).
+    case appContext(AppContextOperation)
 
     /// The operation's name on the driver protocol (`"type"`).
     public var name: String {
@@ -53,6 +55,7 @@ public enum ClientOperation: Sendable, Hashable {
         case .listChannelsInGroup: "listChannelsInGroup"
         case .deleteGroup: "deleteGroup"
         case .grant: "grant"
+        case .appContext(let operation): operation.name
         }
     }
 
@@ -129,6 +132,8 @@ public enum ClientOperation: Sendable, Hashable {
             fields["write"] = .bool(grant.write)
             fields["manage"] = .bool(grant.manage)
             fields["ttl"] = .int(grant.ttlMinutes)
+        case .appContext(let operation):
+            fields.merge(operation.driverFields) { $1 }
         }
         return fields
     }

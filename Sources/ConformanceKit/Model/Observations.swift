@@ -95,4 +95,5 @@ public enum ClientEvent: Sendable, Hashable {
     case status(StatusEvent)
     case message(MessageEvent)
     case presence(PresenceEvent)
+    case appContext(AppContextEvent)
 }

@@ -23,6 +23,8 @@ public enum StatusCategory: String, Sendable, Hashable, Codable, CaseIterable, C
     case decryptionError = "PNDecryptionErrorCategory"
     case tlsConnectionFailed = "PNTLSConnectionFailedCategory"
     case tlsUntrustedCertificate = "PNTLSUntrustedCertificateCategory"
+    /// HTTP 412: an App Context write whose `If-Match` eTag is stale.
+    case preconditionFailed = "PNPreconditionFailedCategory"
 
     /// The 4.x `error` flag: no for lifecycle categories and acknowledgments (spec §11.1).
     public var isError: Bool {

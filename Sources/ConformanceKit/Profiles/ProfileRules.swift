@@ -168,6 +168,7 @@ public enum ProfileRules {
             case .expectMessages(let messages, let ms): .expectMessages(messages, withinMs: ms * factor)
             case .expectMessageCount(let count, let ms): .expectMessageCount(count, withinMs: ms * factor)
             case .expectPresence(let presence, let ms): .expectPresence(presence, withinMs: ms * factor)
+            case .expectAppContextEvent(let event, let ms): .expectAppContextEvent(event, withinMs: ms * factor)
             case .expectJournal(let expectation, let ms): .expectJournal(expectation, withinMs: ms * factor)
             default: step
             }

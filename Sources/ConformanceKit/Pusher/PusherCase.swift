@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import HarnessJSON
+import MockPusher
 import PusherServer
 
 /// What a Pusher client must be able to do for a case to run; a client lacking one gets "skipped".
@@ -12,6 +13,11 @@ public enum PusherCapability: String, Sendable, Hashable, Codable, CaseIterable 
     case clientEvents
     /// Automatic reconnection after a lost connection.
     case reconnection
+    /// `wss` trusting the harness's test CA (the `configure` fields `tls` and `caPEM`).
+    case tls
+    /// Its own `pusher:ping` after a silence the harness sets (`activityTimeoutMs`), and a lost
+    /// connection when no answer comes within a pong timeout the harness sets (`pongTimeoutMs`).
+    case clientPing
 }
 
 /// A participant the harness itself plays inside the server (no socket): it subscribes, triggers
@@ -109,6 +115,13 @@ public enum PusherJournalCheck: Sendable, Hashable {
     /// The client sent this event (e.g. `pusher:subscribe`, `pusher:unsubscribe`) for the channel
     /// on its n-th connection.
     case sentOnConnection(event: String, channel: String, connection: Int)
+    /// The client's n-th connection is still open, and over it the client answered the server's
+    /// probe (a WebSocket pong, or `pusher:pong`) or pinged on its own (`pusher:ping`).
+    case keptAlive(connection: Int)
+    /// The client sent `pusher:ping` on its n-th connection.
+    case pinged(connection: Int)
+    /// The client's n-th connection used TLS (`wss`).
+    case usedTLS(connection: Int)
 }
 
 /// A variant outcome allowed for clients declaring a profile value (see ``PusherProfile``).
@@ -147,11 +160,22 @@ public struct PusherClientSettings: Sendable, Hashable {
     public var unknownAppKey = false
     /// The auth endpoint answers 403 to every request (an app server refusing the user).
     public var authRefused = false
-    public init(reconnectDelaySeconds: Double = 1, protocolVersion: Int = 7, unknownAppKey: Bool = false, authRefused: Bool = false) {
+    /// Connect with `wss` to the server's TLS listener, trusting its test CA.
+    public var tls = false
+    /// Seconds of silence before the client pings on its own, when lower than the server's
+    /// `activity_timeout` (nil: the client's default).
+    public var activityTimeoutSeconds: Double?
+    /// Seconds the client waits for an answer to its own `pusher:ping` (nil: the client's default).
+    public var pongTimeoutSeconds: Double?
+    public init(reconnectDelaySeconds: Double = 1, protocolVersion: Int = 7, unknownAppKey: Bool = false, authRefused: Bool = false,
+                tls: Bool = false, activityTimeoutSeconds: Double? = nil, pongTimeoutSeconds: Double? = nil) {
+        self.activityTimeoutSeconds = activityTimeoutSeconds
         self.reconnectDelaySeconds = reconnectDelaySeconds
         self.protocolVersion = protocolVersion
         self.unknownAppKey = unknownAppKey
         self.authRefused = authRefused
+        self.tls = tls
+        self.pongTimeoutSeconds = pongTimeoutSeconds
     }
 }
 
@@ -171,13 +195,17 @@ public struct PusherCase: Sendable, Hashable, Identifiable {
     public var onlyFor: PusherVariantSelector?
     /// The Pusher fault plan installed for the case's app key while it runs (docs/fault-plans.md).
     public var faultPlan: PusherFaultPlan?
+    /// The server-side options of the case's app (e.g. a short activity timeout); nil = the defaults.
+    public var appOptions: PusherAppOptions?
     /// The least budget the author asks for; the runner derives the real one (``PusherCaseBudget``).
     public var timeBudget: Duration
 
     public init(_ id: String, _ title: String, spec: String, client: PusherClientSettings = PusherClientSettings(),
                 steps: [PusherStep], requires: Set<PusherCapability> = [], variants: [PusherVariant] = [],
-                onlyFor: (PusherAspect, String)? = nil, faultPlan: PusherFaultPlan? = nil, timeBudget: Duration = .seconds(2)) {
+                onlyFor: (PusherAspect, String)? = nil, faultPlan: PusherFaultPlan? = nil, appOptions: PusherAppOptions? = nil,
+                timeBudget: Duration = .seconds(2)) {
         self.faultPlan = faultPlan
+        self.appOptions = appOptions
         self.onlyFor = onlyFor.map { PusherVariantSelector(aspect: $0.0, value: $0.1) }
         self.id = id
         self.title = title

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: MIT
 import HarnessJSON
+import MockPusher
 import PusherServer
 
 /// The `pusher` suite family: cases `pusher.<group>.<name>` checking a Pusher Channels client
 /// against `shared/spec/pusher-protocol.md` (docs/conformance.md, "Pusher family").
 public enum PusherCatalog {
     /// The groups, in catalog order.
-    public static let groups = ["connection", "channels", "auth", "presence", "client-events", "close-codes", "http-api", "faults"]
+    public static let groups = ["connection", "channels", "auth", "presence", "client-events", "close-codes", "activity", "http-api", "faults"]
 
     public static func all() -> [PusherCase] {
-        connection + channels + auth + presence + clientEvents + closeCodes + httpAPI + faults
+        connection + channels + auth + presence + clientEvents + closeCodes + activity + httpAPI + faults
     }
 
     /// Cases of the given groups (`pusher`, `pusher.GROUP` or `GROUP`) and ids; both empty = all.
@@ -38,6 +39,12 @@ public enum PusherCatalog {
         PusherCase("pusher.connection.unknown-key-4001", "an unknown app key is closed 4001 after the upgrade and not retried",
                    spec: "§2.3, §5", client: PusherClientSettings(unknownAppKey: true),
                    steps: [.connect, .expectDisconnected(code: 4001, withinMs: 2_000), .expectNoReconnect(forMs: 2_500)]),
+        PusherCase("pusher.connection.wss", "wss: the TLS listener's leaf is trusted through the test CA and the connection works as ws does",
+                   spec: "§2.1", client: PusherClientSettings(tls: true),
+                   steps: connected + [.expectJournal(.usedTLS(connection: 1), withinMs: 1_000), .subscribe("news"),
+                                       .expectSubscribed("news", withinMs: 2_000), .trigger("news", "headline", #"{"tls":true}"#),
+                                       .expectEvent(channel: "news", event: "headline", data: ["tls": true], withinMs: 2_000)],
+                   requires: [.tls]),
         PusherCase("pusher.connection.disconnect", "disconnect closes the connection and does not reconnect", spec: "§8",
                    steps: connected + [.disconnect, .expectJournal(.connectionEnded(connection: 1), withinMs: 2_000),
                                        .expectNoReconnect(forMs: 1_500)]),
@@ -74,6 +81,13 @@ public enum PusherCatalog {
                                        .trigger("private-room", "secret", #"{"k":"v"}"#),
                                        .expectEvent(channel: "private-room", event: "secret", data: ["k": "v"], withinMs: 2_000)],
                    requires: [.privateChannels]),
+        PusherCase("pusher.auth.private-wss", "over wss a private channel is authorized (http endpoint) and delivers",
+                   spec: "§2.1, §4.2", client: PusherClientSettings(tls: true),
+                   steps: connected + [.subscribe("private-room"), .expectSubscribed("private-room", withinMs: 2_000),
+                                       .expectJournal(.authorizedForConnection(channel: "private-room", connection: 1), withinMs: 1_000),
+                                       .trigger("private-room", "secret", #"{"k":"tls"}"#),
+                                       .expectEvent(channel: "private-room", event: "secret", data: ["k": "tls"], withinMs: 2_000)],
+                   requires: [.privateChannels, .tls]),
         PusherCase("pusher.auth.endpoint-refuses", "an auth endpoint answering 403 is reported as a failed subscription; nothing is subscribed",
                    spec: "§4.2, §8", client: PusherClientSettings(authRefused: true),
                    steps: connected + [.subscribe("private-room"), .expectSubscriptionError("private-room", withinMs: 2_000),
@@ -198,7 +212,41 @@ public enum PusherCatalog {
                    requires: [.reconnection]),
     ]
 
-    // MARK: HTTP API delivery (the events endpoint's semantics, in process)
+    // MARK: activity (spec §3.2, §5: the server's deadline timer on a 1 s activity timeout)
+
+    /// An app probing after 1 s of silence and closing 4201 1 s after an unanswered probe.
+    static func shortActivity(_ ping: PusherServerPing) -> PusherAppOptions {
+        var options = PusherAppOptions()
+        options.activityTimeout = .seconds(1)
+        options.pongTimeout = .seconds(1)
+        options.serverPing = ping
+        return options
+    }
+
+    static let activity: [PusherCase] = [
+        PusherCase("pusher.activity.websocket-probe-answered",
+                   "a silent connection probed with WebSocket pings after 1 s stays open: the client answers (or pings itself)",
+                   spec: "§2.2, §5", steps: connected + [.subscribe("news"), .expectSubscribed("news", withinMs: 2_000), .wait(ms: 3_000),
+                                                        .expectJournal(.keptAlive(connection: 1), withinMs: 500),
+                                                        .trigger("news", "still", #"{"n":1}"#),
+                                                        .expectEvent(channel: "news", event: "still", data: ["n": 1], withinMs: 2_000)],
+                   appOptions: shortActivity(.webSocketFrame)),
+        PusherCase("pusher.activity.pusher-ping-answered",
+                   "a silent connection probed with pusher:ping after 1 s stays open: the client answers pusher:pong (or pings itself)",
+                   spec: "§3.2, §5", steps: connected + [.subscribe("news"), .expectSubscribed("news", withinMs: 2_000), .wait(ms: 3_000),
+                                                        .expectJournal(.keptAlive(connection: 1), withinMs: 500),
+                                                        .trigger("news", "still", #"{"n":2}"#),
+                                                        .expectEvent(channel: "news", event: "still", data: ["n": 2], withinMs: 2_000)],
+                   appOptions: shortActivity(.pusherEvent)),
+        PusherCase("pusher.activity.client-ping-answered",
+                   "the client's own pusher:ping after 1 s of silence is answered with pusher:pong; the connection stays",
+                   spec: "§3.2, §5", client: PusherClientSettings(activityTimeoutSeconds: 1, pongTimeoutSeconds: 1),
+                   steps: connected + [.wait(ms: 3_000), .expectJournal(.pinged(connection: 1), withinMs: 500),
+                                       .expectJournal(.keptAlive(connection: 1), withinMs: 500)],
+                   requires: [.clientPing]),
+    ]
+
+    // MARK: HTTP API delivery (the signed events endpoint, as an app server calls it)
 
     static let httpAPI: [PusherCase] = [
         PusherCase("pusher.http-api.multiple-channels", "one trigger on two channels reaches the client on both", spec: "§3.5, §6.1",
@@ -252,6 +300,13 @@ public enum PusherCatalog {
                    spec: "§3.3", steps: connected + [.subscribe("news"), .expectNotSubscribed("news", forMs: 1_000),
                                                      .expectSubscribed("news", withinMs: 2_000)],
                    faultPlan: plan(PusherFaultRule(fault: .delaySubscriptionSucceeded(channel: "news", milliseconds: 1_500)))),
+        PusherCase("pusher.faults.pongs-withheld", "a server that stops answering pings: the client gives up after its pong timeout and reconnects",
+                   spec: "§3.2, §5", client: PusherClientSettings(activityTimeoutSeconds: 1, pongTimeoutSeconds: 1),
+                   steps: connected + [.expectJournal(.pinged(connection: 1), withinMs: 3_000),
+                                       .expectJournal(.connectionEnded(connection: 1), withinMs: 3_000),
+                                       .expectConnected(count: 2, withinMs: 3_000)],
+                   requires: [.clientPing, .reconnection],
+                   faultPlan: plan(PusherFaultRule(times: 1, fault: .withholdPongs(.both)))),
         PusherCase("pusher.faults.dropped-subscription-succeeded", "a subscription never confirmed is never reported subscribed",
                    spec: "§3.3", steps: connected + [.subscribe("news"), .expectNotSubscribed("news", forMs: 1_500)],
                    faultPlan: plan(PusherFaultRule(fault: .dropSubscriptionSucceeded(channel: "news")))),

@@ -40,9 +40,13 @@ public struct PusherProfile: Sendable, Hashable {
 
 /// What a Pusher client session is started with.
 public struct PusherSessionConfiguration: Sendable, Hashable {
-    /// The WebSocket host and port (plain `ws`).
+    /// The WebSocket host and port (`ws`, or `wss` when ``caPEM`` is set).
     public var host: String
     public var port: Int
+    /// With TLS (`wss`): the PEM of the test CA to trust; nil for plain `ws`.
+    public var caPEM: String?
+    /// Whether the client connects with `wss`.
+    public var useTLS: Bool { caPEM != nil }
     public var appKey: String
     /// The app's secret, for clients that can only sign themselves (pysher); adapters that can use
     /// ``authEndpoint`` should.
@@ -55,7 +59,8 @@ public struct PusherSessionConfiguration: Sendable, Hashable {
     public var settings: PusherClientSettings
 
     public init(host: String, port: Int, appKey: String, appSecret: String, authEndpoint: String, userID: String,
-                settings: PusherClientSettings) {
+                settings: PusherClientSettings, caPEM: String? = nil) {
+        self.caPEM = caPEM
         self.host = host
         self.port = port
         self.appKey = appKey
@@ -67,6 +72,17 @@ public struct PusherSessionConfiguration: Sendable, Hashable {
 
     /// The `configure` request of the driver protocol (docs/driver-protocol.md, "Pusher").
     public var driverFields: [String: JSONValue] {
+        var fields = base
+        if let caPEM {
+            fields["tls"] = .bool(true)
+            fields["caPEM"] = .string(caPEM)
+        }
+        if let activity = settings.activityTimeoutSeconds { fields["activityTimeoutMs"] = .int(Int(activity * 1_000)) }
+        if let pong = settings.pongTimeoutSeconds { fields["pongTimeoutMs"] = .int(Int(pong * 1_000)) }
+        return fields
+    }
+
+    private var base: [String: JSONValue] {
         ["type": "configure", "host": .string(host), "port": .int(port), "appKey": .string(appKey),
          "appSecret": .string(appSecret), "authEndpoint": .string(authEndpoint), "userID": .string(userID),
          "userInfo": ["name": .string(userID)],

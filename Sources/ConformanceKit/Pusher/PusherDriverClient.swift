@@ -42,23 +42,51 @@ public struct PusherDriverClient: PusherConformanceClient {
     public var startTimeout: Duration
     /// Set when the driver's `hello` named another protocol (a PubNub driver): every session fails with it.
     public internal(set) var protocolMismatch: String?
+    /// Whether a driver that declares `"reuse": true` serves many cases (`run --no-driver-reuse`: no).
+    public let driverReuse: Bool
+    /// The warm processes between cases (docs/driver-protocol.md, "Reuse").
+    package let pool: DriverPool
 
-    public init(command: String, name: String = "external", controlTimeout: Duration = .seconds(5), startTimeout: Duration = .seconds(30)) {
+    public init(command: String, name: String = "external", controlTimeout: Duration = .seconds(5), startTimeout: Duration = .seconds(30),
+                driverReuse: Bool = true, warmDrivers: Int = 16) {
         self.command = command
         self.name = name
         self.controlTimeout = controlTimeout
         self.startTimeout = startTimeout
+        self.driverReuse = driverReuse
+        self.pool = DriverPool(capacity: warmDrivers)
     }
+
+    /// Ends the driver processes kept between cases (at the end of a run).
+    public func endWarmDrivers() { pool.drain() }
+
+    /// How many processes the run started, reused and discarded.
+    public var driverCounts: (started: Int, reused: Int, discarded: Int) {
+        let counts = pool.counts
+        return (counts.started, counts.reused, counts.discarded)
+    }
+
+    /// Why the run's last discarded driver process was discarded, if one was.
+    public var lastDriverDiscard: String? { pool.lastDiscard }
 
     /// Asks the driver's `hello` for its capabilities and profile; a driver whose `protocol` is not
     /// `pusher` keeps the defaults (and will fail its cases with the reason).
     public func prepared() async -> any PusherConformanceClient {
         guard let connection = try? DriverConnection(command: command, family: .pusher) else { return self }
-        defer { connection.terminate() }
-        guard case .result(let result)? = try? await connection.request(["type": "hello"], timeout: max(startTimeout, controlTimeout)) else { return self }
-        _ = try? await connection.request(["type": "close"], timeout: controlTimeout)
+        guard case .result(let result)? = try? await connection.request(["type": "hello"], timeout: max(startTimeout, controlTimeout)) else {
+            connection.terminate()
+            return self
+        }
         var copy = self
         let declared = result.data?["protocol"]?.stringValue
+        if declared == "pusher", driverReuse, result.data?["reuse"]?.boolValue == true {
+            // The probe's process serves the first case (docs/driver-protocol.md, "Reuse").
+            pool.enable()
+            pool.adopt(connection)
+        } else {
+            _ = try? await connection.request(["type": "close"], timeout: controlTimeout)
+            connection.terminate()
+        }
         if declared != "pusher" {
             copy.protocolMismatch = "the driver's hello declares protocol \(declared.map { "\"\($0)\"" } ?? "none"), not \"pusher\" (docs/driver-protocol.md, Pusher drivers)"
         }
@@ -72,10 +100,11 @@ public struct PusherDriverClient: PusherConformanceClient {
 
     public func makeSession(configuration: PusherSessionConfiguration) async throws -> any PusherClientSession {
         if let protocolMismatch { throw ClientAdapterError.startFailed(protocolMismatch) }
-        let connection = try DriverConnection(command: command, family: .pusher)
-        let session = PusherDriverSession(connection: connection, controlTimeout: controlTimeout)
+        let opened = try await pool.open(command: command, family: .pusher, configure: .object(JSONObject(configuration.driverFields)),
+                                         warmTimeout: controlTimeout, startTimeout: max(startTimeout, controlTimeout))
+        let session = PusherDriverSession(connection: opened.connection, streams: opened.streams, pool: pool, controlTimeout: controlTimeout)
         do {
-            let reply = try await connection.request(.object(JSONObject(configuration.driverFields)), timeout: max(startTimeout, controlTimeout))
+            let reply = try opened.reply.get()
             if case .unsupported(let what) = reply { throw ClientAdapterError.unsupported(what) }
             if case .error(let what) = reply { throw ClientAdapterError.startFailed(what) }
         } catch {
@@ -88,12 +117,23 @@ public struct PusherDriverClient: PusherConformanceClient {
 
 struct PusherDriverSession: PusherClientSession {
     let connection: DriverConnection
+    let streams: DriverConnection.SessionStreams
+    let pool: DriverPool
     let controlTimeout: Duration
+    private let ticket: SessionTicket
 
-    var events: AsyncStream<PusherObservation> { connection.pusherEvents }
+    init(connection: DriverConnection, streams: DriverConnection.SessionStreams, pool: DriverPool, controlTimeout: Duration) {
+        self.connection = connection
+        self.streams = streams
+        self.pool = pool
+        self.controlTimeout = controlTimeout
+        ticket = SessionTicket(number: streams.number)
+    }
+
+    var events: AsyncStream<PusherObservation> { streams.pusherEvents }
 
     func perform(_ operation: PusherOperation) async throws {
-        switch try await connection.request(.object(JSONObject(operation.driverFields)), timeout: .seconds(10)) {
+        switch try await connection.request(.object(JSONObject(operation.driverFields)), timeout: .seconds(10), session: streams.number) {
         case .result: return
         case .unsupported(let what): throw ClientAdapterError.unsupported("\(operation.name) (\(what))")
         case .error(let detail): throw ClientAdapterError.protocolViolation("\(operation.name): \(detail)")
@@ -101,7 +141,7 @@ struct PusherDriverSession: PusherClientSession {
     }
 
     func close() async {
-        _ = try? await connection.request(["type": "close"], timeout: controlTimeout)
-        connection.terminate()
+        guard ticket.claimClose() else { return }
+        await pool.close(connection, session: streams.number, timeout: controlTimeout)
     }
 }

@@ -14,21 +14,23 @@ public struct PusherRunner: Sendable {
         self.options = options
     }
 
-    /// The app a case runs on: its own id, key and secret, derived from the case id.
+    /// The app a case runs on: its own id, key and secret, derived from the case id, with the
+    /// case's app options (e.g. a short activity timeout).
     public static func app(for testCase: PusherCase) -> PusherApp {
         let token = testCase.id.replacingOccurrences(of: ".", with: "-")
-        return PusherApp(id: "app-\(token)", key: "key-\(token)", secret: "secret-\(token)")
+        return PusherApp(id: "app-\(token)", key: "key-\(token)", secret: "secret-\(token)", options: testCase.appOptions ?? PusherAppOptions())
     }
 
-    /// Starts the suite server (one app per case), runs `cases`, stops the server.
+    /// Starts an in-process server (as `serve` builds it), runs `cases`, stops the server.
     public func run(_ cases: [PusherCase], progress: @escaping @Sendable (CaseResult, Int, Int) -> Void = { _, _, _ in }) async throws -> RunReport {
-        let server = try PusherSuiteServer.start(apps: cases.map(Self.app(for:)))
+        let server = try InProcessPusherServer.start()
         let report = await run(cases, on: server, progress: progress)
         await server.shutdown()
         return report
     }
 
-    public func run(_ cases: [PusherCase], on server: PusherSuiteServer,
+    /// Runs `cases` on `server` (in process or another process's `serve`); each case registers its app first.
+    public func run(_ cases: [PusherCase], on server: any PusherHarnessServer,
                     progress: @escaping @Sendable (CaseResult, Int, Int) -> Void = { _, _, _ in }) async -> RunReport {
         let byID = Dictionary(cases.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let client = await self.client.prepared()
@@ -47,13 +49,15 @@ public struct PusherRunner: Sendable {
 
 /// Runs one Pusher case from setup to cleanup.
 struct PusherCaseExecutor: Sendable {
-    let server: PusherSuiteServer
+    let server: any PusherHarnessServer
     let client: any PusherConformanceClient
     let wireLogLength: Int
     let timeScale: Double
 
     /// The presence user id of the client under test.
     static let clientUserID = "user-client"
+    /// The user the server's auth endpoint refuses with 403 (docs/pusher.md, harness routes).
+    static let refusedUser = "refused"
 
     func run(_ original: PusherCase) async -> CaseResult {
         let started = ContinuousClock.now
@@ -80,17 +84,30 @@ struct PusherCaseExecutor: Sendable {
         let scaled = PusherCaseBudget.scaled(testCase, by: timeScale)
         let budget = PusherCaseBudget.effective(testCase, scale: timeScale)
         let key = testCase.client.unknownAppKey ? "no-such-key-\(app.key)" : app.key
+        var port = server.port
+        var caPEM: String?
+        do {
+            try await server.register(app)
+            try await server.clearJournal(appKey: key)
+            if key != app.key { try await server.clearJournal(appKey: app.key) }
+            if testCase.client.tls {
+                guard let tlsPort = server.tlsPort else { return result(original, .skipped, "the server has no TLS listener (--tls-server)", started: started) }
+                guard let pem = try await server.caPEM() else { return result(original, .skipped, "the server has no test CA to trust", started: started) }
+                (port, caPEM) = (tlsPort, pem)
+            }
+            if let plan = testCase.faultPlan { try await server.installPlan(plan, appKey: key) }
+        } catch {
+            return result(original, .fail, "server setup: \(error)", started: started)
+        }
         let configuration = PusherSessionConfiguration(
-            host: server.host, port: server.port, appKey: key, appSecret: app.secret,
-            authEndpoint: "http://\(server.host):\(server.port)/__pusher-auth/\(app.key)/\(testCase.client.authRefused ? PusherSuiteServer.refusedUser : Self.clientUserID)",
-            userID: Self.clientUserID, settings: testCase.client)
-        if let plan = testCase.faultPlan { server.faults.install(plan, for: key) }
-        defer { server.faults.clear(key) }
+            host: server.host, port: port, appKey: key, appSecret: app.secret,
+            authEndpoint: server.authEndpoint(appKey: app.key, user: testCase.client.authRefused ? Self.refusedUser : Self.clientUserID),
+            userID: Self.clientUserID, settings: testCase.client, caPEM: caPEM)
         let session: any PusherClientSession
         do {
             session = try await client.makeSession(configuration: configuration)
         } catch {
-            server.removePeers(appKey: app.key)
+            await cleanUp(app: app, key: key, plan: testCase.faultPlan != nil)
             if let adapterError = error as? ClientAdapterError, case .unsupported = adapterError {
                 return result(original, .skipped, "\(adapterError)", started: started)
             }
@@ -107,9 +124,8 @@ struct PusherCaseExecutor: Sendable {
         } onTimeout: { steps.currentStep }
         await session.close()
         pump.cancel()
-        server.removePeers(appKey: app.key)
-        server.closeConnections(appKey: key, code: 1001, reason: "case over")
-        let wireLog = Array(server.journal(appKey: key).lines.suffix(wireLogLength))
+        let wireLog = Array(((try? await server.journal(appKey: key))?.lines ?? ["(the server's journal could not be read)"]).suffix(wireLogLength))
+        await cleanUp(app: app, key: key, plan: testCase.faultPlan != nil)
 
         if let step = exceeded {
             return result(original, .fail, "time budget of \(CaseExecutor.milliseconds(budget)) ms exceeded at step \(step)",
@@ -121,6 +137,13 @@ struct PusherCaseExecutor: Sendable {
         }
         if let variantReason { return result(original, .nonStrict, variantReason, started: started, wireLog: wireLog) }
         return result(original, .pass, "", started: started, wireLog: wireLog)
+    }
+
+    /// Ends the case's peers and connections and removes its plan (best effort: the server may be gone).
+    private func cleanUp(app: PusherApp, key: String, plan: Bool) async {
+        try? await server.removePeers(appKey: app.key)
+        _ = try? await server.closeConnections(appKey: key, code: 1001, reason: "case over")
+        if plan { try? await server.clearPlan(appKey: key) }
     }
 
     private func result(_ testCase: PusherCase, _ outcome: CaseOutcome, _ detail: String, started: ContinuousClock.Instant,

@@ -6,15 +6,21 @@ import Synchronization
 /// Runs one Pusher case's steps against a session and the suite server; stops at the first
 /// expectation that fails and says why.
 final class PusherStepRunner: Sendable {
-    let server: PusherSuiteServer
+    let server: any PusherHarnessServer
     let app: PusherApp
     let session: any PusherClientSession
     let log: PusherObservationLog
     /// The app key the client connects with (the case's own, or an unknown one).
     let connectionKey: String
-    private let progress = Mutex<(step: Int, consumed: Set<Int>, lastClose: ContinuousClock.Instant?)>((0, [], nil))
+    private let progress = Mutex<(step: Int, consumed: Set<Int>, lastClose: Close?)>((0, [], nil))
 
-    init(server: PusherSuiteServer, app: PusherApp, connectionKey: String, session: any PusherClientSession, log: PusherObservationLog) {
+    /// A close of the client's connection: when, and how many connections the client had opened by then.
+    struct Close {
+        var at: ContinuousClock.Instant
+        var earlierConnections: Int
+    }
+
+    init(server: any PusherHarnessServer, app: PusherApp, connectionKey: String, session: any PusherClientSession, log: PusherObservationLog) {
         self.connectionKey = connectionKey
         self.server = server
         self.app = app
@@ -72,24 +78,26 @@ final class PusherStepRunner: Sendable {
         case .trigger(let channels, let event, let data, let excludeClient):
             var exclude: String?
             if excludeClient {
-                guard let open = server.journal(appKey: connectionKey).connections.last(where: { $0.closedAt == nil }), let socketID = open.socketID else {
+                guard let open = try await server.journal(appKey: connectionKey).connections.last(where: { $0.closedAt == nil }), let socketID = open.socketID else {
                     return "the client has no open connection whose socket id could be excluded"
                 }
                 exclude = socketID
             }
-            try server.trigger(appID: app.id, channels: channels, event: event, data: data, excludeSocketID: exclude)
+            try await server.trigger(app: app, channels: channels, event: event, data: data, excludeSocketID: exclude)
         case .sendErrorEvent(let code, let message):
             let text = JSONValue.object(["event": "pusher:error", "data": ["code": .int(code), "message": .string(message)]]).jsonText
-            progress.withLock { $0.lastClose = .now }
-            if server.send(text, appKey: connectionKey) == 0 { return "the client had no open connection" }
+            let known = try await server.journal(appKey: connectionKey).connections.count
+            progress.withLock { $0.lastClose = Close(at: .now, earlierConnections: known) }
+            if try await server.send(text: text, appKey: connectionKey) == 0 { return "the client had no open connection" }
         case .closeConnection(let code, let reason):
-            progress.withLock { $0.lastClose = .now }
-            if server.closeConnections(appKey: connectionKey, code: code, reason: reason) == 0 { return "the client had no open connection to close" }
+            let known = try await server.journal(appKey: connectionKey).connections.count
+            progress.withLock { $0.lastClose = Close(at: .now, earlierConnections: known) }
+            if try await server.closeConnections(appKey: connectionKey, code: code, reason: reason) == 0 { return "the client had no open connection to close" }
         case .peerSubscribe(let peer, let channel):
-            try server.peerSubscribe(peer.name, userID: peer.userID, app: app, channel: channel)
-        case .peerLeave(let peer): server.peerLeave(peer.name, appKey: app.key)
+            try await server.peerSubscribe(peer, appKey: app.key, channel: channel)
+        case .peerLeave(let peer): try await server.peerLeave(peer, appKey: app.key)
         case .peerClientEvent(let peer, let channel, let event, let data):
-            try server.peerClientEvent(peer.name, appKey: app.key, channel: channel, event: event, data: data)
+            try await server.peerClientEvent(peer, appKey: app.key, channel: channel, event: event, data: data)
         case .wait(let ms): try? await Task.sleep(for: .milliseconds(ms))
 
         case .expectConnected(let count, let ms):
@@ -143,27 +151,30 @@ final class PusherStepRunner: Sendable {
         case .expectPeerEvent(let peer, let channel, let event, let data, let ms):
             let end = deadline(ms)
             while ContinuousClock.now < end {
-                if server.peerMessages(peer.name, appKey: app.key).contains(where: { $0.channel == channel && $0.event == event && (data == nil || Self.sameData($0.data.map(JSONValue.string), data)) }) {
+                if try await server.peerMessages(peer, appKey: app.key).contains(where: { $0.channel == channel && $0.event == event && (data == nil || Self.sameData($0.data.map(JSONValue.string), data)) }) {
                     return nil
                 }
                 try? await Task.sleep(for: .milliseconds(10))
             }
-            return "peer \(peer.name) got no \(event) on \(channel) within \(ms) ms (got: \(server.peerMessages(peer.name, appKey: app.key).suffix(4).map(\.text)))"
+            return "peer \(peer.name) got no \(event) on \(channel) within \(ms) ms (got: \(try await server.peerMessages(peer, appKey: app.key).suffix(4).map(\.text)))"
         case .expectNoPeerEvent(let peer, let event, let ms):
             try? await Task.sleep(for: .milliseconds(ms))
-            if let seen = server.peerMessages(peer.name, appKey: app.key).first(where: { $0.event == event }) { return "peer \(peer.name) got \(seen.text)" }
+            if let seen = try await server.peerMessages(peer, appKey: app.key).first(where: { $0.event == event }) { return "peer \(peer.name) got \(seen.text)" }
         case .expectReconnect(let least, let ms):
-            return await expectReconnect(atLeastMs: least, withinMs: ms)
+            return try await expectReconnect(atLeastMs: least, withinMs: ms)
         case .expectImmediateReconnect(let ms):
-            return await expectReconnect(atLeastMs: 0, withinMs: ms)
+            return try await expectReconnect(atLeastMs: 0, withinMs: ms)
         case .expectNoReconnect(let ms):
-            let base = progress.withLock { $0.lastClose } ?? server.journal(appKey: connectionKey).connections.last?.closedAt ?? .now
-            try? await Task.sleep(until: base + .milliseconds(ms), clock: .continuous)
-            if let late = server.journal(appKey: connectionKey).connections.first(where: { $0.openedAt > base }) {
-                return "the client connected again \(CaseExecutor.milliseconds(late.openedAt - base)) ms after the close"
+            var base = progress.withLock { $0.lastClose }
+            if base == nil { base = Self.lastServerClose(try await server.journal(appKey: connectionKey)) }
+            if base == nil { base = Close(at: .now, earlierConnections: try await server.journal(appKey: connectionKey).connections.count) }
+            guard let close = base else { return nil }
+            try? await Task.sleep(until: close.at + .milliseconds(ms), clock: .continuous)
+            if let late = try await server.journal(appKey: connectionKey).connections.dropFirst(close.earlierConnections).first {
+                return "the client connected again \(CaseExecutor.milliseconds(late.openedAt - close.at)) ms after the close"
             }
         case .expectJournal(let check, let ms):
-            return await expectJournal(check, withinMs: ms)
+            return try await expectJournal(check, withinMs: ms)
         }
         return nil
     }
@@ -171,18 +182,18 @@ final class PusherStepRunner: Sendable {
     /// A connection opened after the last close, no sooner than `least` ms after it. The close is
     /// the last `closeConnection` step's moment, or else (a fault plan's close) the moment the
     /// server saw the last connection end, waited for within the window.
-    private func expectReconnect(atLeastMs least: Int, withinMs ms: Int) async -> String? {
+    private func expectReconnect(atLeastMs least: Int, withinMs ms: Int) async throws -> String? {
         let started = ContinuousClock.now
         var base = progress.withLock { $0.lastClose }
         while base == nil, ContinuousClock.now < started + .milliseconds(ms) {
-            base = server.journal(appKey: connectionKey).connections.compactMap(\.closedAt).max()
+            base = Self.lastServerClose(try await server.journal(appKey: connectionKey))
             if base == nil { try? await Task.sleep(for: .milliseconds(10)) }
         }
         guard let base else { return "no connection of the client ended within \(ms) ms" }
-        let end = base + .milliseconds(ms)
+        let end = base.at + .milliseconds(ms)
         while ContinuousClock.now < end + .milliseconds(20) {
-            if let next = server.journal(appKey: connectionKey).connections.first(where: { $0.openedAt > base }) {
-                let after = CaseExecutor.milliseconds(next.openedAt - base)
+            if let next = try await server.journal(appKey: connectionKey).connections.dropFirst(base.earlierConnections).first {
+                let after = CaseExecutor.milliseconds(next.openedAt - base.at)
                 progress.withLock { $0.lastClose = nil }
                 return after >= least ? nil : "reconnected after \(after) ms, sooner than the \(least) ms the close code requires"
             }
@@ -191,11 +202,18 @@ final class PusherStepRunner: Sendable {
         return "no reconnect within \(ms) ms of the close"
     }
 
-    private func expectJournal(_ check: PusherJournalCheck, withinMs ms: Int) async -> String? {
+    /// The last connection end the server saw (a fault plan's close): its moment and position.
+    static func lastServerClose(_ journal: PusherAppJournal) -> Close? {
+        guard let index = journal.connections.indices.last(where: { journal.connections[$0].closedAt != nil }),
+              let at = journal.connections[index].closedAt else { return nil }
+        return Close(at: at, earlierConnections: index + 1)
+    }
+
+    private func expectJournal(_ check: PusherJournalCheck, withinMs ms: Int) async throws -> String? {
         let end = deadline(ms)
         var why = ""
         repeat {
-            let journal = server.journal(appKey: connectionKey)
+            let journal = try await server.journal(appKey: connectionKey)
             switch check {
             case .connectionEnded(let number):
                 if journal.connections.count >= number, journal.connections[number - 1].closedAt != nil { return nil }
@@ -227,6 +245,28 @@ final class PusherStepRunner: Sendable {
                     return Self.object(message["data"])?["channel"]?.stringValue == channel || message["channel"]?.stringValue == channel
                 }) { return nil }
                 why = "no \(event) for \(channel) on connection \(number) (connections: \(journal.connections.count))"
+            case .keptAlive(let number):
+                guard journal.connections.count >= number else {
+                    why = "the client made \(journal.connections.count) connection(s)"
+                    break
+                }
+                let connection = journal.connections[number - 1]
+                let pinged = connection.texts.contains { text in
+                    let event = (try? JSONValue.parse(text))?["event"]?.stringValue
+                    return event == "pusher:ping" || event == "pusher:pong"
+                }
+                if connection.closedAt == nil, pinged || connection.webSocketPongs > 0 { return nil }
+                why = connection.closedAt != nil
+                    ? "connection \(number) ended (close \(connection.closeCode.map(String.init) ?? "-"))"
+                    : "no pong or ping from the client on connection \(number) yet"
+            case .pinged(let number):
+                if journal.connections.count >= number, journal.connections[number - 1].texts.contains(where: {
+                    (try? JSONValue.parse($0))?["event"]?.stringValue == "pusher:ping"
+                }) { return nil }
+                why = "no pusher:ping on connection \(number) (connections: \(journal.connections.count))"
+            case .usedTLS(let number):
+                if journal.connections.count >= number, journal.connections[number - 1].tls { return nil }
+                why = journal.connections.count >= number ? "connection \(number) was plain ws" : "the client made \(journal.connections.count) connection(s)"
             }
             try? await Task.sleep(for: .milliseconds(10))
         } while ContinuousClock.now < end

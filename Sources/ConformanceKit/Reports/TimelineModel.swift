@@ -109,7 +109,8 @@ public enum TimelineModel {
         let acceptsKnown = connectionEvents.contains { $0.kind == .accepted }
         for entry in entries {
             let at = ms(entry.arrivalTime)
-            if entry.requestOnConnection == 0, !acceptsKnown {
+            // A push notice (endpoint `push`) is the service's own entry: no connection, no answer.
+            if entry.requestOnConnection == 0, !acceptsKnown, entry.endpoint != .push {
                 items.append(TimelineItem(kind: .connection, atMs: at,
                                           label: "accept #\(entry.connectionID)\(entry.isTLS ? " (TLS)" : "") on port \(entry.localPort)",
                                           connection: entry.connectionID))

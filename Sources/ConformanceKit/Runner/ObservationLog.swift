@@ -6,6 +6,7 @@ struct ObservationSnapshot: Sendable {
     var statuses: [StatusCategory] = []
     var messages: [MessageEvent] = []
     var presence: [PresenceEvent] = []
+    var appContext: [AppContextEvent] = []
     var version = 0
     /// Everything above and the steps started, with wall-clock times (for the timeline).
     var timed: [TimedObservation] = []
@@ -25,6 +26,7 @@ actor ObservationLog {
         case .status(let status): snapshot.statuses.append(status.category)
         case .message(let message): snapshot.messages.append(message)
         case .presence(let presence): snapshot.presence.append(presence)
+        case .appContext(let event): snapshot.appContext.append(event)
         }
         changed()
     }

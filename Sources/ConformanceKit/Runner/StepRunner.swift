@@ -59,7 +59,8 @@ final class StepRunner: Sendable {
 
     private func execute(_ step: CaseStep, number: Int, alternativeOnly: Set<StatusCategory>) async -> Bool {
         switch step {
-        case .perform(let operation):
+        case .perform(let planned):
+            let operation = Self.resolving(planned, last: await state.lastResult)
             do {
                 let result = try await session.perform(operation)
                 await log.record(result: result)
@@ -145,6 +146,8 @@ final class StepRunner: Sendable {
             }
         case .expectPresence(let expected, let within):
             await expectPresence(expected, within: within, number: number)
+        case .expectAppContextEvent(let expected, let within):
+            if let failure = await appContextFailure(expected, within: within, number: number) { await state.fail(.failed(failure)) }
         case .expectResult(let expected):
             await checkResult(expected, number: number)
         case .expectJournal(let expectation, let within):

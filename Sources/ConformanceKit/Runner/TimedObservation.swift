@@ -9,7 +9,7 @@ public struct TimedObservation: Sendable, Hashable {
         case status
         /// The result of an operation the runner asked for (its category).
         case result
-        /// A delivered message or presence event.
+        /// A delivered message, presence or App Context event.
         case event
         /// The runner started a step.
         case step
@@ -42,6 +42,8 @@ public struct TimedObservation: Sendable, Hashable {
         case .presence(let presence):
             TimedObservation(kind: .event, time: time,
                              text: "presence \(presence.action) on \(presence.channel)\(presence.uuid.map { " by \($0)" } ?? "")")
+        case .appContext(let event):
+            TimedObservation(kind: .event, time: time, text: "app context \(event.type) \(event.event) on \(event.channel)")
         }
     }
 }
@@ -64,6 +66,7 @@ extension CaseStep {
         case .expectResult: "expectResult"
         case .expectJournal(_, let ms): "expectJournal within \(ms) ms"
         case .expectNoStatus(let category, let ms): "expectNoStatus \(category.rawValue) for \(ms) ms"
+        case .expectAppContextEvent(let expected, let ms): "expectAppContextEvent \(expected.type) \(expected.event) within \(ms) ms"
         }
     }
 }

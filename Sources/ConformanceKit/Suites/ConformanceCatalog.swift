@@ -18,6 +18,7 @@ public enum ConformanceCatalog {
             ("reconnect", ReconnectSuite.cases),
             ("threshold", ThresholdSuite.cases),
             ("encryption", EncryptionSuite.cases),
+            ("objects", ObjectsSuite.cases),
         ]
     }
 

@@ -65,6 +65,10 @@ package struct AdminAPI: RequestHandler {
             return health(request, plans: faults.installedPlans().count)
         case ("keysets", 1), ("grants", 2), ("messages", 2):
             return serviceRoute(rest, request: request)
+        case ("objects", 2):
+            return objectsRoute(key: rest[1], request: request)
+        case ("files", 1), ("files", 2):
+            return fileRoute(rest, request: request)
         case ("plans", 1):
             switch method {
             case "GET": return Self.ok(.object([("plans", .array(faults.installedPlans().map(\.json)))]))

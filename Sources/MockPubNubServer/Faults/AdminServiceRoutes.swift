@@ -7,6 +7,12 @@ public struct AdminServiceControl: Sendable {
     let register: @Sendable (Keyset) -> Void
     let grant: @Sendable (AccessGrant, String) -> Void
     let inject: @Sendable (_ subscribeKey: String, _ channel: String, _ message: String, _ publisher: String?) throws(PubNubServiceError) -> UInt64
+    let objects: @Sendable (String) -> JSONValue
+    let resetObjects: @Sendable (String) -> Void
+    /// The stored files of one subscribe key, or of every key (`nil`).
+    let listFiles: @Sendable (_ subscribeKey: String?) -> [FileSummary]
+    /// Drops the stored files and upload URLs of one subscribe key, or of every key (`nil`); returns how many files went.
+    let removeFiles: @Sendable (_ subscribeKey: String?) -> Int
 
     /// Control of `service`.
     public init(service: PubNubService) {
@@ -15,6 +21,10 @@ public struct AdminServiceControl: Sendable {
         inject = { key, channel, message, publisher throws(PubNubServiceError) in
             try service.inject(subscribeKey: key, channel: channel, message: message, publisher: publisher)
         }
+        objects = { service.objectsSnapshot(subscribeKey: $0) }
+        resetObjects = { service.resetObjects(subscribeKey: $0) }
+        listFiles = { service.fileSummaries(subscribeKey: $0) }
+        removeFiles = { service.removeFiles(subscribeKey: $0) }
     }
 }
 
@@ -40,6 +50,9 @@ extension AdminAPI {
         ("POST", "/__admin/keysets", "turn Access Manager on for {\"subscribeKey\",\"publishKey\",\"secretKey\"}"),
         ("POST", "/__admin/grants/{subscribeKey}", "grant or revoke {\"channels\",\"groups\",\"authKeys\",\"read\",\"write\",\"manage\",\"delete\",\"ttl\"}"),
         ("POST", "/__admin/messages/{subscribeKey}", "inject a message {\"channel\",\"messageJSON\",\"publisher\"} bypassing keys and Access Manager"),
+        ("GET, DELETE", "/__admin/objects/{subscribeKey}", "the key's App Context state (uuids, channels, memberships); forget it"),
+        ("GET, DELETE", "/__admin/files", "stored files of every key {\"files\":[...],\"bytes\"}; drop them all"),
+        ("GET, DELETE", "/__admin/files/{subscribeKey}", "stored files of one key; drop them"),
     ]
 
     /// `GET /__admin/`: the route list.

@@ -58,6 +58,25 @@ package final class FaultLayer: RequestHandler {
         self.journalCapacity = journalCapacity
         self.seedSource = seedSource
         executor = FaultExecutor(encryptor: encryptor)
+        service?.pushObserver.withLock { $0 = { [weak self] notices in self?.journal(notices) } }
+    }
+
+    /// Journals each push notice under its subscribe key as a `PUSH` entry (endpoint `push`),
+    /// stamped with the publish's time.
+    func journal(_ notices: [PushNotice]) {
+        let evicted = state.withLock { state -> [JournalRecord?] in
+            notices.map { notice in
+                let context = RequestContext(
+                    connectionID: 0, peer: "service", localPort: 0, isTLS: false,
+                    arrivalTime: Double(notice.timetoken) / 10_000_000, sequenceOnConnection: 0)
+                let record = JournalRecord(
+                    sequence: state.nextSequence, subscribeKey: notice.subscribeKey, fired: nil,
+                    subject: JournalSubject(request: notice.journalRequest, context: context))
+                state.nextSequence += 1
+                return state.journals[notice.subscribeKey, default: JournalRing(capacity: journalCapacity)].append(record)
+            }
+        }
+        _ = consume evicted
     }
 
     // MARK: - Handling
@@ -71,7 +90,7 @@ package final class FaultLayer: RequestHandler {
         }
         let uuid = route?.uuid ?? request.queryItems?["uuid"]
         // Rendered only when the journal is read; the lock stamps the sequence, the key and the decision.
-        let subject = JournalSubject(request: request, context: context)
+        let subject = JournalSubject(request: JournalSubject.bounded(request), context: context)
         let (decision, evicted) = state.withLock { state -> (FaultDecision, JournalRecord?) in
             let key = Self.attribute(route?.subscribeKey, uuid: uuid, in: &state)
             var decision = FaultDecision.passThrough

@@ -76,21 +76,27 @@ extension RequestMatch {
     }
 
     private static func endpoints(_ json: JSONValue, path: String) throws(FaultPlanError) -> [PubNubEndpoint] {
-        func one(_ item: JSONValue, _ itemPath: String) throws(FaultPlanError) -> PubNubEndpoint {
+        /// One name; `files` stands for every file-sharing endpoint (REST and storage).
+        func one(_ item: JSONValue, _ itemPath: String) throws(FaultPlanError) -> [PubNubEndpoint] {
             guard case .string(let name) = item else {
                 throw FaultPlanError(path: itemPath, message: "expected an endpoint name, found \(item.typeName)")
             }
+            if name == "files" { return FileRoutes.endpoints }
             guard let endpoint = PubNubEndpoint(rawValue: name), endpoint != .admin else {
                 throw FaultPlanError(path: itemPath, message: "unknown endpoint \"\(name)\"")
             }
-            return endpoint
+            return [endpoint]
         }
         switch json {
         case .string:
-            return [try one(json, path)]
+            return try one(json, path)
         case .array(let items) where !items.isEmpty:
             var result: [PubNubEndpoint] = []
-            for (index, item) in items.enumerated() { result.append(try one(item, PlanFieldPath.element(path, index))) }
+            for (index, item) in items.enumerated() {
+                for endpoint in try one(item, PlanFieldPath.element(path, index)) where !result.contains(endpoint) {
+                    result.append(endpoint)
+                }
+            }
             return result
         default:
             throw FaultPlanError(path: path, message: "expected an endpoint name or a non-empty array of them")

@@ -1,27 +1,6 @@
 // SPDX-License-Identifier: MIT
+import HarnessPrimitives
 
-/// A small deterministic generator (SplitMix64): the same seed always gives the same sequence.
-///
-/// Probabilistic rules draw from it, so a run that reports its seed can be replayed exactly.
-package struct FaultRandom: RandomNumberGenerator, Sendable, Hashable {
-    private var state: UInt64
-
-    /// Starts the sequence for `seed`.
-    package init(seed: UInt64) {
-        state = seed
-    }
-
-    /// The next 64 random bits.
-    package mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A number in `0..<1` with 53 random bits.
-    package mutating func nextUnit() -> Double {
-        Double(next() >> 11) * 0x1.0p-53
-    }
-}
+/// The fault layer's seeded generator: SplitMix64 from HarnessPrimitives, so there is one
+/// implementation of it in the package (the tests draw from the same one).
+package typealias FaultRandom = SplitMix64

@@ -31,6 +31,7 @@ struct JournalRecord: Sendable {
             sequence: sequence, request: request, context: subject.context, route: route,
             subscribeKey: subscribeKey, uuid: route?.uuid ?? request.queryItems?["uuid"], fired: fired)
         entry.answer = subject.answer.withLock { $0 }
+        if request.method == PushNotice.journalMethod { entry.endpoint = .push }
         return entry
     }
 }

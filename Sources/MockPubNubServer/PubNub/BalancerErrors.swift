@@ -17,6 +17,8 @@ enum BalancerErrors {
         case .unsupportedVersion: "HTTP Version Not Supported"
         case .unsupportedTransferEncoding: "Not Implemented"
         case .tlsOnPlainPort: "This port speaks plain HTTP, not TLS: use http:// or the TLS port"
+        // A request that did not arrive in time (UNVERIFIED: the live balancer's 408 is not recorded).
+        case .requestTimeout: "Request Timeout"
         default: "Bad Request"
         }
         let status = error.status

@@ -5,6 +5,10 @@ import Synchronization
 struct SubscriptionSet: Hashable, Sendable {
     var channels: [String]
     var groups: [String]
+    /// The subscriber's `filter-expr`; `nil` (no cost) for most subscribers.
+    var filter: SubscriptionFilter? = nil
+    /// The wildcard names among `channels` (`a.*`), parsed.
+    var wildcards: [WildcardPattern] = []
 }
 
 /// What the waiter index is keyed by: a channel or a group that parked long-polls read.
@@ -56,11 +60,19 @@ struct KeyspaceState {
     var grants: [GrantKey: GrantRecord] = [:]
     /// Channel → its message actions, oldest action first.
     var actions: [String: [MessageAction]] = [:]
+    /// App Context: uuid and channel metadata, memberships.
+    var objects = ObjectsStore()
+    /// Mobile push device registrations.
+    var push = PushRegistry()
     var waiters: [Int: Waiter] = [:]
     /// Channel or group → the ids of the waiters reading it.
     var waiterIndex: [WaiterIndexKey: Set<Int>] = [:]
     var nextWaiterID = 0
+    /// How many parked waiters read a wildcard (`a.*`); the wake path looks wildcards up only when some do.
+    var wildcardWaiters = 0
     var presenceGeneration: UInt64 = 0
+    /// Uploaded files and upload URLs (file sharing).
+    var files = FileStorage()
 
     /// Stores `message` (rendering its envelope) and marks its channel for wake-up.
     mutating func append(_ message: StoredMessage, env: ServiceEnvironment, outbox: inout Outbox) {
@@ -77,6 +89,11 @@ struct KeyspaceState {
         var result: [(channel: String, match: String?)] = []
         for channel in subscription.channels where seen.insert(channel).inserted {
             result.append((channel, nil))
+        }
+        for pattern in subscription.wildcards {
+            for channel in logs.keys where pattern.matches(channel) && seen.insert(channel).inserted {
+                result.append((channel, pattern.name))
+            }
         }
         for group in subscription.groups {
             let presence = ChannelNames.isPresence(group)
@@ -95,13 +112,14 @@ struct KeyspaceState {
         including include: (StoredMessage) -> Bool = { _ in true }
     ) -> [(message: StoredMessage, match: String?)] {
         var found: [(message: StoredMessage, match: String?)] = []
+        let filter = subscription.filter
         for source in sources(of: subscription) {
             guard let log = logs[source.channel] else { continue }
             var index = log.firstIndex(after: cursor)
             var taken = 0
             while index < log.messages.endIndex && taken < limit {
                 let message = log.messages[index]
-                if message.live && include(message) {
+                if message.live && include(message) && (filter?.admits(message) ?? true) {
                     found.append((message, source.match))
                     taken += 1
                 }
@@ -159,11 +177,13 @@ struct KeyspaceState {
         nextWaiterID += 1
         waiters[id] = waiter
         for key in Self.indexKeys(waiter.subscription) { waiterIndex[key, default: []].insert(id) }
+        if !waiter.subscription.wildcards.isEmpty { wildcardWaiters += 1 }
         return id
     }
 
     mutating func unpark(_ id: Int) -> Waiter? {
         guard let waiter = waiters.removeValue(forKey: id) else { return nil }
+        if !waiter.subscription.wildcards.isEmpty { wildcardWaiters -= 1 }
         for key in Self.indexKeys(waiter.subscription) {
             guard let slot = waiterIndex.index(forKey: key) else { continue }
             waiterIndex.values[slot].remove(id)
@@ -184,6 +204,11 @@ struct KeyspaceState {
             let suffix = ChannelNames.isPresence(channel) ? ChannelNames.presenceSuffix : ""
             for group in groupsByChannel[base] ?? [] {
                 if let ids = waiterIndex[.group(group + suffix)] { candidates.formUnion(ids) }
+            }
+            if wildcardWaiters > 0 {
+                for name in WildcardPattern.candidates(for: channel) {
+                    if let ids = waiterIndex[.channel(name)] { candidates.formUnion(ids) }
+                }
             }
         }
         return candidates

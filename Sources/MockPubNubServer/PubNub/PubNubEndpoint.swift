@@ -27,6 +27,18 @@ public enum PubNubEndpoint: String, Sendable, Hashable, Codable, CaseIterable {
     case addMessageAction = "add-message-action"
     case removeMessageAction = "remove-message-action"
     case getMessageActions = "get-message-actions"
+    /// App Context (`/v2/objects/…`): uuid and channel metadata, memberships, members.
+    case objects
+    // File sharing (spec pubnub-modern §3; fault plans may name them all as `files`).
+    case generateUploadURL = "generate-upload-url"
+    case storageUpload = "storage-upload"
+    case publishFile = "publish-file"
+    case listFiles = "list-files"
+    case getFile = "get-file"
+    case storageDownload = "storage-download"
+    case deleteFile = "delete-file"
+    /// Mobile push registration (v1 and APNs2); also the journal's `PUSH` notices.
+    case push
     case admin
 }
 
@@ -58,6 +70,12 @@ public struct PubNubRoute: Sendable, Hashable {
     public var query: [QueryItem]
     /// The legacy subscribe's callback and timetoken (`/subscribe/…`); `nil` for v2 and other endpoints.
     public var subscribeV1: SubscribeV1Request?
+    /// The file id segment of a file download, delete or storage path.
+    public var fileID: String?
+    /// The file name segment of a file download, delete or storage path.
+    public var fileName: String?
+    /// The device of a mobile push registration request; `nil` for other endpoints.
+    public var push: PushRequest?
 
     public init(
         endpoint: PubNubEndpoint, subscribeKey: String? = nil, publishKey: String? = nil,
@@ -125,10 +143,19 @@ extension PubNubRoute {
             route.subscribeV1 = SubscribeV1Request(
                 callback: segments[3] == "0" ? nil : segments[3], timetoken: segments[4])
             return .success(route)
+        case "v2" where segments.count > 2 && segments[1] == "objects":
+            return classifyObjects(segments.dropFirst(2), method: method, route: route)
         case "v2":
             return classifyV2(Array(segments.dropFirst()), method: method, route: route)
         case "v3":
             return classifyV3(Array(segments.dropFirst()), method: method, route: route)
+        case "v1" where segments.count > 1 && segments[1] == "files":
+            return FileRoutes.classifyFiles(Array(segments.dropFirst(2)), method: method, route: route)
+        case "file-storage":
+            return FileRoutes.classifyStorage(Array(segments.dropFirst()), method: method, route: route)
+        case "v1" where segments.count > 1 && segments[1] == "push":
+            guard isRead else { return .failure(.notFound) }
+            return classifyPush(Array(segments.dropFirst()), isAPNs2: false, route: route)
         case "v1" where segments.count > 1 && segments[1] == "message-actions":
             return classifyMessageActions(Array(segments.dropFirst(2)), method: method, route: route)
         case "v1":
@@ -188,6 +215,8 @@ extension PubNubRoute {
             route.subscribeKey = s[2]
             route.channels = [s[4]]
             return .success(route)
+        case "push":
+            return classifyPush(s, isAPNs2: true, route: route)
         case "auth":
             // /v2/auth/grant/sub-key/{sub}
             guard s.count == 4, s[1] == "grant", s[2] == "sub-key" else { return .failure(.notFound) }

@@ -14,13 +14,18 @@ extension PubNubService {
         let withMeta = Self.flag(route, "include_meta")
         let stringTokens = Self.flag(route, "string_message_token")
         func token(_ value: UInt64) -> String { stringTokens ? "\"\(value)\"" : String(value) }
+        // `stringtoken=true` (sent by the 3.x clients) answers the start and end as strings.
+        let stringBounds = stringTokens || Self.flag(route, "stringtoken")
+        func bound(_ value: UInt64) -> String { stringBounds ? "\"\(value)\"" : String(value) }
         return withState(route.subscribeKey ?? "") { state, _, env in
             if let denied = denial(.read, channels: [channel], groups: [], route: route, state: state, env: env) { return denied }
             let bounds = HistoryBounds(start: start, end: end, reverse: reverse)
             let range = storedMessages(state, channel: channel, within: bounds, now: env.clock.unixSeconds)
             let selected = reverse ? Array(range.prefix(count)) : Array(range.suffix(count))
             // UNVERIFIED: the empty-channel body `[[],0,0]` (spec §7.1).
-            guard let first = selected.first, let last = selected.last else { return .pubNub(200, "[[],0,0]") }
+            guard let first = selected.first, let last = selected.last else {
+                return .pubNub(200, Self.flag(route, "stringtoken") ? "[[],\"0\",\"0\"]" : "[[],0,0]")
+            }
             let items = selected.map { message -> String in
                 guard withToken || withMeta else { return message.payload }
                 var item = "{\"message\":" + message.payload
@@ -28,8 +33,8 @@ extension PubNubService {
                 if withMeta { item += ",\"meta\":" + (message.meta ?? "\"\"") }
                 return item + "}"
             }
-            return .pubNub(200, "[[" + items.joined(separator: ",") + "]," + token(first.timetoken) + ","
-                + token(last.timetoken) + "]")
+            return .pubNub(200, "[[" + items.joined(separator: ",") + "]," + bound(first.timetoken) + ","
+                + bound(last.timetoken) + "]")
         }
     }
 

@@ -36,11 +36,15 @@ extension PubNubService {
             }
             meta = metaText
         }
+        guard case .success(let customMessageType) = CustomMessageType.parameter(route) else {
+            return PubNubErrors.publishRefusal(CustomMessageType.refusalText, timetoken: timetokens.next())
+        }
         let notStored = route.query["store"] == "0"
         let fired = notStored && Self.flag(route, "norep")
         // Clamped so no client value can overflow the expiry arithmetic (ten years at most).
         let ttlHours = min(max(route.query["ttl"].flatMap { Int($0) } ?? 0, 0), 24 * 365 * 10)
-        return withState(entry, subscribeKey: subscribeKey) { state, outbox, env in
+        var notices: [PushNotice] = []
+        let response = withState(entry, subscribeKey: subscribeKey) { state, outbox, env -> HTTPResponse in
             if let denied = denial(.write, channels: [channel], groups: [], route: route, state: state, env: env, layout: .spaced) {
                 return denied
             }
@@ -48,28 +52,41 @@ extension PubNubService {
             let message = StoredMessage(
                 timetoken: timetoken, channel: channel, kind: isSignal ? .signal : .message, payload: text,
                 meta: meta, publisher: route.uuid, sequence: route.query["seqn"].flatMap { Int($0) },
-                customMessageType: route.query["custom_message_type"], originTimetoken: route.query["ptto"],
+                customMessageType: customMessageType, originTimetoken: route.query["ptto"],
                 inHistory: !isSignal && !notStored, live: !fired || configuration.deliverFiredMessages,
                 expiresAt: ttlHours > 0 ? env.clock.unixSeconds + Int64(ttlHours) * 3600 : nil)
             state.append(message, env: env, outbox: &outbox)
+            if !isSignal {
+                notices = pushNotices(message: text, channel: channel, timetoken: timetoken, publisher: route.uuid,
+                                      state: state, env: env)
+            }
             // A `ptto` is the publish timetoken the service answers with (recorded); the message
             // keeps the service's own timetoken for ordering and carries `ptto` as its `o.t`.
             return .pubNub(200, PubNubBodies.published(override ?? timetoken), .unquoted)
         }
+        if !notices.isEmpty, let observer = pushObserver.withLock({ $0 }) { observer(notices) }
+        return response
     }
 
     /// Subscribe v2 (spec §5): handshake, catch-up from any older `tt`, or a parked long-poll.
     func subscribe(_ route: PubNubRoute, responder: Responder) {
         let subscribeKey = route.subscribeKey ?? ""
-        let subscription = SubscriptionSet(channels: route.channels, groups: route.channelGroups)
+        var subscription = SubscriptionSet(channels: route.channels, groups: route.channelGroups)
         guard !subscription.channels.isEmpty || !subscription.groups.isEmpty else {
             responder.send(.respond(PubNubErrors.couldNotParse()))
             return
         }
-        guard (subscription.channels + subscription.groups).allSatisfy(ChannelNames.isValid) else {
+        guard case .success(let wildcards) = subscribeNames(route) else {
             responder.send(.respond(PubNubErrors.reservedCharacter()))
             return
         }
+        switch subscribeFilter(route) {
+        case .success(let filter): subscription.filter = filter
+        case .failure(let refusal):
+            responder.send(.respond(SubscriptionFilter.refusal(refusal.error)))
+            return
+        }
+        subscription.wildcards = wildcards
         if let legacy = route.subscribeV1, let callback = legacy.callback, !SubscribeV1Request.isValidCallback(callback) {
             responder.send(.respond(PubNubErrors.couldNotParse()))
             return

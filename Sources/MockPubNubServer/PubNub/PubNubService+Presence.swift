@@ -3,9 +3,7 @@
 extension PubNubService {
     /// Heartbeat (spec §6.1): refreshes presence, applies `state`.
     func heartbeat(_ route: PubNubRoute) -> HTTPResponse {
-        guard (route.channels + route.channelGroups).allSatisfy(ChannelNames.isValid) else {
-            return PubNubErrors.reservedCharacter()
-        }
+        guard case .success = subscribeNames(route) else { return PubNubErrors.reservedCharacter() }
         let timeout = presenceTimeout(route)
         return withState(route.subscribeKey ?? "") { state, outbox, env in
             if let denied = denial(.read, channels: route.channels, groups: route.channelGroups, route: route, state: state, env: env) {

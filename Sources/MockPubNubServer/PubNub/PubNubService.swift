@@ -13,6 +13,8 @@ public final class PubNubService: RequestHandler {
     /// Every subscribe key in use: its state and, for Access Manager keys, its keyset. One lock
     /// and one lookup per request find both.
     private let registry: Mutex<[String: KeyEntry]>
+    /// Told of the push notices each publish raises (the fault layer journals them).
+    let pushObserver = Mutex<(@Sendable ([PushNotice]) -> Void)?>(nil)
 
     /// Creates the service; `scheduler` runs idle long-poll and presence timers, `clock` is the wall clock.
     package init(configuration: PubNubServiceConfiguration = PubNubServiceConfiguration(),
@@ -58,13 +60,13 @@ public final class PubNubService: RequestHandler {
             } else if route.endpoint == .subscribe {
                 subscribe(route, responder: responder)
             } else {
-                responder.send(.respond(respond(to: route, request: request)))
+                responder.send(.respond(respond(to: route, request: request, context: context)))
             }
         }
     }
 
     /// The answer of every endpoint except subscribe.
-    private func respond(to route: PubNubRoute, request: HTTPRequest) -> HTTPResponse {
+    private func respond(to route: PubNubRoute, request: HTTPRequest, context: RequestContext) -> HTTPResponse {
         switch route.endpoint {
         case .time: return .pubNub(200, PubNubBodies.time(timetokens.next()))
         case .admin: return PubNubErrors.notFound(path: request.rawPath)
@@ -88,6 +90,10 @@ public final class PubNubService: RequestHandler {
         case .addMessageAction: return addMessageAction(route, request: request)
         case .removeMessageAction: return removeMessageAction(route)
         case .getMessageActions: return getMessageActions(route)
+        case .objects: return objects(route, request: request)
+        case .generateUploadURL, .storageUpload, .publishFile, .listFiles, .getFile, .storageDownload, .deleteFile:
+            return files(route, request: request, context: context)
+        case .push: return push(route)
         }
     }
 
@@ -108,6 +114,11 @@ public final class PubNubService: RequestHandler {
             return entry.keyspace
         }
         if let old { drain(old) }
+    }
+
+    /// Every subscribe key with state, in name order.
+    func subscribeKeys() -> [String] {
+        registry.withLock { Array($0.keys) }.sorted()
     }
 
     /// The number of parked long-polls of `subscribeKey` (for tests and diagnostics).

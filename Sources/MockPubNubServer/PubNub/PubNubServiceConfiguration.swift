@@ -44,6 +44,12 @@ public struct PubNubServiceConfiguration: Sendable {
     /// Whether a fire (`store=0` with `norep=true|1`) reaches subscribers. UNVERIFIED: PubNub
     /// delivers fired messages to Functions only, so the default is `false`.
     public var deliverFiredMessages: Bool
+    /// File sharing: size limits, upload URL lifetime, the storage cap per subscribe key.
+    public var files = FileServiceSettings()
+    /// Add-on and admin switches of every key without an override (docs/endpoints.md).
+    public var features = KeyFeatures()
+    /// Per subscribe key overrides of `features`.
+    public var featuresByKey: [String: KeyFeatures] = [:]
 
     public init(
         keysets: [Keyset] = [],

@@ -8,7 +8,10 @@ struct StoredMessage: Sendable {
     enum Kind: Int, Sendable {
         case message = 0
         case signal = 1
+        case objects = 2
         case messageAction = 3
+        /// A publish-file message (`e`=4, history `message_type` 4).
+        case file = 4
         case presence = 99
     }
 
@@ -44,6 +47,8 @@ struct StoredMessage: Sendable {
         head.append(contentsOf: ",\"f\":0".utf8)
         if kind == .signal { head.append(contentsOf: ",\"e\":1".utf8) }
         if kind == .messageAction { head.append(contentsOf: ",\"e\":3".utf8) }
+        if kind == .objects { head.append(contentsOf: ",\"e\":2".utf8) }
+        if kind == .file { head.append(contentsOf: ",\"e\":4".utf8) }
         if kind != .presence, let publisher {
             head.append(contentsOf: ",\"i\":".utf8)
             JSONText.appendStringLiteral(publisher, to: &head)

@@ -1,53 +1,45 @@
 // SPDX-License-Identifier: MIT
 import Synchronization
 
-/// The admin API's handle on the transport's listeners.
+/// The admin API's handle on the host's listeners.
 ///
-/// The admin API is built inside `HTTPServer`'s initialiser, before the server exists, so this
-/// box is created first and attached to the server right after.
+/// The admin API is built inside `ServerHost`'s initialiser, before the host exists, so this
+/// box is created first and attached to the host right after.
 final class ListenerControlBox: ListenerFaultControl {
-    /// Weak: the server owns the admin API, which owns this box.
+    /// Weak: the host owns the admin API, which owns this box.
     private struct Target {
-        weak var http: HTTPServer?
-        var tls: StreamFactory
-        var host: String
+        weak var host: ServerHost?
     }
 
     private let target = Mutex<Target?>(nil)
 
-    func attach(http: HTTPServer, tls: StreamFactory, host: String) {
-        target.withLock { $0 = Target(http: http, tls: tls, host: host) }
+    func attach(host: ServerHost) {
+        target.withLock { $0 = Target(host: host) }
     }
 
-    private func attached() throws -> (http: HTTPServer, tls: StreamFactory, host: String) {
-        guard let target = target.withLock({ $0 }), let http = target.http else {
-            throw MockServerError(.notRunning)
-        }
-        return (http, target.tls, target.host)
+    private func attached() throws(MockServerError) -> ServerHost {
+        guard let host = target.withLock({ $0?.host }) else { throw MockServerError(.notRunning) }
+        return host
     }
 
     func openListener(fault: ListenerFault) throws -> Int {
-        let target = try attached()
-        return try target.http.addListener(
-            host: target.host, port: 0, fault: fault, streamFactory: fault.isTLS ? target.tls : nil
-        ).port
+        try attached().openListener(fault: fault).port
     }
 
     func closeListener(port: Int) throws {
-        try attached().http.removeListener(port: port)
+        try attached().closeListener(port: port)
     }
 
     func queueConnectionFaults(_ faults: [ListenerFault], port: Int) throws {
-        try attached().http.queueConnectionFaults(faults, port: port)
+        try attached().queueConnectionFaults(faults, port: port)
     }
 
     func connectionCounts() -> (open: Int, closed: ConnectionCloseCounts)? {
-        guard let http = target.withLock({ $0?.http }) else { return nil }
-        return (http.openConnectionCount, http.connectionCloseCounts)
+        guard let host = target.withLock({ $0?.host }) else { return nil }
+        return (host.openConnectionCount, host.connectionCloseCounts)
     }
 
     func refusedPort() throws -> Int {
-        let target = try attached()
-        return try target.http.reserveRefusedPort(host: target.host).port
+        try attached().refusedPort().port
     }
 }

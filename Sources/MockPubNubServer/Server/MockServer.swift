@@ -19,141 +19,96 @@ public final class MockServer: Sendable {
     public let service: PubNubService
     /// The fault layer (plans and journals per subscribe key).
     package let faults: FaultLayer
-    /// The certificates minted for this server (test CA and the leaves of the TLS catalog).
-    public let tlsMaterial: TLSMaterial
-
-    private let http: HTTPServer
-    private let tlsFactory: StreamFactory
-    /// Accepts and handshake outcomes on the listeners `openListener` opened.
-    private let connectionEventLog: ConnectionEventLog
-    private let addresses = Mutex<Addresses?>(nil)
-
-    private struct Addresses {
-        var plain: BoundAddress
-        var tls: BoundAddress?
-        var faultListeners: [FaultListenerSpec: BoundAddress]
-    }
+    /// The listeners and the routing table (admin API, extensions, PubNub behind the fault layer).
+    public let host: ServerHost
 
     /// Creates a stopped server and mints its TLS certificates.
     ///
     /// - Throws: `MockServerError` when the certificates or TLS contexts cannot be made.
-    public init(configuration: MockServerConfiguration = MockServerConfiguration(), logger: Logger? = nil) throws {
+    public init(configuration: MockServerConfiguration = MockServerConfiguration(), logger: Logger? = nil) throws(MockServerError) {
         self.configuration = configuration
-        let material: TLSMaterial
-        do {
-            material = try TLSMaterial.generate()
-            tlsFactory = try StreamFactory.tls(material: material)
-        } catch {
-            throw MockServerError(.tls("\(error)"))
-        }
-        tlsMaterial = material
-        let authorityPEM = material.certificateAuthorityPEM
-        var httpConfiguration = HTTPServerConfiguration()
-        httpConfiguration.host = configuration.host
-        httpConfiguration.port = configuration.port
-        if let loops = configuration.eventLoopCount { httpConfiguration.eventLoopCount = max(1, loops) }
-        httpConfiguration.headerTimeout = configuration.headerTimeout
-        httpConfiguration.idleTimeout = configuration.idleTimeout
-        httpConfiguration.webSocket = configuration.webSocket
-        let extensions = configuration.extensions
-
-        var serviceConfiguration = PubNubServiceConfiguration()
-        serviceConfiguration.keysets = configuration.keysets
-        serviceConfiguration.longPollIdleTimeout = configuration.longPollIdleTimeout
-        serviceConfiguration.presenceTimeoutFloor = configuration.presenceTimeoutFloor
-
         let control = ListenerControlBox()
         var made: (PubNubService, FaultLayer)?
-        let eventLog = ConnectionEventLog()
-        connectionEventLog = eventLog
-        let diagnostics = { @Sendable (diagnostic: ConnectionDiagnostic) -> Void in
-            if case .connection(let event) = diagnostic {
-                eventLog.record(event)
-            } else {
-                logger?.warning("\(diagnostic)")
+        do throws(ServerHostError) {
+            host = try ServerHost(configuration: Self.transport(configuration), logger: logger, parseErrorResponse: BalancerErrors.response) {
+                setup in
+                let service = PubNubService(configuration: configuration.pubNub, scheduler: setup.scheduler)
+                let faults = FaultLayer(upstream: service, scheduler: setup.scheduler, logger: logger)
+                made = (service, faults)
+                return Self.routes(
+                    configuration: configuration, service: service, faults: faults, control: control,
+                    certificateAuthorityPEM: setup.tlsMaterial.certificateAuthorityPEM)
             }
-        }
-        http = HTTPServer(
-            configuration: httpConfiguration, parseErrorResponse: BalancerErrors.response, logger: logger, diagnostics: diagnostics,
-            upgradeRouter: extensions.isEmpty ? nil : ExtensionUpgradeRouter(extensions: extensions)
-        ) { scheduler in
-            for case let scheduling as any SchedulingServerExtension in extensions { scheduling.attach(scheduler: scheduler) }
-            let service = PubNubService(configuration: serviceConfiguration, scheduler: scheduler)
-            let faults = FaultLayer(upstream: service, scheduler: scheduler, logger: logger)
-            let admin = AdminAPI(
-                faults: faults, listeners: control, allowRemote: configuration.adminAllowsRemotePeers,
-                resetService: { service.reset() }, certificateAuthorityPEM: authorityPEM,
-                serviceControl: AdminServiceControl(service: service))
-            made = (service, faults)
-            // Extensions see their path prefixes before the fault layer; without any, PubNub alone.
-            let served: any RequestHandler = extensions.isEmpty ? faults : ExtensionHTTPRouter(extensions: extensions, next: faults)
-            let root: any RequestHandler = AdminRouter(admin: admin, extensions: extensions, next: served)
-            guard let level = configuration.requestLogLevel, let logger else { return root }
-            return RequestLog(next: root, logger: logger, level: level)
+        } catch {
+            throw MockServerError(host: error)
         }
         guard let (service, faults) = made else { throw MockServerError(.notRunning) }
         self.service = service
         self.faults = faults
-        control.attach(http: http, tls: tlsFactory, host: configuration.host)
+        control.attach(host: host)
+    }
+
+    /// The transport settings, with the file storage's upload route allowed a whole file as its body
+    /// (every other path keeps the general limit).
+    private static func transport(_ configuration: MockServerConfiguration) -> TransportConfiguration {
+        var transport = configuration.transport
+        transport.bodyLimitOverrides.append(
+            BodyLimitOverride(pathPrefix: FileRoutes.storagePrefix, maxBodyBytes: configuration.pubNub.files.maxUploadBodyBytes))
+        return transport
+    }
+
+    /// The routing table: extensions' admin routes (behind the admin API's peer check), the admin API,
+    /// the extensions' other prefixes, and the fault layer in front of the PubNub service for the rest.
+    private static func routes(
+        configuration: MockServerConfiguration, service: PubNubService, faults: FaultLayer, control: ListenerControlBox,
+        certificateAuthorityPEM: String
+    ) -> HostRoutes {
+        let admin = AdminAPI(
+            faults: faults, listeners: control, allowRemote: configuration.admin.allowsRemotePeers,
+            resetService: { service.reset() }, certificateAuthorityPEM: certificateAuthorityPEM,
+            serviceControl: AdminServiceControl(service: service))
+        let split = HostRoutes.extensionRoutes(configuration.extensions, admission: { admin.refusal(for: $0) })
+        let adminRoutes = [HostRoute(.exact("/__admin"), handler: admin), HostRoute(.prefix(HostRoutes.adminPrefix), handler: admin)]
+        return HostRoutes(routes: split.administrative + adminRoutes + split.other, upgrades: configuration.extensions, fallback: faults)
     }
 
     /// Binds every listener and starts serving; returns the plain HTTP address.
     ///
     /// - Throws: `MockServerError` when a port cannot be bound or the server was started before.
     @discardableResult
-    public func start() throws -> BoundAddress {
-        do {
-            let plain = try http.start()
-            var tls: BoundAddress?
-            if let tlsPort = configuration.tlsPort {
-                tls = try http.addListener(
-                    host: configuration.host, port: tlsPort, fault: configuration.tlsFault, streamFactory: tlsFactory)
-            }
-            var extra: [FaultListenerSpec: BoundAddress] = [:]
-            for spec in configuration.faultListeners {
-                extra[spec] = try http.addListener(
-                    host: configuration.host, port: spec.port, fault: spec.fault,
-                    streamFactory: spec.fault.isTLS ? tlsFactory : nil)
-            }
-            addresses.withLock { $0 = Addresses(plain: plain, tls: tls, faultListeners: extra) }
-            return plain
-        } catch let error as MockServerError {
-            http.stop()
-            throw error
-        } catch {
-            http.stop()
-            throw MockServerError(.bind("\(error)"))
-        }
+    public func start() throws(MockServerError) -> BoundAddress {
+        do throws(ServerHostError) { return try host.start() } catch { throw MockServerError(host: error) }
     }
+
+    /// The certificates minted for this server (test CA and the leaves of the TLS catalog).
+    public var tlsMaterial: TLSMaterial { host.tlsMaterial }
 
     /// Timers on the server's event loops (for extensions: presence sweeps, activity timeouts).
-    package var scheduler: any Scheduler { http.scheduler }
+    package var scheduler: any Scheduler { host.scheduler }
 
     /// Accepted sockets not yet closed (every listener); for leak checks.
-    public var openConnectionCount: Int { http.openConnectionCount }
+    public var openConnectionCount: Int { host.openConnectionCount }
 
     /// Connections upgraded to WebSocket and not yet closed (also in `openConnectionCount`).
-    public var openWebSocketCount: Int { http.openWebSocketCount }
+    public var openWebSocketCount: Int { host.openWebSocketCount }
 
     /// WebSocket connections aborted because their peer stopped reading (outbound buffer limit).
-    public var webSocketOverflowCount: Int { http.webSocketOverflowCount }
+    public var webSocketOverflowCount: Int { host.webSocketOverflowCount }
 
     /// Connections the server closed on its own: header and idle timeouts, TLS on the plain port.
-    public var connectionCloseCounts: ConnectionCloseCounts { http.connectionCloseCounts }
+    public var connectionCloseCounts: ConnectionCloseCounts { host.connectionCloseCounts }
 
     /// The plain HTTP address (`nil` before `start()`).
-    public var address: BoundAddress? { addresses.withLock { $0?.plain } }
+    public var address: BoundAddress? { host.address }
 
     /// The TLS address (`nil` when no TLS port was configured or before `start()`).
-    public var tlsAddress: BoundAddress? { addresses.withLock { $0?.tls } }
+    public var tlsAddress: BoundAddress? { host.tlsAddress }
 
     /// The address of a fault listener configured at start.
-    public func address(of spec: FaultListenerSpec) -> BoundAddress? {
-        addresses.withLock { $0?.faultListeners[spec] }
-    }
+    public func address(of spec: FaultListenerSpec) -> BoundAddress? { host.address(of: spec) }
 
     /// The PEM of the test CA that signs the trusted leaf: what clients must trust.
-    public var certificateAuthorityPEM: String { tlsMaterial.certificateAuthorityPEM }
+    public var certificateAuthorityPEM: String { host.certificateAuthorityPEM }
 
     // MARK: - Faults and journal
 
@@ -182,35 +137,22 @@ public final class MockServer: Sendable {
     // MARK: - Listener faults
 
     /// Opens a loopback listener applying `fault` to every connection.
-    public func openListener(fault: ListenerFault, port: Int = 0) throws -> BoundAddress {
-        let address = try http.addListener(
-            host: configuration.host, port: port, fault: fault, streamFactory: fault.isTLS ? tlsFactory : nil)
-        // Before anyone knows the port, so its first accept is kept.
-        connectionEventLog.watch(address.port)
-        return address
+    public func openListener(fault: ListenerFault, port: Int = 0) throws(HTTPServerError) -> BoundAddress {
+        try host.openListener(fault: fault, port: port)
     }
 
     /// Closes a listener opened with `openListener` (and forgets its connection events).
-    public func closeListener(port: Int) {
-        http.removeListener(port: port)
-        connectionEventLog.unwatch(port)
-    }
+    public func closeListener(port: Int) { host.closeListener(port: port) }
 
     /// What happened to the connections of a listener opened with `openListener` before any HTTP:
     /// accepts (with the listener fault), failed or abandoned TLS handshakes; oldest first.
-    public func connectionEvents(port: Int) -> [ConnectionEvent] {
-        connectionEventLog.events(port: port)
-    }
+    public func connectionEvents(port: Int) -> [ConnectionEvent] { host.connectionEvents(port: port) }
 
     /// Applies `faults` to the next connections accepted on `port`, one each.
-    public func queueConnectionFaults(_ faults: [ListenerFault], port: Int) {
-        http.queueConnectionFaults(faults, port: port)
-    }
+    public func queueConnectionFaults(_ faults: [ListenerFault], port: Int) { host.queueConnectionFaults(faults, port: port) }
 
     /// A port on which connections are refused: bound, never listening, reserved until `stop()`.
-    public func refusedPort() throws -> BoundAddress {
-        try http.reserveRefusedPort(host: configuration.host)
-    }
+    public func refusedPort() throws(HTTPServerError) -> BoundAddress { try host.refusedPort() }
 
     // MARK: - Lifecycle
 
@@ -223,11 +165,13 @@ public final class MockServer: Sendable {
     /// Stops serving: closes listeners and connections and joins the loop threads. Idempotent.
     /// Blocks; from async code use `shutdown()`.
     public func stop() {
-        http.stop()
+        host.stop()
     }
 
     /// `stop()` without blocking the Swift concurrency pool.
     public func shutdown() async {
-        await http.shutdown()
+        await host.shutdown()
     }
 }
+
+extension MockServer: SchedulerProviding {}

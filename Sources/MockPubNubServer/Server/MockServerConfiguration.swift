@@ -1,59 +1,115 @@
 // SPDX-License-Identifier: MIT
 import Logging
 
-/// Everything a mock server is configured with; the defaults suit an in-process test server.
+/// Everything a mock server is configured with, nested by owner: the core's transport, the PubNub
+/// service, the admin API, and the extension modules. The defaults suit an in-process test server.
 public struct MockServerConfiguration: Sendable {
-    /// Address of the listeners (default loopback).
-    public var host: String = "127.0.0.1"
-    /// Port of the plain HTTP listener; 0 picks a free one.
-    public var port: Int = 0
-    /// Port of the TLS listener serving the same endpoints; `nil` = none, 0 = a free one.
-    public var tlsPort: Int? = nil
-    /// The fault the TLS listener applies to every connection (`.none` = the trusted leaf).
-    public var tlsFault: ListenerFault = .none
-    /// Extra listeners opened at start, each applying its fault to every connection.
-    public var faultListeners: [FaultListenerSpec] = []
-    /// Keysets with Access Manager on; other keys are open demo keys.
-    public var keysets: [Keyset] = []
-    /// How long an idle subscribe long-poll is held before it answers with no messages.
-    public var longPollIdleTimeout: Duration = .seconds(280)
-    /// A minimum presence timeout in seconds; `nil` honours whatever the client sends.
-    public var presenceTimeoutFloor: Int? = nil
-    /// Whether `/__admin/` answers peers other than loopback.
-    public var adminAllowsRemotePeers = false
-    /// Event-loop threads; `nil` = one per core.
-    public var eventLoopCount: Int? = nil
-    /// How long a request head may take from its first byte (from the accept for a connection's
-    /// first request) before 408 and close; `nil` = no limit.
-    public var headerTimeout: Duration? = .seconds(10)
-    /// How long a keep-alive connection may stay without a request in flight before it is closed;
-    /// parked long-polls are not idle. `nil` = no limit.
-    public var idleTimeout: Duration? = .seconds(60)
-    /// The level at which each request is logged on one line (`nil` = no request log).
-    public var requestLogLevel: Logger.Level? = nil
+    /// Listeners, loops, timeouts, request log, WebSocket limits (owned by the server core).
+    public var transport = TransportConfiguration()
+    /// Keysets, long-poll and presence tunables (owned by the PubNub service).
+    public var pubNub = PubNubServiceConfiguration()
+    /// Who may use `/__admin/` (owned by the admin API).
+    public var admin = AdminConfiguration()
     /// Modules served beside PubNub on the same listeners: they claim WebSocket upgrades and HTTP
     /// path prefixes (docs/websocket.md). None = the PubNub server alone, unchanged.
     public var extensions: [any ServerExtension] = []
-    /// Limits of WebSocket connections (message size, outbound buffer, close timeout).
-    public var webSocket = WebSocketSettings()
 
     public init() {}
 
     /// A loopback server on free ports, as tests and the conformance runner use it.
     public static func loopback(tls: Bool = true) -> MockServerConfiguration {
         var configuration = MockServerConfiguration()
-        configuration.tlsPort = tls ? 0 : nil
+        configuration.transport.tlsPort = tls ? 0 : nil
         return configuration
     }
 }
 
-/// An extra listener opened at start: `fault` on `port` (0 = a free one).
-public struct FaultListenerSpec: Sendable, Hashable {
-    public var fault: ListenerFault
-    public var port: Int
+/// The admin API's settings.
+public struct AdminConfiguration: Sendable {
+    /// Whether `/__admin/` (and extensions' administrative routes) answer peers other than loopback.
+    public var allowsRemotePeers = false
 
-    public init(fault: ListenerFault, port: Int) {
-        self.fault = fault
-        self.port = port
+    public init(allowsRemotePeers: Bool = false) {
+        self.allowsRemotePeers = allowsRemotePeers
+    }
+}
+
+// The flat names of the fields, for embedders written against them; each reads and writes the
+// nested field it names.
+extension MockServerConfiguration {
+    /// ``TransportConfiguration/host``.
+    public var host: String {
+        get { transport.host }
+        set { transport.host = newValue }
+    }
+    /// ``TransportConfiguration/port``.
+    public var port: Int {
+        get { transport.port }
+        set { transport.port = newValue }
+    }
+    /// ``TransportConfiguration/tlsPort``.
+    public var tlsPort: Int? {
+        get { transport.tlsPort }
+        set { transport.tlsPort = newValue }
+    }
+    /// ``TransportConfiguration/tlsFault``.
+    public var tlsFault: ListenerFault {
+        get { transport.tlsFault }
+        set { transport.tlsFault = newValue }
+    }
+    /// ``TransportConfiguration/faultListeners``.
+    public var faultListeners: [FaultListenerSpec] {
+        get { transport.faultListeners }
+        set { transport.faultListeners = newValue }
+    }
+    /// ``TransportConfiguration/eventLoopCount``.
+    public var eventLoopCount: Int? {
+        get { transport.eventLoopCount }
+        set { transport.eventLoopCount = newValue }
+    }
+    /// ``TransportConfiguration/headerTimeout``.
+    public var headerTimeout: Duration? {
+        get { transport.headerTimeout }
+        set { transport.headerTimeout = newValue }
+    }
+    /// ``TransportConfiguration/idleTimeout``.
+    public var idleTimeout: Duration? {
+        get { transport.idleTimeout }
+        set { transport.idleTimeout = newValue }
+    }
+    /// ``TransportConfiguration/requestLogLevel``.
+    public var requestLogLevel: Logger.Level? {
+        get { transport.requestLogLevel }
+        set { transport.requestLogLevel = newValue }
+    }
+    /// ``TransportConfiguration/webSocket``.
+    public var webSocket: WebSocketSettings {
+        get { transport.webSocket }
+        set { transport.webSocket = newValue }
+    }
+    /// ``PubNubServiceConfiguration/keysets``.
+    public var keysets: [Keyset] {
+        get { pubNub.keysets }
+        set { pubNub.keysets = newValue }
+    }
+    /// ``PubNubServiceConfiguration/longPollIdleTimeout``.
+    public var longPollIdleTimeout: Duration {
+        get { pubNub.longPollIdleTimeout }
+        set { pubNub.longPollIdleTimeout = newValue }
+    }
+    /// ``PubNubServiceConfiguration/presenceTimeoutFloor``.
+    public var presenceTimeoutFloor: Int? {
+        get { pubNub.presenceTimeoutFloor }
+        set { pubNub.presenceTimeoutFloor = newValue }
+    }
+    /// ``PubNubServiceConfiguration/files``.
+    public var files: FileServiceSettings {
+        get { pubNub.files }
+        set { pubNub.files = newValue }
+    }
+    /// ``AdminConfiguration/allowsRemotePeers``.
+    public var adminAllowsRemotePeers: Bool {
+        get { admin.allowsRemotePeers }
+        set { admin.allowsRemotePeers = newValue }
     }
 }

@@ -1,17 +1,30 @@
 // SPDX-License-Identifier: MIT
 
-/// Why the mock server could not be made or started.
+/// Why the mock server could not be made or started; the payloads stay typed (formatted only by
+/// `description`, which the CLI prints).
 public struct MockServerError: Error, Sendable, CustomStringConvertible {
-    enum Reason: Sendable {
-        case tls(String)
-        case bind(String)
+    /// What went wrong.
+    public enum Reason: Sendable {
+        /// The test CA, the leaves or the TLS contexts could not be made.
+        case tls(TLSError)
+        /// A listener could not be bound or the loops could not start.
+        case bind(HTTPServerError)
+        /// The server is not running (stopped, or never started).
         case notRunning
     }
 
-    let reason: Reason
+    public let reason: Reason
 
     init(_ reason: Reason) {
         self.reason = reason
+    }
+
+    init(host error: ServerHostError) {
+        switch error {
+        case .tls(let detail): reason = .tls(detail)
+        case .bind(let detail): reason = .bind(detail)
+        case .notRunning: reason = .notRunning
+        }
     }
 
     public var description: String {

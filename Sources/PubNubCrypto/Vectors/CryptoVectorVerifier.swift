@@ -135,7 +135,7 @@ public enum CryptoVectorVerifier {
     private static func decrypt(_ ciphertext: String, with module: CryptoModule, kind: CryptoVector.Kind) throws(CryptoError) -> [UInt8] {
         switch kind {
         case .message: Array(try module.decryptMessage(ciphertext).utf8)
-        case .binary: try module.decrypt(try ByteEncoding.bytes(fromBase64: ciphertext))
+        case .binary: try module.decrypt(base64: ciphertext)
         }
     }
 

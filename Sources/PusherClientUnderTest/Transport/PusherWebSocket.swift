@@ -26,9 +26,9 @@ struct PusherWebSocketOpener: PusherSocketOpener {
         do {
             try connection.send(handshake.requestHead, timeout: PusherClock.secondsLeft(until: deadline))
             var received: [UInt8] = []
-            // Bounded: each round reads ≥ 1 byte or fails, and the head is capped at maxHeadLength.
+            // Bounded: each round reads ≥ 1 byte or fails, and the head is capped at HTTPResponseHead.defaultMaxLength.
             while true {
-                if let (head, consumed) = try WebSocketResponseHead.parse(received) {
+                if let (head, consumed) = try WebSocketClientHandshake.readResponseHead(received) {
                     try handshake.verify(head)
                     return .success(PusherWebSocket(connection: connection, leftover: Array(received[consumed...])))
                 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 import HarnessJSON
-import MockPubNubServer
+import HarnessServerCore
 
 /// The Pusher part of the admin API, under `/__admin/pusher/` (same peers as the rest of `/__admin/`):
 ///
@@ -8,6 +8,7 @@ import MockPubNubServer
 /// - `GET|DELETE /__admin/pusher/journal?app_key=KEY[&since=N]`: what the key's clients sent
 /// - `GET /__admin/pusher/connections`: open Pusher connections
 /// - `POST /__admin/pusher/reset`: clears every Pusher plan and journal
+/// - the harness routes (apps, peers, server-side closes, the auth endpoint): `PusherAdminExtension+Harness.swift`
 /// - `GET /__admin/pusher/`: this list
 struct PusherAdminExtension: ServerExtension {
     static let routes: [(method: String, path: String, description: String)] = [
@@ -15,7 +16,7 @@ struct PusherAdminExtension: ServerExtension {
         ("GET, DELETE", "/__admin/pusher/journal?app_key=KEY[&since=N]", "what the key's clients sent"),
         ("GET", "/__admin/pusher/connections", "open Pusher connections"),
         ("POST", "/__admin/pusher/reset", "clears every Pusher plan and journal"),
-    ]
+    ] + harnessRoutes
 
     let service: PusherService
 
@@ -49,12 +50,13 @@ struct PusherAdminExtension: ServerExtension {
             guard request.method == "POST" else { return Self.methodNotAllowed(request.method, allowed: "POST") }
             service.faults.clearAll()
             service.journal.clearAll()
+            service.authorizations.clearAll()
             return Self.ok(.object([("reset", .bool(true))]))
         case "/__admin/pusher/connections":
             guard request.method == "GET" else { return Self.methodNotAllowed(request.method, allowed: "GET") }
             return Self.ok(.object([("open", .int(service.openConnectionCount)), ("established", .int(service.core.connectionCount))]))
         default:
-            return Self.error(404, "no admin route \(request.method) \(request.rawPath)")
+            return harnessResponse(for: request, query: query) ?? Self.error(404, "no admin route \(request.method) \(request.rawPath)")
         }
     }
 

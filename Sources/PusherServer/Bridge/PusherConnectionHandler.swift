@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-import MockPubNubServer
+import HarnessServerCore
 import MockPusher
 
 /// One Pusher WebSocket connection: registers its handle, journals what the client does and turns
@@ -15,12 +15,14 @@ struct PusherConnectionHandler: WebSocketHandler {
 
     func webSocketDidOpen(_ connection: WebSocketHandle) {
         let id = id(connection)
-        service.connections.add(connection, faults: faults)
+        service.connections.add(connection, appKey: appKey, faults: faults)
         let now = service.now
+        // Journaled before `connection_established` goes out: a reader who saw the client connected
+        // finds the connection in the journal.
         service.receive(.connected(id, appKey: appKey, query: query, now: now), on: connection) {
             service.connections.setSocketID(service.core.socketID(of: id), of: id)
+            journal(connection, .connect(query: query, tls: connection.isTLS, faultRules: faults.faults.map(\.rule)), at: now)
         }
-        journal(connection, .connect(query: query, tls: connection.isTLS, faultRules: faults.faults.map(\.rule)), at: now)
     }
 
     func webSocket(_ connection: WebSocketHandle, didReceiveText text: String) {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-import MockPubNubServer
+import HarnessServerCore
 import MockPusher
 import Synchronization
 
@@ -9,14 +9,20 @@ import Synchronization
 final class PusherConnectionRegistry: Sendable {
     private struct Entry {
         let handle: WebSocketHandle
+        let appKey: String
         var faults: PusherConnectionFaults
         var socketID: String?
     }
 
     private let entries = Mutex<[PusherConnectionID: Entry]>([:])
 
-    func add(_ handle: WebSocketHandle, faults: PusherConnectionFaults) {
-        entries.withLock { $0[PusherConnectionID(handle.id)] = Entry(handle: handle, faults: faults) }
+    func add(_ handle: WebSocketHandle, appKey: String, faults: PusherConnectionFaults) {
+        entries.withLock { $0[PusherConnectionID(handle.id)] = Entry(handle: handle, appKey: appKey, faults: faults) }
+    }
+
+    /// The open connections on `/app/KEY` for `appKey`, oldest first.
+    func handles(appKey: String) -> [WebSocketHandle] {
+        entries.withLock { entries in entries.filter { $0.value.appKey == appKey }.sorted { $0.key < $1.key }.map(\.value.handle) }
     }
 
     /// Forgets the connection; the socket id it had.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-import MockPubNubServer
+import HarnessServerCore
 import MockPusher
 import Synchronization
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-import MockPubNubServer
+import HarnessServerCore
 import MockPusher
 import Synchronization
 
@@ -26,6 +26,9 @@ public final class PusherService: Sendable {
     let options: PusherServiceOptions
     let connections = PusherConnectionRegistry()
     let timer = PusherDeadlineTimer()
+    /// The harness's socketless members (`/__admin/pusher/peers`) and its auth endpoint's record.
+    let peers = PusherHarnessPeers()
+    let authorizations = PusherAuthorizationJournal()
     private let sink: Mutex<@Sendable (String, PusherWebhookEvent) -> Void>
 
     public init(apps: [PusherApp], options: PusherServiceOptions = PusherServiceOptions()) {
@@ -48,7 +51,7 @@ public final class PusherService: Sendable {
     /// Runs the deadline timer on `server`'s event loops. The server already hands its scheduler to
     /// `extensions` while it is created, so this is only needed for a server built without them;
     /// harmless otherwise.
-    public func attach(to server: MockServer) { timer.attach(server.scheduler) }
+    package func attach(to server: some SchedulerProviding) { timer.attach(server.scheduler) }
 
     /// Replaces where webhook events go (the webhook sender plugs in here, also after the start).
     public func setWebhookSink(_ webhookSink: @escaping @Sendable (_ appID: String, _ event: PusherWebhookEvent) -> Void) {
@@ -74,7 +77,11 @@ public final class PusherService: Sendable {
         for action in actions {
             switch action {
             case .send(let id, _), .close(let id, _, _), .webSocketPing(let id):
-                guard let (handle, steps) = connections.steps(for: action, to: id) else { continue }
+                guard let (handle, steps) = connections.steps(for: action, to: id) else {
+                    // No socket: a harness peer's message, or a closed connection's leftover.
+                    if let answer = peers.deliver(action, now: now) { execute(core.handle(answer)) }
+                    continue
+                }
                 for step in steps {
                     if case .text(let text) = step {
                         handle.send(encodedFrame: frames.bytes(for: text))

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-import MockPubNubServer
+import HarnessServerCore
 import MockPusher
 
 /// Claims WebSocket upgrades on `/app/KEY` (any key: an unknown one is refused by the core with

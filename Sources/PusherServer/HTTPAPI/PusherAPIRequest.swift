@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-import MockPubNubServer
+import HarnessServerCore
 
 /// One HTTP API request as the API core sees it: method, raw and decoded path, decoded query, body.
 public struct PusherAPIRequest: Sendable, Hashable {

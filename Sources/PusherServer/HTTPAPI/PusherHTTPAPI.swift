@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-import MockPubNubServer
+import HarnessServerCore
 import MockPusher
 
 /// What the HTTP API answers to one request: the response, the core's actions to perform (deliveries,

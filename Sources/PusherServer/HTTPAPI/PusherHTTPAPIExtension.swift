@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 import Glibc
-import MockPubNubServer
+import HarnessServerCore
 import MockPusher
 
 /// Serves the Pusher HTTP API (`/apps/…`, and the short `/users/USER/terminate_connections`) on the

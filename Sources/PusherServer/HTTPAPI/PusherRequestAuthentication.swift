@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-import MockPubNubServer
+import HarnessServerCore
 import MockPusher
 
 /// Checks an HTTP API request's signature (spec §6.2): `auth_key`, `auth_timestamp` within 600 s,

@@ -9,6 +9,7 @@ final class Recorder: PubNubListener {
     func client(_ client: PubNubClient, didReceiveSignal signal: PNMessageEvent) { events.append(.signal(signal)) }
     func client(_ client: PubNubClient, didReceivePresenceEvent event: PNPresenceEvent) { events.append(.presence(event)) }
     func client(_ client: PubNubClient, didReceiveStatus status: PNStatus) { events.append(.status(status)) }
+    func client(_ client: PubNubClient, didReceiveAppContextEvent event: PNAppContextEvent) { events.append(.appContext(event)) }
 
     var statuses: [PNStatus] { events.items.compactMap { if case .status(let s) = $0 { s } else { nil } } }
 

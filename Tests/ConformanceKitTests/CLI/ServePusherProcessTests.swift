@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import Foundation
+import HarnessJSON
 import HarnessTesting
 import HarnessWebSocket
 import Testing
@@ -105,5 +106,50 @@ struct ServePusherProcessTests {
         CLIProcessTests.expectOneLineUsageError(
             try await HarnessProcess.run(["serve", "--port", "0", "--pusher-plan", "/missing-pusher.json"]),
             "cannot read Pusher plan /missing-pusher.json: No such file or directory")
+    }
+
+    /// `run --family pusher --server … --tls-server …` against `serve --pusher-app` in another
+    /// process scores what the in-process run scores, case by case: per-case apps, peers, closes,
+    /// the auth endpoint and signed triggers over `/__admin/pusher/` and `/apps/`, wss on its TLS
+    /// listener; a second run against the same server (apps already there) passes again.
+    @Test func runFamilyPusherAgainstAServeProcessMatchesTheInProcessRun() async throws {
+        let server = try HarnessProcess.Server(["--port", "0", "--tls-port", "0", "--quiet", "--pusher-app", "1234:ci-key:ci-secret"])
+        guard let portText = await server.line(after: "listening on http://127.0.0.1:"), let port = Int(portText),
+              let tlsText = await server.line(after: "listening on https://127.0.0.1:"), let tlsPort = Int(tlsText.prefix { $0.isNumber }) else {
+            Issue.record("no addresses in: \(server.text)")
+            _ = await server.stop()
+            return
+        }
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("pusher-parity-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let selection = ["--family", "pusher", "--seed", "3", "--concurrency", "4", "--suite", "pusher.presence", "--suite", "pusher.http-api",
+                         "--case", "pusher.connection.wss", "--case", "pusher.auth.private", "--case", "pusher.close-codes.4100-backoff",
+                         "--case", "pusher.faults.close-storm-4200"]
+        let remoteArguments = ["run", "--server", "127.0.0.1:\(port)", "--tls-server", "127.0.0.1:\(tlsPort)"]
+        let (remote, again, local) = try await PusherRunGate.exclusive {
+            let remote = try await HarnessProcess.run(remoteArguments + ["--json", "remote.json"] + selection, in: work, limit: 120)
+            // The same apps again on the same server: registering is idempotent, the journal starts clean.
+            let again = try await HarnessProcess.run(remoteArguments + ["--json", "again.json", "--family", "pusher", "--seed", "3",
+                                                                        "--case", "pusher.connection.wss", "--case", "pusher.auth.private"],
+                                                     in: work, limit: 120)
+            let local = try await HarnessProcess.run(["run", "--json", "local.json"] + selection, in: work, limit: 120)
+            return (remote, again, local)
+        }
+        #expect(await server.stop() == 0)
+        func outcomes(_ file: String) throws -> [String: String] {
+            let cases = try JSONValue.parse(Data(contentsOf: work.appendingPathComponent(file)))["cases"]?.arrayValue ?? []
+            return Dictionary(uniqueKeysWithValues: cases.compactMap { item in
+                // A pass after a serial retry (machine load) is a pass here.
+                item["id"]?.stringValue.map { ($0, item["outcome"]?.stringValue == "flaky" ? "pass" : item["outcome"]?.stringValue ?? "") }
+            })
+        }
+        let remoteOutcomes = try outcomes("remote.json")
+        #expect(remoteOutcomes.count == 10)
+        #expect(remoteOutcomes.values.allSatisfy { $0 == "pass" }, "\(remote.stdout.suffix(2000))")
+        #expect(remote.stdout.contains("family: pusher; server: 127.0.0.1:\(port) (--server)"))
+        #expect(try outcomes("again.json") == ["pusher.connection.wss": "pass", "pusher.auth.private": "pass"], "\(again.stdout.suffix(2000))")
+        #expect(try outcomes("local.json") == remoteOutcomes, "\(local.stdout.suffix(2000))")
+        #expect(remote.status == 0 && again.status == 0 && local.status == 0)
     }
 }

@@ -4,6 +4,8 @@ import Glibc
 #endif
 import Testing
 import CPosix
+@testable import HarnessHTTP
+@testable import HarnessServerCore
 @testable import MockPubNubServer
 
 /// `headerTimeout` and `idleTimeout` with 200 ms limits; every check waits for the close event

@@ -6,6 +6,8 @@ import Dispatch
 import Synchronization
 import Testing
 import CPosix
+@testable import HarnessHTTP
+@testable import HarnessServerCore
 @testable import MockPubNubServer
 
 /// Socket tests over loopback; serialized so that their blocking clients occupy one worker at a time.

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 import Testing
+@testable import HarnessHTTP
+@testable import HarnessServerCore
 @testable import MockPubNubServer
 
 /// Seeded mutations of valid pipelines: the parser never traps, and the outcome does not depend

@@ -4,6 +4,8 @@ import Glibc
 #endif
 import CPosix
 import Testing
+@testable import HarnessHTTP
+@testable import HarnessServerCore
 @testable import MockPubNubServer
 
 extension CoreSocketTests {

@@ -3,6 +3,8 @@
 import Glibc
 #endif
 import Testing
+@testable import HarnessHTTP
+@testable import HarnessServerCore
 @testable import MockPubNubServer
 
 /// Request forms real clients send: absolute-form targets, targets without a slash, `Expect:

@@ -5,6 +5,8 @@ import Glibc
 import Dispatch
 import Synchronization
 import Testing
+@testable import HarnessHTTP
+@testable import HarnessServerCore
 @testable import MockPubNubServer
 
 extension CoreSocketTests {

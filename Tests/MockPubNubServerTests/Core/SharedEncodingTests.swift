@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 import Testing
+@testable import HarnessHTTP
+@testable import HarnessServerCore
 @testable import MockPubNubServer
 
 /// A loop encodes a response sent to many connections once, and never reuses bytes it should not.

@@ -4,6 +4,8 @@ import Glibc
 #endif
 import Synchronization
 import Testing
+@testable import HarnessHTTP
+@testable import HarnessServerCore
 @testable import MockPubNubServer
 
 /// A stream whose "handshake" reads one `H` byte and answers `h`, then behaves like plain TCP.

@@ -3,6 +3,9 @@
 import Glibc
 #endif
 import Testing
+import HarnessPrimitives
+@testable import HarnessHTTP
+@testable import HarnessServerCore
 @testable import MockPubNubServer
 
 /// Access Manager over loopback sockets: a grant signed in the test, then 403s on every endpoint kind.
@@ -11,7 +14,7 @@ import Testing
 
     /// `v2.` + base64url(HMAC-SHA256) without padding, computed here from the spec's formula.
     static func signature(_ input: String, secret: String) -> String {
-        let mac = RequestSignature.hmacSHA256(key: Array(secret.utf8), data: Array(input.utf8))
+        let mac = HMAC.sha256(key: Array(secret.utf8), data: Array(input.utf8))
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
         var out = ""
         var index = 0

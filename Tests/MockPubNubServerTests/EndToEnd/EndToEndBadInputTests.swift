@@ -3,6 +3,8 @@
 import Glibc
 #endif
 import Testing
+@testable import HarnessHTTP
+@testable import HarnessServerCore
 @testable import MockPubNubServer
 
 /// Every kind of bad input of the issue over a real socket: exact bytes, and the server keeps serving.

@@ -3,6 +3,8 @@
 import Glibc
 #endif
 import Testing
+@testable import HarnessHTTP
+@testable import HarnessServerCore
 @testable import MockPubNubServer
 
 /// The legacy subscribe over loopback: handshake, a parked long-poll woken by a publish, JSONP,

@@ -4,6 +4,8 @@ import Glibc
 #endif
 import Foundation
 import Testing
+@testable import HarnessHTTP
+@testable import HarnessServerCore
 @testable import MockPubNubServer
 
 /// A `MockServer` on 127.0.0.1, port 0, for tests over real loopback sockets.
@@ -11,8 +13,9 @@ final class EndToEndServer {
     let server: MockServer
     let port: Int
 
-    init(keysets: [Keyset] = [], longPollIdleTimeout: Duration = .seconds(280)) throws {
+    init(keysets: [Keyset] = [], longPollIdleTimeout: Duration = .seconds(280), files: FileServiceSettings = FileServiceSettings()) throws {
         var configuration = MockServerConfiguration()
+        configuration.files = files
         configuration.keysets = keysets
         configuration.longPollIdleTimeout = longPollIdleTimeout
         configuration.eventLoopCount = 2

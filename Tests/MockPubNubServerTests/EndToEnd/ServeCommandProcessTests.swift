@@ -3,6 +3,8 @@
 import Glibc
 #endif
 import Testing
+@testable import HarnessHTTP
+@testable import HarnessServerCore
 @testable import MockPubNubServer
 
 /// `pubnub-harness serve` as a subprocess: prints its address, serves, exits 0 on SIGINT and SIGTERM.

@@ -2,6 +2,8 @@
 import HarnessJSON
 import Synchronization
 import Testing
+@testable import HarnessHTTP
+@testable import HarnessServerCore
 @testable import MockPubNubServer
 
 @Suite struct AdminAPITests {
@@ -165,11 +167,15 @@ import Testing
     }
 }
 
-@Suite struct AdminRouterTests {
-    @Test func adminPathsGoToTheAdminAPIOthersToNext() throws {
+@Suite struct AdminRoutingTests {
+    @Test func adminPathsGoToTheAdminAPIOthersToTheFallback() throws {
         let upstream = FakeUpstream(response: FaultFixtures.sent)
         let faults = FaultLayer(upstream: upstream, scheduler: ManualScheduler())
-        let router = AdminRouter(admin: AdminAPI(faults: faults), next: faults)
+        let admin = AdminAPI(faults: faults)
+        let router = HostRoutes(
+            routes: [HostRoute(.exact("/__admin"), handler: admin), HostRoute(.prefix(HostRoutes.adminPrefix), handler: admin)],
+            fallback: faults
+        ).handler
         var answers: [ResponseAction?] = []
         for target in ["/__admin/plans", "/__adminx", "/time/0"] {
             let sink = ActionSink()

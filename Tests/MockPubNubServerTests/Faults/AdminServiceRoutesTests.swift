@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 import Testing
+@testable import HarnessHTTP
+@testable import HarnessServerCore
 @testable import MockPubNubServer
 
 /// `/__admin/` index and health, and the service routes a runner in another process uses:

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 import Foundation
 import Testing
+@testable import HarnessHTTP
+@testable import HarnessServerCore
 @testable import MockPubNubServer
 
 /// The catalog (docs/faults.md) and the example plans (Fixtures/plans) agree with the code.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 import Dispatch
 import Testing
+@testable import HarnessHTTP
+@testable import HarnessServerCore
 @testable import MockPubNubServer
 
 @Suite struct FaultLayerConcurrencyTests {

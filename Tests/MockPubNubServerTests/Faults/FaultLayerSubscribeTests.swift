@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 import HarnessJSON
 import Testing
+@testable import HarnessHTTP
+@testable import HarnessServerCore
 @testable import MockPubNubServer
 
 /// Subscribe faults and `close-long-poll`, through the layer.

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 import Synchronization
+@testable import HarnessHTTP
+@testable import HarnessServerCore
 @testable import MockPubNubServer
 
 /// A scheduler driven by hand: work runs only when the test advances the clock past its deadline.

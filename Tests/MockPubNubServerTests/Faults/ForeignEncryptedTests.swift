@@ -2,6 +2,8 @@
 import HarnessJSON
 import PubNubCrypto
 import Testing
+@testable import HarnessHTTP
+@testable import HarnessServerCore
 @testable import MockPubNubServer
 
 @Suite struct ForeignEncryptedTests {

@@ -4,6 +4,8 @@ import HarnessJSON
 import Glibc
 #endif
 import Testing
+@testable import HarnessHTTP
+@testable import HarnessServerCore
 @testable import MockPubNubServer
 
 /// Plans installed over `/__admin/` on the server's own port, the journal over HTTP, plan errors,

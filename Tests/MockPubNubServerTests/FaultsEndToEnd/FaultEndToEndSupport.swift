@@ -5,6 +5,8 @@ import Glibc
 #endif
 import Foundation
 import Synchronization
+@testable import HarnessHTTP
+@testable import HarnessServerCore
 @testable import MockPubNubServer
 
 /// A full `MockServer` on loopback port 0 for end-to-end fault tests, driven by raw socket clients.

@@ -4,6 +4,8 @@ import Glibc
 #endif
 import COpenSSL
 import Testing
+@testable import HarnessHTTP
+@testable import HarnessServerCore
 @testable import MockPubNubServer
 
 /// Listener faults and the TLS catalog through `MockServer` (its TLS port, `openListener`,

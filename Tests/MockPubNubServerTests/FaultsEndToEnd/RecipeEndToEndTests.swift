@@ -2,6 +2,8 @@
 import HarnessJSON
 import Foundation
 import Testing
+@testable import HarnessHTTP
+@testable import HarnessServerCore
 @testable import MockPubNubServer
 
 /// docs/recipes.md "subscribe times out twice, then succeeds", with the plan file itself

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 import PubNubCrypto
 import Testing
+@testable import HarnessHTTP
+@testable import HarnessServerCore
 @testable import MockPubNubServer
 
 /// Subscribe-body faults on a full `MockServer`, read back as PubNub subscribe answers.

@@ -3,6 +3,8 @@
 import Glibc
 #endif
 import Testing
+@testable import HarnessHTTP
+@testable import HarnessServerCore
 @testable import MockPubNubServer
 
 /// Transport faults of a plan, installed in-process on a full `MockServer` and observed by a raw client.

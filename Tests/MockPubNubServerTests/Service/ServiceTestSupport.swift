@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 import Synchronization
 import Testing
+@testable import HarnessHTTP
+@testable import HarnessServerCore
 @testable import MockPubNubServer
 
 /// A scheduler driven by hand: work runs only when `advance(by:)` passes its deadline.
@@ -135,6 +137,7 @@ struct ServiceHarness {
     static func recordedContentType(_ target: String, status: Int) -> String {
         let path = target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? target
         let query = target.contains("?") ? String(target.split(separator: "?", maxSplits: 1)[1]) : ""
+        if path.hasPrefix("/v2/objects/") { return "application/json" }
         if status == 403 || path.hasPrefix("/v2/auth/") { return "text/javascript; charset=UTF-8" }
         if status == 200 && (path.hasPrefix("/publish/") || path.hasPrefix("/signal/")) { return "text/javascript; charset=UTF-8" }
         if status == 200 && path.hasPrefix("/v1/channel-registration/")

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 import COpenSSL
 import Testing
+@testable import HarnessHTTP
+@testable import HarnessServerCore
 @testable import MockPubNubServer
 
 /// Each certificate / protocol entry of the TLS fault catalog, observed from a real OpenSSL client

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+@testable import HarnessHTTP
+@testable import HarnessServerCore
 @testable import MockPubNubServer
 
 /// Runs one TLS connection between TLSTestServer (serving `fault`) and TLSTestClient.

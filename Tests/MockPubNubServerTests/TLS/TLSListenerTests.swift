@@ -2,6 +2,8 @@
 import COpenSSL
 import Glibc
 import Testing
+@testable import HarnessHTTP
+@testable import HarnessServerCore
 @testable import MockPubNubServer
 
 /// The TLS catalog through the real server: `HTTPServer` listeners with `StreamFactory.tls`, per

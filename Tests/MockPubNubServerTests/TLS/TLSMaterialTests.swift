@@ -2,6 +2,8 @@
 import COpenSSL
 import Foundation
 import Testing
+@testable import HarnessHTTP
+@testable import HarnessServerCore
 @testable import MockPubNubServer
 
 /// The minted certificates, read back with libcrypto.

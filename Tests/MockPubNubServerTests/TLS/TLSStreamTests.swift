@@ -2,6 +2,8 @@
 import COpenSSL
 import Glibc
 import Testing
+@testable import HarnessHTTP
+@testable import HarnessServerCore
 @testable import MockPubNubServer
 
 /// TLSStream behaviour: ALPN policy, large writes through WANT_WRITE, and failures a listener sees.

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 import Glibc
+@testable import HarnessHTTP
+@testable import HarnessServerCore
 @testable import MockPubNubServer
 
 /// What the test server saw on its one connection.

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 import Testing
+@testable import HarnessHTTP
+@testable import HarnessServerCore
 @testable import MockPubNubServer
 
 /// Close handshakes, their timeout, aborts, backpressure and watchdogs on real sockets.

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 import Testing
+@testable import HarnessHTTP
+@testable import HarnessServerCore
 @testable import MockPubNubServer
 
 /// Frames over a real socket: fragmentation, control frames, lengths, and every protocol error's close code.

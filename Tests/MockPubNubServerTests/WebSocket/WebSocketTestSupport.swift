@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 import Dispatch
 import Synchronization
+@testable import HarnessHTTP
+@testable import HarnessServerCore
 @testable import MockPubNubServer
 
 /// What a test handler saw, in order.

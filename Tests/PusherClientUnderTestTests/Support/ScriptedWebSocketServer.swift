@@ -2,6 +2,7 @@
 import CPosix
 import Foundation
 import Glibc
+import HarnessHTTP
 import HarnessWebSocket
 import MockPubNubServer
 import Synchronization
@@ -102,7 +103,7 @@ final class ScriptedWebSocketPeer: Sendable {
     let index: Int
     /// The upgrade request's target, e.g. `/app/KEY?client=…`.
     let target: String
-    let headers: [WebSocketHeaderField]
+    let headers: HTTPHeaders
     /// Everything the client sent, in order.
     let received = Waitable<PeerReceived>()
     /// Frames to write, and whether to close the connection after them (one lock, so a close is
@@ -113,7 +114,7 @@ final class ScriptedWebSocketPeer: Sendable {
 
     private let onReceive: @Sendable (ScriptedWebSocketPeer, PeerReceived) -> Void
 
-    init(index: Int, target: String, headers: [WebSocketHeaderField],
+    init(index: Int, target: String, headers: HTTPHeaders,
          onReceive: @escaping @Sendable (ScriptedWebSocketPeer, PeerReceived) -> Void)
     {
         self.index = index
@@ -131,7 +132,7 @@ final class ScriptedWebSocketPeer: Sendable {
 
     /// The values of the header fields named `name` (case-insensitive).
     func headerValues(_ name: String) -> [String] {
-        headers.filter { $0.name.lowercased() == name.lowercased() }.map(\.value)
+        headers.values(for: name)
     }
 
     /// The query parameters of the upgrade target, in order.
@@ -308,7 +309,7 @@ private final class PeerIO {
     }
 
     /// The upgrade request: target, header fields, and bytes after the head.
-    func readRequestHead() -> (String, [WebSocketHeaderField], [UInt8])? {
+    func readRequestHead() -> (String, HTTPHeaders, [UInt8])? {
         var bytes: [UInt8] = []
         for _ in 0..<256 {
             if let end = Self.headEnd(bytes) {
@@ -316,10 +317,10 @@ private final class PeerIO {
                 let lines = text.components(separatedBy: "\r\n")
                 let parts = lines[0].split(separator: " ")
                 guard parts.count == 3 else { return nil }
-                let headers = lines.dropFirst().compactMap { line -> WebSocketHeaderField? in
+                let headers = HTTPHeaders(lines.dropFirst().compactMap { line -> (String, String)? in
                     guard let colon = line.firstIndex(of: ":") else { return nil }
-                    return WebSocketHeaderField(String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
-                }
+                    return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+                })
                 return (String(parts[1]), headers, Array(bytes[(end + 4)...]))
             }
             guard let chunk = readAvailable() else { return nil }

@@ -66,7 +66,7 @@ struct PusherMalformedFaultTests {
             // A raw handshake: the test client's frame decoder would refuse the frame.
             let client = try WebSocketTestClient(port: server.port)
             let request = WebSocketClientHandshake(
-                host: "127.0.0.1", target: "/app/test-key?protocol=7", keyBytes: Array("the sample nonce".utf8), extraHeaders: [])
+                host: "127.0.0.1", target: "/app/test-key?protocol=7", keyBytes: Array("the sample nonce".utf8))
             client.send(request.requestHead)
             let payload = Array(Self.established.utf8)
             var all: [UInt8] = []

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: MIT
+
+/// An incremental HTTP/1.1 request parser (RFC 9112): feed bytes as they arrive, take requests out.
+///
+/// Pure and synchronous: no I/O, no clock. Handles keep-alive and pipelining (several requests in one
+/// buffer), `Content-Length` and chunked bodies, and enforces size limits. After an error the parser
+/// stays failed; the connection answers with the error's status and closes.
+package struct HTTPRequestParser: Sendable {
+    /// Size limits; exceeding one yields 414, 431 or 413.
+    package struct Limits: Sendable, Hashable {
+        /// Bytes of header fields (request line excluded), and separately of chunked trailers.
+        package var maxHeaderBytes: Int
+        /// Bytes of the request-target.
+        package var maxTargetBytes: Int
+        /// Bytes of the decoded body.
+        package var maxBodyBytes: Int
+        /// Other body limits for requests whose path starts with a given prefix (file uploads).
+        package var bodyLimitOverrides: [BodyLimitOverride] = []
+
+        /// Creates limits; the defaults are 16 KiB of headers, 8 KiB of target and 1 MiB of body.
+        package init(maxHeaderBytes: Int = 16 * 1024, maxTargetBytes: Int = 32 * 1024, maxBodyBytes: Int = 1 << 20) {
+            self.maxHeaderBytes = maxHeaderBytes
+            self.maxTargetBytes = maxTargetBytes
+            self.maxBodyBytes = maxBodyBytes
+        }
+
+        /// The body limit of a request to `target`: the first matching override's, else `maxBodyBytes`.
+        package func maxBodyBytes(forTarget target: String) -> Int {
+            guard !bodyLimitOverrides.isEmpty else { return maxBodyBytes }
+            let path = HTTPRequest.originForm(of: target)
+            return bodyLimitOverrides.first { path.hasPrefix($0.pathPrefix) }?.maxBodyBytes ?? maxBodyBytes
+        }
+    }
+
+    /// One framed request and how the connection should continue after its response.
+    package struct Parsed: Sendable, Hashable {
+        /// The request, body decoded.
+        package var request: HTTPRequest
+        /// Whether the connection stays open after the response (HTTP/1.1 default, `Connection` header).
+        package var keepAlive: Bool
+    }
+
+    enum Phase: Sendable { case head, fixedBody, chunkSize, chunkData, chunkDataEnd, trailers, failed }
+
+    struct Head: Sendable {
+        var method: String
+        var target: String
+        var version: String
+        var headers: HTTPHeaders
+        var keepAlive: Bool
+    }
+
+    package let limits: Limits
+    var buffer: [UInt8] = []
+    var start = 0
+    var phase = Phase.head
+    var inHead = false
+    var scan = 0
+    var lineStart = 0
+    var headerBytes = 0
+    var requestLine: (method: String, target: String, version: String)?
+    var headers = HTTPHeaders()
+    var head: Head?
+    var body: [UInt8] = []
+    var remaining = 0
+    /// The body limit of the request being read (`limits.maxBodyBytes` or an override for its path).
+    var bodyLimit = 0
+    var trailerBytes = 0
+    var error: HTTPParseError?
+    /// True once the head of a request with `Expect: 100-continue` is parsed and its body has not fully arrived.
+    package internal(set) var expectsContinue = false
+
+    /// Creates a parser enforcing `limits`.
+    package init(limits: Limits = Limits()) {
+        self.limits = limits
+    }
+
+    /// Adds received bytes.
+    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// Adds received bytes.
+    package mutating func append(_ bytes: [UInt8]) {
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// Whether unconsumed bytes are buffered (a partial or further pipelined request).
+    package var hasBufferedBytes: Bool { start < buffer.count || phase != .head || inHead }
+
+    /// Number of buffered, unconsumed bytes.
+    package var bufferedByteCount: Int { buffer.count - start }
+
+    /// Returns the next complete request, `nil` if more bytes are needed, or throws the framing error.
+    package mutating func next() throws(HTTPParseError) -> Parsed? {
+        if let error { throw error }
+        do {
+            let parsed = try step()
+            compact()
+            return parsed
+        } catch {
+            self.error = error
+            phase = .failed
+            throw error
+        }
+    }
+
+    private mutating func compact() {
+        guard start == buffer.count || (start > 4096 && start * 2 > buffer.count) else { return }
+        let shift = start
+        if start == buffer.count {
+            buffer.removeAll(keepingCapacity: buffer.capacity <= 4096)
+        } else {
+            buffer.removeSubrange(0..<start)
+        }
+        start = 0
+        if inHead {
+            scan -= shift
+            lineStart -= shift
+        }
+    }
+
+    private mutating func step() throws(HTTPParseError) -> Parsed? {
+        while true {
+            switch phase {
+            case .head:
+                guard try parseHead() else { return nil }
+            case .fixedBody:
+                let take = min(remaining, buffer.count - start)
+                body.append(contentsOf: buffer[start..<(start + take)])
+                start += take
+                remaining -= take
+                if remaining > 0 { return nil }
+                return finish()
+            case .chunkSize:
+                guard let line = try takeLine(limit: 1024, error: .invalidChunkedBody) else { return nil }
+                let size = try chunkSize(line)
+                if size == 0 {
+                    phase = .trailers
+                    trailerBytes = 0
+                } else {
+                    guard size <= bodyLimit - body.count else { throw .bodyTooLarge(limit: bodyLimit) }
+                    remaining = size
+                    phase = .chunkData
+                }
+            case .chunkData:
+                let take = min(remaining, buffer.count - start)
+                body.append(contentsOf: buffer[start..<(start + take)])
+                start += take
+                remaining -= take
+                if remaining > 0 { return nil }
+                phase = .chunkDataEnd
+            case .chunkDataEnd:
+                guard let line = try takeLine(limit: 2, error: .invalidChunkedBody) else { return nil }
+                guard line.isEmpty else { throw .invalidChunkedBody }
+                phase = .chunkSize
+            case .trailers:
+                guard let line = try takeLine(limit: limits.maxHeaderBytes, error: .headersTooLarge(limit: limits.maxHeaderBytes))
+                else { return nil }
+                if line.isEmpty { return finish() }
+                trailerBytes += line.count + 2
+                guard trailerBytes <= limits.maxHeaderBytes else { throw .headersTooLarge(limit: limits.maxHeaderBytes) }
+                guard line.contains(UInt8(ascii: ":")) else { throw .invalidChunkedBody }
+            case .failed:
+                throw error ?? .invalidRequestLine
+            }
+        }
+    }
+
+    /// Takes one line (without CRLF or bare LF) from the buffer, or `nil` when incomplete.
+    private mutating func takeLine(limit: Int, error: HTTPParseError) throws(HTTPParseError) -> ArraySlice<UInt8>? {
+        let from = start
+        guard let lf = buffer[from...].firstIndex(of: 0x0A) else {
+            if buffer.count - from > limit + 2 { throw error }
+            return nil
+        }
+        var end = lf
+        if end > from && buffer[end - 1] == 0x0D { end -= 1 }
+        guard end - from <= limit else { throw error }
+        start = lf + 1
+        return buffer[from..<end]
+    }
+
+    private func chunkSize(_ line: ArraySlice<UInt8>) throws(HTTPParseError) -> Int {
+        var size = 0
+        var digits = 0
+        for byte in line {
+            guard let value = hexDigit(byte) else {
+                // A chunk extension (`;name=value`) or whitespace before it ends the size (RFC 9112 §7.1.1).
+                if byte == UInt8(ascii: ";") || byte == 0x20 || byte == 0x09 { break }
+                throw .invalidChunkedBody
+            }
+            digits += 1
+            guard digits <= 15 else { throw .bodyTooLarge(limit: bodyLimit) }
+            size = size << 4 | Int(value)
+        }
+        guard digits > 0 else { throw .invalidChunkedBody }
+        return size
+    }
+
+    private func hexDigit(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case 0x30...0x39: byte - 0x30
+        case 0x41...0x46: byte - 0x41 + 10
+        case 0x61...0x66: byte - 0x61 + 10
+        default: nil
+        }
+    }
+
+    private mutating func finish() -> Parsed {
+        let head = self.head!
+        var request = HTTPRequest(method: head.method, target: head.target, version: head.version, headers: head.headers)
+        request.body = body
+        self.head = nil
+        body = []
+        remaining = 0
+        phase = .head
+        expectsContinue = false
+        return Parsed(request: request, keepAlive: head.keepAlive)
+    }
+}
+
+/// A body limit for the requests whose path starts with `pathPrefix` (in place of the general one).
+package struct BodyLimitOverride: Sendable, Hashable {
+    /// The raw path prefix, e.g. `/file-storage/`.
+    package var pathPrefix: String
+    /// Bytes of body accepted on those paths.
+    package var maxBodyBytes: Int
+
+    package init(pathPrefix: String, maxBodyBytes: Int) {
+        self.pathPrefix = pathPrefix
+        self.maxBodyBytes = maxBodyBytes
+    }
+}

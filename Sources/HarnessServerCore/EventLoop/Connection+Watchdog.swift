@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+import CPosix
+
+/// What a connection's timeouts watch at a given moment.
+enum WatchPhase {
+    /// Nothing: a request is in flight (parked long-polls and deliberate hangs or drips included).
+    case none
+    /// A request is arriving (or, for the first one, awaited since the accept): `headerTimeout`.
+    case request
+    /// A keep-alive connection between requests: `idleTimeout`.
+    case idle
+}
+
+/// The connection timeouts: one loop timer per connection, re-armed lazily.
+///
+/// Moving the deadline later (every keep-alive request moves the idle deadline) only stores it;
+/// when the timer fires before the deadline it re-arms itself once. Only a deadline earlier than
+/// the armed timer (a partial request on a connection that was idle) inserts into the heap.
+extension Connection {
+    /// Decides what to watch once the pipeline is empty (no request in flight).
+    func watchAfterPump() {
+        if parser.hasBufferedBytes {
+            guard watchPhase != .request, core.requestTimeoutNanos > 0 else { return }
+            // The request started with the read that brought its first byte (`nextArrival`, wall clock).
+            let now = loop.batchTime
+            let elapsed = nextArrival.map { max(0, cposix_wall_seconds() - $0) } ?? 0
+            let elapsedNanos = UInt64(min(elapsed, 86_400) * 1e9)
+            let deadline = now &+ core.requestTimeoutNanos
+            setWatch(.request, deadline: deadline > elapsedNanos ? deadline - elapsedNanos : now)
+        } else if sequence > 0 {
+            // Between requests. (Before the first one, the deadline from the accept stays.)
+            guard watchPhase != .idle else { return }
+            guard core.idleTimeoutNanos > 0 else {
+                watchPhase = .none
+                return
+            }
+            setWatch(.idle, deadline: loop.batchTime &+ core.idleTimeoutNanos)
+        }
+    }
+
+    /// Watches `phase` until `deadline`; arms the timer only if it would fire too late (or is not armed).
+    func setWatch(_ phase: WatchPhase, deadline: UInt64) {
+        watchPhase = phase
+        watchDeadline = deadline
+        if watchTimer == nil || deadline < watchTimerDeadline { armWatchTimer(at: deadline) }
+    }
+
+    private func armWatchTimer(at deadline: UInt64) {
+        watchTimer?.cancel()
+        watchTimerDeadline = deadline
+        let now = cposix_monotonic_nanos()
+        watchTimer = loop.schedule(afterNanos: deadline > now ? deadline - now : 0) { [weak self] in
+            self?.watchTimerFired()
+        }
+    }
+
+    private func watchTimerFired() {
+        watchTimer = nil
+        guard state == .open || state == .handshaking, watchPhase != .none else { return }
+        let now = cposix_monotonic_nanos()
+        if now < watchDeadline {
+            armWatchTimer(at: watchDeadline)
+            return
+        }
+        let phase = watchPhase
+        watchPhase = .none
+        switch phase {
+        case .none:
+            break
+        case .request:
+            core.requestTimeouts.add(1, ordering: .relaxed)
+            core.logger?.debug("closing connection from \(peer): request not complete within the header timeout")
+            guard state == .open, current == nil else {
+                closeNow(reset: false)
+                return
+            }
+            guard parser.hasBufferedBytes else {
+                // Not one byte since the accept (a pre-connected socket): FIN without an answer.
+                finish(with: .fin)
+                return
+            }
+            // Part of a request arrived: answered like a framing error, 408, then FIN.
+            current = InFlight(
+                token: 0, responder: Responder { _ in }, keepAlive: false, isHead: false,
+                pendingAction: nil, executing: true)
+            queue.removeAll()
+            queueHead = 0
+            enqueueOutput(HTTPResponseEncoder.encode(core.parseErrorResponse(.requestTimeout), keepAlive: false))
+            afterFlush = .close(.fin)
+            flush()
+        case .idle:
+            core.idleTimeouts.add(1, ordering: .relaxed)
+            core.logger?.debug("closing idle connection from \(peer)")
+            finish(with: .fin)
+        }
+    }
+}

@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: MIT
+
+/// Runs work later without blocking: the event loop's timers, or a manual clock in tests.
+///
+/// The PubNub service uses it for long-poll idle timeouts and presence timeouts; the fault layer
+/// for delays. Work runs on a loop thread and must not block.
+package protocol Scheduler: Sendable {
+    /// Runs `work` once after `delay`; the returned handle cancels it if it has not run yet.
+    @discardableResult
+    func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> any ScheduledWork
+}
+
+/// A handle on scheduled work.
+package protocol ScheduledWork: Sendable {
+    /// Cancels the work if it has not started; harmless afterwards.
+    func cancel()
+}
+
+/// A server whose event loops run timers for its modules (``ServerHost``, the mock's façade).
+package protocol SchedulerProviding: Sendable {
+    /// Timers on the server's event loops.
+    var scheduler: any Scheduler { get }
+}
+
+extension ServerHost: SchedulerProviding {}

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+import HarnessJSON
+import HarnessServerCore
+import MockPusher
+
+/// The harness's channel auth endpoint, as an app server would run it: `POST
+/// /__admin/pusher/auth/KEY/USER` with the form `socket_id=…&channel_name=…` answers
+/// `{"auth":…}` signed with the app's secret, plus `channel_data` for presence channels (member
+/// `USER`, `user_info.name` = USER). The user `refused` gets 403, as an app refusing the user.
+extension PusherAdminExtension {
+    /// The user the endpoint refuses with 403.
+    static let refusedUser = "refused"
+
+    func authorize(_ request: HTTPRequest) -> HTTPResponse {
+        let parts = request.rawPath.dropFirst("/__admin/pusher/auth/".count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+            return Self.error(404, "expected /__admin/pusher/auth/KEY/USER, got \(request.rawPath)")
+        }
+        let key = PercentDecoding.decode(parts[0], plusAsSpace: false) ?? parts[0]
+        guard let app = service.core.app(key: key) else { return Self.error(404, "no Pusher app with key \"\(key)\"") }
+        let user = PercentDecoding.decode(parts[1], plusAsSpace: false) ?? parts[1]
+        if user == Self.refusedUser {
+            service.authorizations.refused(appKey: key)
+            return Self.authAnswer(403, .object([("error", "forbidden")]))
+        }
+        let form = Self.form(request.body)
+        guard let socketID = form["socket_id"], let channel = form["channel_name"], !socketID.isEmpty, !channel.isEmpty else {
+            return Self.error(400, "socket_id and channel_name: required (form-encoded)")
+        }
+        service.authorizations.signed(PusherAuthorizationRecord(socketID: socketID, channel: channel), appKey: key)
+        let channelData = channel.hasPrefix("presence-") ? Self.endpointChannelData(userID: user) : nil
+        var body: [(String, JSONValue)] = [("auth", .string(PusherSignatures.channelAuth(app: app, socketID: socketID, channel: channel, channelData: channelData)))]
+        if let channelData { body.append(("channel_data", .string(channelData))) }
+        return Self.authAnswer(200, .object(JSONObject(body)))
+    }
+
+    /// `channel_data` spaced as pusher-http-python's `json.dumps` writes it (the exact bytes are
+    /// signed; a client must forward them unchanged).
+    static func endpointChannelData(userID: String) -> String {
+        let id = JSONValue.string(userID).jsonText
+        return #"{"user_id": \#(id), "user_info": {"name": \#(id)}}"#
+    }
+
+    private static func form(_ body: [UInt8]) -> [String: String] {
+        var form: [String: String] = [:]
+        for pair in String(decoding: body, as: UTF8.self).split(separator: "&") {
+            let pieces = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            guard let name = PercentDecoding.decode(pieces[0], plusAsSpace: true) else { continue }
+            form[name] = pieces.count > 1 ? (PercentDecoding.decode(pieces[1], plusAsSpace: true) ?? "") : ""
+        }
+        return form
+    }
+
+    private static func authAnswer(_ status: Int, _ body: JSONValue) -> HTTPResponse {
+        HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: body.jsonBytes)
+    }
+}

@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Instructions per keep-alive publish, counted by valgrind's callgrind: a figure for regressions
+# that wall-clock noise on a shared machine hides (docs/performance.md).
+#
+#   scripts/bench-instructions.sh [--binary PATH]... [--requests N] [--warmup N] [--repeat R]
+#
+# Starts `pubnub-harness serve --quiet` (the release build, or each --binary in turn: before and
+# after a change in one run) under
+# `valgrind --tool=callgrind`, warms it up with --warmup publishes (default 200), then R times
+# (default 3): zeroes the counters, opens one keep-alive connection and closes it without a
+# request, dumps the counters (the baseline: connection set-up, idle loops); zeroes them, opens
+# one keep-alive connection, sends N publishes (default 1000) one after another (each answered
+# before the next), closes it, dumps. Prints (total - baseline) / N for every repetition and their
+# median. The client (Python, outside valgrind) costs nothing in the count; Swift's per-process
+# hash seed is fixed (SWIFT_DETERMINISTIC_HASHING) so the same binary and inputs count alike.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+BINARIES=()
+REQUESTS=1000
+WARMUP=200
+REPEAT=3
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --binary) BINARIES+=("$2"); shift 2 ;;
+        --requests) REQUESTS="$2"; shift 2 ;;
+        --warmup) WARMUP="$2"; shift 2 ;;
+        --repeat) REPEAT="$2"; shift 2 ;;
+        -h|--help) sed -n '3,17p' "$0"; exit 0 ;;
+        *) echo "bench-instructions: unknown option $1" >&2; exit 2 ;;
+    esac
+done
+[[ "$REQUESTS" =~ ^[1-9][0-9]{0,5}$ ]] || { echo "bench-instructions: --requests must be 1-999999" >&2; exit 2; }
+[[ "$WARMUP" =~ ^[0-9]{1,6}$ ]] || { echo "bench-instructions: --warmup must be 0-999999" >&2; exit 2; }
+[[ "$REPEAT" =~ ^[1-9]$ ]] || { echo "bench-instructions: --repeat must be 1-9" >&2; exit 2; }
+command -v valgrind >/dev/null && command -v callgrind_control >/dev/null \
+    || { echo "bench-instructions: needs valgrind (apt-get install valgrind)" >&2; exit 2; }
+
+if [[ ${#BINARIES[@]} -eq 0 ]]; then
+    if ! command -v swift >/dev/null 2>&1 && [[ -x /opt/swift/usr/bin/swift ]]; then export PATH="/opt/swift/usr/bin:$PATH"; fi
+    swift build -c release --product pubnub-harness >/dev/null
+    BINARIES=("$(swift build -c release --show-bin-path)/pubnub-harness")
+fi
+for binary in "${BINARIES[@]}"; do
+    [[ -x "$binary" ]] || { echo "bench-instructions: $binary is not an executable" >&2; exit 2; }
+done
+
+WORK=$(mktemp -d)
+SERVER_PID=""
+stop_server() {
+    if [[ -n "$SERVER_PID" ]]; then
+        kill "$SERVER_PID" 2>/dev/null || true
+        wait "$SERVER_PID" 2>/dev/null || true
+        SERVER_PID=""
+    fi
+}
+cleanup() {
+    stop_server
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# Swift's async main ends in dispatch_main(), which parks the main thread in sigsuspend from a
+# thread-exit destructor; valgrind 3.19 crashes there ("the 'impossible' happened") as soon as the
+# next thread starts. A preloaded dispatch_main that drains the main queue in a poll loop (as
+# CoreFoundation's run loop does on Linux) runs the same program without that path.
+command -v cc >/dev/null || { echo "bench-instructions: needs a C compiler (cc) for the dispatch_main shim" >&2; exit 2; }
+DISPATCH_LIB=$(ldd "${BINARIES[0]}" | awk '/libdispatch\.so/ {print $3}')
+[[ -n "$DISPATCH_LIB" ]] || { echo "bench-instructions: ${BINARIES[0]} does not link libdispatch" >&2; exit 2; }
+cat >"$WORK/main-queue.c" <<'C'
+#include <poll.h>
+extern int _dispatch_get_main_queue_handle_4CF(void);
+extern void _dispatch_main_queue_callback_4CF(void *message);
+void dispatch_main(void) {
+    int fd = _dispatch_get_main_queue_handle_4CF();
+    for (;;) {
+        struct pollfd ready = { fd, POLLIN, 0 };
+        if (poll(&ready, 1, -1) > 0) _dispatch_main_queue_callback_4CF(0);
+    }
+}
+C
+cc -shared -fPIC -O2 -o "$WORK/main-queue.so" "$WORK/main-queue.c" "$DISPATCH_LIB" -Wl,-rpath,"$(dirname "$DISPATCH_LIB")"
+
+# The client: N sequential keep-alive publishes on one connection; each response read whole
+# (Content-Length) before the next request. N = 0 opens and closes the connection only.
+cat >"$WORK/client.py" <<'PY'
+import socket, sys
+port, count = int(sys.argv[1]), int(sys.argv[2])
+request = (b"GET /publish/bench/bench/0/bench-ch/0/%22hello%22?uuid=bench HTTP/1.1\r\n"
+           b"Host: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n")
+sock = socket.create_connection(("127.0.0.1", port), timeout=120)
+buffer = b""
+for _ in range(count):
+    sock.sendall(request)
+    while b"\r\n\r\n" not in buffer:
+        chunk = sock.recv(65536)
+        if not chunk:
+            sys.exit("connection closed early")
+        buffer += chunk
+    head, _, buffer = buffer.partition(b"\r\n\r\n")
+    if not head.startswith(b"HTTP/1.1 200"):
+        sys.exit("unexpected response: %r" % head[:80])
+    length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:"))
+    while len(buffer) < length:
+        chunk = sock.recv(65536)
+        if not chunk:
+            sys.exit("connection closed early")
+        buffer += chunk
+    buffer = buffer[length:]
+sock.close()
+PY
+
+# Starts $1 under callgrind (a copy without DWARF: valgrind 3.19 cannot read the DWARF 5 debug
+# information Swift 6 writes; the symbol table stays) and waits until it answers (bounded: 300 s,
+# a minute is usual on a busy machine); then the warm-up.
+start_server() {
+    rm -f "$WORK"/callgrind.out.*
+    cp "$1" "$WORK/pubnub-harness"
+    objcopy --strip-debug "$WORK/pubnub-harness"
+    PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+    # One event loop keeps the count free of cross-thread hand-offs that vary from run to run.
+    LD_PRELOAD="$WORK/main-queue.so" SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file="$WORK/callgrind.out.%p" \
+        "$WORK/pubnub-harness" serve --quiet --event-loops 1 --host 127.0.0.1 --port "$PORT" >"$WORK/serve.log" 2>&1 &
+    SERVER_PID=$!
+    local ready=no
+    for _ in $(seq 1 1500); do
+        if python3 "$WORK/client.py" "$PORT" 1 2>/dev/null; then ready=yes; break; fi
+        kill -0 "$SERVER_PID" 2>/dev/null || break
+        sleep 0.2
+    done
+    [[ "$ready" == yes ]] || { echo "bench-instructions: the server did not answer under valgrind:" >&2; cat "$WORK/serve.log" >&2; exit 1; }
+    python3 "$WORK/client.py" "$PORT" "$WARMUP"
+}
+
+# Zeroes the counters, runs the client with $1 requests, dumps; prints the dump's total.
+measure() {
+    callgrind_control -z "$SERVER_PID" >/dev/null 2>&1
+    python3 "$WORK/client.py" "$PORT" "$1"
+    # Let the loop finish with the closed connection before the dump.
+    sleep 0.5
+    local before latest
+    before=$(ls "$WORK" | grep -c '^callgrind.out' || true)
+    callgrind_control -d "$SERVER_PID" >/dev/null 2>&1
+    [[ $(ls "$WORK" | grep -c '^callgrind.out') -gt "$before" ]] || { echo "bench-instructions: no dump written" >&2; exit 1; }
+    latest=$(ls "$WORK"/callgrind.out.* | sort -V | tail -1)
+    awk '/^(summary|totals):/ {print $2; exit}' "$latest"
+}
+
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); $REQUESTS publishes per repetition, $WARMUP warm-up"
+RESULTS=()
+for binary in "${BINARIES[@]}"; do
+    echo "binary: $binary"
+    start_server "$binary"
+    FIGURES=()
+    for repetition in $(seq 1 "$REPEAT"); do
+        baseline=$(measure 0)
+        total=$(measure "$REQUESTS")
+        per=$(awk -v t="$total" -v b="$baseline" -v n="$REQUESTS" 'BEGIN {printf "%.0f", (t - b) / n}')
+        FIGURES+=("$per")
+        echo "  repetition $repetition: total $total, baseline $baseline -> $per instructions per publish"
+    done
+    stop_server
+    median=$(printf '%s\n' "${FIGURES[@]}" | sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : int((v[NR / 2] + v[NR / 2 + 1]) / 2)}')
+    RESULTS+=("$median")
+    echo "  instructions per publish: $median (median of $REPEAT)"
+done
+if [[ ${#RESULTS[@]} -gt 1 ]]; then
+    for index in $(seq 1 $((${#RESULTS[@]} - 1))); do
+        awk -v a="${RESULTS[0]}" -v b="${RESULTS[$index]}" -v name="${BINARIES[$index]}" \
+            'BEGIN {printf "%s: %.3f x the first binary (%+.1f %%)\n", name, b / a, (b / a - 1) * 100}'
+    done
+fi
