@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "ClientUnderTest", targets: ["ClientUnderTest"]),
         .library(name: "ConformanceKit", targets: ["ConformanceKit"]),
         .library(name: "PubNubCrypto", targets: ["PubNubCrypto"]),
+        .library(name: "PubNubToken", targets: ["PubNubToken"]),
         .library(name: "HarnessHTTPClient", targets: ["HarnessHTTPClient"]),
         .library(name: "MockPusher", targets: ["MockPusher"]),
         .library(name: "HarnessWebSocket", targets: ["HarnessWebSocket"]),
@@ -30,6 +31,8 @@ let package = Package(
     targets: [
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // CBOR (RFC 8949) for Access Manager v3 tokens: Debian's libcbor (docs/access-manager.md).
+        .systemLibrary(name: "CCBOR", pkgConfig: "libcbor", providers: [.apt(["libcbor-dev"])]),
         .target(name: "CPosix"),
         .target(name: "HarnessJSON", swiftSettings: strict),
         // Digests, HMAC, constant-time compare, hex/base64/base64url, percent coding, SplitMix64: the one
@@ -38,6 +41,8 @@ let package = Package(
         .target(name: "PubNubCrypto", dependencies: ["COpenSSL", "HarnessJSON", "HarnessPrimitives"], swiftSettings: strict),
         // Pure HTTP/1.1 values, request parser, response encoder and response-head reader (no sockets).
         .target(name: "HarnessHTTP", dependencies: ["HarnessPrimitives"], swiftSettings: strict),
+        // Access Manager v3 tokens: the CBOR value model on libcbor, token encoding and parsing.
+        .target(name: "PubNubToken", dependencies: ["CCBOR", "HarnessJSON", "PubNubCrypto"], swiftSettings: strict),
         // The protocol-neutral transport: epoll reactor, listeners, HTTP and WebSocket connections, TLS,
         // listener faults and the host that routes requests to protocol modules.
         .target(
@@ -52,7 +57,7 @@ let package = Package(
         .target(
             name: "MockPubNubServer",
             dependencies: [
-                "COpenSSL", "CPosix", "CZlib", "HarnessJSON", "HarnessPrimitives", "HarnessServerCore", "PubNubCrypto",
+                "COpenSSL", "CPosix", "CZlib", "HarnessJSON", "HarnessPrimitives", "HarnessServerCore", "PubNubCrypto", "PubNubToken",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -63,7 +68,7 @@ let package = Package(
         // RFC 6455 codec without sockets: frames, messages, handshakes, for both roles.
         .target(name: "HarnessWebSocket", dependencies: ["HarnessHTTP", "HarnessPrimitives"], swiftSettings: strict),
         .target(
-            name: "ClientUnderTest", dependencies: ["HarnessHTTPClient", "HarnessJSON", "HarnessPrimitives", "PubNubCrypto"], swiftSettings: strict
+            name: "ClientUnderTest", dependencies: ["HarnessHTTPClient", "HarnessJSON", "HarnessPrimitives", "PubNubCrypto", "PubNubToken"], swiftSettings: strict
         ),
         // A Pusher Channels client modelled on libPusher: a pure connection state machine and a thin
         // WebSocket transport on HarnessHTTPClient streams.
@@ -74,7 +79,7 @@ let package = Package(
             name: "ConformanceKit", dependencies: ["HarnessJSON", "MockPubNubServer", "PubNubCrypto", "HarnessHTTPClient", "MockPusher", "HarnessWebSocket", "PusherServer"],
             swiftSettings: strict
         ),
-        .target(name: "BuiltInAdapter", dependencies: ["ConformanceKit", "ClientUnderTest", "PusherClientUnderTest", "HarnessJSON"], swiftSettings: strict),
+        .target(name: "BuiltInAdapter", dependencies: ["ConformanceKit", "ClientUnderTest", "PusherClientUnderTest", "HarnessJSON", "PubNubToken"], swiftSettings: strict),
         .executableTarget(
             name: "pubnub-harness",
             dependencies: [
@@ -99,9 +104,10 @@ let package = Package(
         .testTarget(name: "HarnessPrimitivesTests", dependencies: ["HarnessPrimitives"], swiftSettings: strict),
         .testTarget(name: "HarnessHTTPTests", dependencies: ["HarnessHTTP"], swiftSettings: strict),
         .testTarget(name: "MockPusherTests", dependencies: ["HarnessJSON", "MockPusher"], swiftSettings: strict),
+        .testTarget(name: "PubNubTokenTests", dependencies: ["PubNubToken", "HarnessJSON", "PubNubCrypto"], swiftSettings: strict),
         .testTarget(name: "PubNubCryptoTests", dependencies: ["HarnessTesting", "PubNubCrypto"], swiftSettings: strict),
         .testTarget(
-            name: "MockPubNubServerTests", dependencies: ["HarnessHTTP", "HarnessJSON", "HarnessPrimitives", "HarnessServerCore", "HarnessTesting", "MockPubNubServer"], swiftSettings: strict
+            name: "MockPubNubServerTests", dependencies: ["HarnessHTTP", "HarnessJSON", "HarnessPrimitives", "HarnessServerCore", "HarnessTesting", "MockPubNubServer", "PubNubToken"], swiftSettings: strict
         ),
         // Fuzz entry points (docs/reliability.md): plain functions in a library, so `swift test`
         // runs them on seeded mutations and `harness-fuzz` serves both libFuzzer and corpus replay.
@@ -118,7 +124,7 @@ let package = Package(
         .testTarget(name: "HarnessFuzzingTests", dependencies: ["HarnessFuzzing", "HarnessTesting"], swiftSettings: strict),
         .testTarget(
             name: "ClientUnderTestTests",
-            dependencies: ["ClientUnderTest", "HarnessHTTPClient", "HarnessJSON", "HarnessTesting", "MockPubNubServer", "PubNubCrypto"],
+            dependencies: ["ClientUnderTest", "HarnessHTTPClient", "HarnessJSON", "HarnessTesting", "MockPubNubServer", "PubNubCrypto", "PubNubToken"],
             swiftSettings: strict
         ),
         .testTarget(

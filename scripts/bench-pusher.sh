@@ -1,22 +1,32 @@
 #!/usr/bin/env bash
 # Pusher fan-out: N idle WebSocket connections subscribed to one channel, server RSS, then one signed
 # HTTP `events` trigger and the time until every client has it (docs/pusher.md, "Performance").
-#   scripts/bench-pusher.sh [--connections 10000] [--debug] [--loops N]
+#   scripts/bench-pusher.sh [--connections 10000] [--debug] [--loops N] [--bin DIR]
+#   --bin DIR: use the harness-bench already built in DIR (e.g. another checkout's .build/release)
+#              instead of building it here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 connections=10000
 configuration=release
 loops=()
+bin=""
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --connections) connections="$2"; shift 2 ;;
         --debug) configuration=debug; shift ;;
         --loops) loops=(--loops "$2"); shift 2 ;;
-        *) echo "usage: $0 [--connections N] [--debug] [--loops N]" >&2; exit 2 ;;
+        --bin) bin="$2"; shift 2 ;;
+        *) echo "usage: $0 [--connections N] [--debug] [--loops N] [--bin DIR]" >&2; exit 2 ;;
     esac
 done
-swift build -c "$configuration" --product harness-bench >/dev/null
-bench="$(swift build -c "$configuration" --show-bin-path)/harness-bench"
+if [[ -n "$bin" ]]; then
+    bench="$bin/harness-bench"
+    configuration="prebuilt $bin"
+    [[ -x "$bench" ]] || { echo "bench-pusher: no harness-bench in $bin" >&2; exit 2; }
+else
+    swift build -c "$configuration" --product harness-bench >/dev/null
+    bench="$(swift build -c "$configuration" --show-bin-path)/harness-bench"
+fi
 # Every client socket and every server socket is a descriptor (both ends run here).
 ulimit -n "$(ulimit -Hn)"
 if (( $(ulimit -n) < connections + 200 )); then

@@ -8,18 +8,22 @@
 #      that round's nginx figure, and the median round is the result.
 #   2. 10,000 parked subscribe long-polls, once per round: server RSS, then the time until all are
 #      answered after one publish (harness-bench longpoll).
-# Usage: scripts/bench-server.sh [--rounds 3] [--duration 5s] [--connections 10000]
+# Usage: scripts/bench-server.sh [--rounds 3] [--duration 5s] [--connections 10000] [--bin DIR]
+#   --bin DIR: use the pubnub-harness and harness-bench already built in DIR (e.g. another checkout's
+#              .build/release, to compare two builds in one sitting) instead of building them here.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 CONNECTIONS=10000
 DURATION=5s
 ROUNDS=3
+BIN=""
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --connections) CONNECTIONS="$2"; shift 2 ;;
         --duration) DURATION="$2"; shift 2 ;;
         --rounds) ROUNDS="$2"; shift 2 ;;
+        --bin) BIN="$2"; shift 2 ;;
         *) echo "unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -33,9 +37,13 @@ if [[ ${#need_install[@]} -gt 0 ]]; then
 fi
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 
-swift build -c release --product harness-bench >/dev/null
-swift build -c release --product pubnub-harness >/dev/null
-BIN=$(swift build -c release --show-bin-path)
+if [[ -z "$BIN" ]]; then
+    swift build -c release --product harness-bench >/dev/null
+    swift build -c release --product pubnub-harness >/dev/null
+    BIN=$(swift build -c release --show-bin-path)
+fi
+[[ -x "$BIN/pubnub-harness" && -x "$BIN/harness-bench" ]] || { echo "no pubnub-harness and harness-bench in $BIN" >&2; exit 2; }
+echo "binaries: $BIN"
 
 WORK=$(mktemp -d)
 PIDS=()

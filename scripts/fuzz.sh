@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Runs the fuzz entry points (Sources/HarnessFuzzing) under libFuzzer with AddressSanitizer.
 #   scripts/fuzz.sh [SECONDS] [TARGET...]     default: 60 s each, every target
-# Targets: http-parser fault-plan json-scanner driver-line websocket-frames multipart. Seeds come from Fixtures/fuzz/<target>/;
+# Targets: http-parser fault-plan json-scanner driver-line websocket-frames multipart filter-expression. Seeds come from Fixtures/fuzz/<target>/;
 # the corpus grown by a run is kept in .fuzz/corpus/<target>/, crash inputs in .fuzz/crashes/<target>/
 # (both gitignored). Prints execs/s and crashes per target; exits 1 if any target crashed.
 # Replay a saved input without the sanitizer build: swift run harness-fuzz TARGET FILE
@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 
 SECONDS_EACH=60
 if [[ $# -gt 0 && "$1" =~ ^[0-9]+$ ]]; then SECONDS_EACH="$1"; shift; fi
-ALL=(http-parser fault-plan json-scanner driver-line websocket-frames multipart)
+ALL=(http-parser fault-plan json-scanner driver-line websocket-frames multipart filter-expression)
 TARGETS=("$@")
 [[ ${#TARGETS[@]} -gt 0 ]] || TARGETS=("${ALL[@]}")
 for target in "${TARGETS[@]}"; do

@@ -124,11 +124,66 @@ def has_crypto_modules():
         return False
 
 
+def has_token_api():
+    """Access Manager v3 (grant_token, revoke_token, set_token, parse_token): SDK 5.x and later."""
+    try:
+        from pubnub.models.consumer.v3.channel import Channel  # noqa: F401
+        from pubnub.pubnub_core import PubNubCore
+        return all(hasattr(PubNubCore, name) for name in ("grant_token", "revoke_token", "set_token", "parse_token"))
+    except ImportError:
+        return False
+
+
+# Permission bits of a v3 grant (docs/driver-protocol.md) and the SDK's resource setters.
+TOKEN_BITS = ((1, "read"), (2, "write"), (4, "manage"), (8, "delete"), (16, "create"), (32, "get"), (64, "update"),
+              (128, "join"))
+
+
+def token_resources(kind, names, pattern):
+    """SDK resource objects (Channel, Group, UUID) for {name: mask}."""
+    out = []
+    for name, mask in sorted((names or {}).items()):
+        resource = kind.pattern(name) if pattern else kind.id(name)
+        for bit, setter in TOKEN_BITS:
+            if int(mask) & bit:
+                if hasattr(resource, setter):
+                    getattr(resource, setter)()
+                else:
+                    # Group and UUID lack setters for bits the service does not use on them.
+                    setattr(resource, "_" + setter, True)
+        out.append(resource)
+    return out
+
+
+def token_masks(entries):
+    """{name: {read: True, ...}} (parse_token) → {name: mask}."""
+    masks = {}
+    for name, flags in (entries or {}).items():
+        masks[name] = sum(bit for bit, flag in TOKEN_BITS if flags.get(flag))
+    return masks
+
+
+def parsed_token_data(parsed):
+    def side(values):
+        return {kind: token_masks(entries) for kind, entries in (values or {}).items() if entries}
+    return {"version": parsed.get("version"), "timestamp": parsed.get("timestamp"), "ttl": parsed.get("ttl"),
+            "authorizedUUID": parsed.get("authorized_uuid"), "resources": side(parsed.get("resources")),
+            "patterns": side(parsed.get("patterns")), "meta": parsed.get("meta")}
+
+
 def capabilities():
     """What this SDK offers, as the harness's capability names."""
     caps = ["tls", "encryption", "presence", "history", "channelGroups", "accessManager"]
+    if has_token_api():
+        caps.append("accessTokens")
     if PNReconnectionPolicy is not None:
         caps.append("reconnection")
+    try:
+        from pubnub.pubnub_core import PubNubCore
+        if hasattr(PubNubCore, "send_file"):
+            caps.append("files")
+    except ImportError:
+        pass
     return caps
 
 
@@ -206,6 +261,8 @@ def make_configuration(fields):
         config.auth_key = fields["authKey"]
     if fields.get("secretKey"):
         config.secret_key = fields["secretKey"]
+    if fields.get("filterExpression"):
+        config.filter_expression = fields["filterExpression"]
 
     scheme = fields.get("cipherScheme")
     key = fields.get("cipherKey")
@@ -280,6 +337,8 @@ class Listener(SubscribeCallback):
             line["subscription"] = subscription
         if getattr(message, "error", None) is not None:
             line["decryptionFailed"] = True
+        if getattr(message, "custom_message_type", None):
+            line["customMessageType"] = message.custom_message_type
         emit(line)
 
     def message(self, pubnub, message):
@@ -287,6 +346,18 @@ class Listener(SubscribeCallback):
 
     def signal(self, pubnub, signal):
         self._deliver(signal, "signal")
+
+    def file(self, pubnub, file_message):
+        content = {"file": {"id": file_message.file_id, "name": file_message.file_name, "url": file_message.file_url}}
+        if file_message.message is not None:
+            content["message"] = file_message.message
+        line = {"type": "file", "channel": file_message.channel, "message": content,
+                "publisher": getattr(file_message, "publisher", None),
+                "timetoken": timetoken_text(getattr(file_message, "timetoken", None))}
+        subscription = getattr(file_message, "subscription", None)
+        if subscription and subscription != file_message.channel:
+            line["subscription"] = subscription
+        emit(line)
 
     def presence(self, pubnub, presence):
         channel = getattr(presence, "channel", None) or getattr(presence, "actual_channel", "")
@@ -372,6 +443,20 @@ class Operations:
     def __init__(self, pubnub):
         self.pubnub = pubnub
 
+    LOCAL = ("setToken", "parseToken")
+
+    def local(self, step):
+        """The operations answered without a request: set_token and parse_token."""
+        if step["type"] == "setToken":
+            self.pubnub.set_token(step.get("token") or None)
+            return {"category": None, "error": False, "data": {}}
+        try:
+            parsed = self.pubnub.parse_token(step["token"])
+        except Exception as error:  # the SDK raises PubNubException or a base64 error
+            return {"category": "PNBadRequestCategory", "error": True,
+                    "data": {"information": "%s: %s" % (type(error).__name__, str(error)[:200])}}
+        return {"category": None, "error": False, "data": parsed_token_data(parsed)}
+
     def need(self, name):
         if not hasattr(self.pubnub, name):
             raise Unsupported("%s() is not in this SDK version" % name)
@@ -391,9 +476,13 @@ class Operations:
                 builder.should_store(bool(step["storeInHistory"]))
             if step.get("usePOST"):
                 builder.use_post(True)
+            if step.get("customMessageType") is not None and not builder_call(builder, "custom_message_type", step["customMessageType"]):
+                raise Unsupported("custom_message_type is not in this SDK version")
             return builder, lambda r, s: status_reply(s, {"timetoken": timetoken_text(r.timetoken)})
         if kind == "signal":
             builder = self.need("signal").channel(step["channel"]).message(step["message"])
+            if step.get("customMessageType") is not None and not builder_call(builder, "custom_message_type", step["customMessageType"]):
+                raise Unsupported("custom_message_type is not in this SDK version")
             return builder, lambda r, s: status_reply(s, {"timetoken": timetoken_text(r.timetoken)})
         if kind == "hereNow":
             builder = p.here_now().channels(step.get("channels", []))
@@ -463,6 +552,30 @@ class Operations:
         if kind == "deleteGroup":
             builder = p.remove_channel_group().channel_group(step["group"])
             return builder, lambda r, s: status_reply(s, {})
+        if kind == "grantToken":
+            from pubnub.models.consumer.v3.channel import Channel
+            from pubnub.models.consumer.v3.group import Group
+            from pubnub.models.consumer.v3.uuid import UUID
+            if not getattr(p.config, "secret_key", None):
+                raise Unsupported("grantToken needs secretKey in configure")
+            builder = p.grant_token().ttl(int(step["ttl"]))
+            builder.channels(token_resources(Channel, step.get("channels"), False)
+                             + token_resources(Channel, step.get("channelPatterns"), True))
+            builder.groups(token_resources(Group, step.get("groups"), False)
+                           + token_resources(Group, step.get("groupPatterns"), True))
+            builder.uuids(token_resources(UUID, step.get("uuids"), False)
+                          + token_resources(UUID, step.get("uuidPatterns"), True))
+            if step.get("authorizedUUID"):
+                builder.authorized_uuid(step["authorizedUUID"])
+            if step.get("meta"):
+                builder.meta(step["meta"])
+            return builder, lambda r, s: result_reply(s, {"token": r.token})
+        if kind == "revokeToken":
+            if not getattr(p.config, "secret_key", None):
+                raise Unsupported("revokeToken needs secretKey in configure")
+            return p.revoke_token(step["token"]), lambda r, s: status_reply(s, {})
+        if kind in FILE_OPERATIONS:
+            return self.build_file(step)
         if kind == "grant":
             if not getattr(p.config, "secret_key", None):
                 raise Unsupported("grant needs secretKey in configure")
@@ -475,7 +588,72 @@ class Operations:
             return builder, lambda r, s: status_reply(s, {})
         if kind in APP_CONTEXT_OPERATIONS:
             return build_app_context(p, step)
+        if kind in PUSH_OPERATIONS:
+            return self.push(kind, step)
         raise Unsupported(kind)
+
+    def build_file(self, step):
+        """File sharing (docs/driver-protocol.md): send, publish a file message, list, URL, download, delete."""
+        kind, p = step["type"], self.pubnub
+        if kind == "sendFile":
+            unit = step["content"].encode("utf-8")
+            size = step.get("sizeBytes")
+            data = unit if size is None or not unit else (unit * (size // len(unit) + 1))[:size]
+            builder = self.need("send_file").channel(step["channel"]).file_name(step["name"]).file_object(data)
+            if step.get("message") is not None:
+                builder.message(step["message"])
+            if step.get("customMessageType") is not None and not builder_call(builder, "custom_message_type", step["customMessageType"]):
+                raise Unsupported("send_file().custom_message_type() is not in this SDK version")
+            return builder, lambda r, s: status_reply(s, {"id": r.file_id, "name": r.name, "timetoken": timetoken_text(r.timestamp)})
+        if kind == "publishFileMessage":
+            builder = p.publish_file_message().channel(step["channel"]).file_id(step["fileID"]).file_name(step["fileName"])
+            if step.get("message") is not None:
+                builder.message(step["message"])
+            if step.get("customMessageType") is not None and not builder_call(builder, "custom_message_type", step["customMessageType"]):
+                raise Unsupported("publish_file_message().custom_message_type() is not in this SDK version")
+            return builder, lambda r, s: status_reply(s, {"timetoken": timetoken_text(r.timestamp)})
+        if kind == "listFiles":
+            builder = p.list_files().channel(step["channel"])
+            if step.get("limit") is not None:
+                builder.limit(int(step["limit"]))
+            if step.get("next") is not None:
+                builder.next(step["next"])
+
+            def listed(r, s):
+                files = [{"id": f.get("id"), "name": f.get("name"), "size": f.get("size"), "created": f.get("created")}
+                         for f in (r.data or [])]
+                return result_reply(s, {"files": files, "next": r.next, "count": r.count})
+            return builder, listed
+        builder = {"getFileURL": p.get_file_url, "downloadFile": p.download_file, "deleteFile": p.delete_file}[kind]()
+        builder.channel(step["channel"]).file_id(step["fileID"]).file_name(step["fileName"])
+        if kind == "getFileURL":
+            return builder, lambda r, s: result_reply(s, {"url": r.file_url})
+        if kind == "downloadFile":
+            def downloaded(r, s):
+                data = r.data if isinstance(r.data, (bytes, bytearray)) else bytes(r.data or b"")
+                return result_reply(s, {"name": step["fileName"], "size": len(data), "content": data.decode("utf-8", "replace")})
+            return builder, downloaded
+        return builder, lambda r, s: status_reply(s, {})
+
+    def push(self, kind, step):
+        """The push registration operations: the SDK's add/remove/list/remove-device builders."""
+        from pubnub.enums import PNPushType
+        push_type = {"apns": PNPushType.APNS, "apns2": PNPushType.APNS2, "gcm": PNPushType.GCM,
+                     "fcm": getattr(PNPushType, "FCM", None)}.get(step.get("pushType"))
+        if push_type is None:
+            raise Unsupported("push type %s" % step.get("pushType"))
+        method = {"addPushChannels": "add_channels_to_push", "removePushChannels": "remove_channels_from_push",
+                  "listPushChannels": "list_push_channels", "removePushDevice": "remove_device_from_push"}[kind]
+        builder = self.need(method).device_id(step["deviceToken"]).push_type(push_type)
+        if step.get("channels") is not None:
+            builder.channels(step["channels"])
+        if step.get("topic") is not None:
+            builder.topic(step["topic"])
+        if step.get("environment") is not None:
+            builder.environment(step["environment"])
+        if kind == "listPushChannels":
+            return builder, lambda r, s: result_reply(s, {"channels": list(r.channels or [])})
+        return builder, lambda r, s: status_reply(s, {})
 
     @staticmethod
     def here_now_data(result, step):
@@ -699,6 +877,11 @@ def build_app_context(p, step):
                 [PNUserMember(u) for u in removes])
         builder.channel(step["channel"])
     return list_options(builder, step, includes), app_context_list
+FILE_OPERATIONS = ("sendFile", "publishFileMessage", "listFiles", "getFileURL", "downloadFile", "deleteFile")
+# send_file and download_file run with sync() in the threaded flavour: their pn_async
+# (`async_file_based_operation`, request_handlers/httpx.py l.260-268) calls the callback with one
+# argument when the operation raises, so a failure would never complete.
+SYNC_ONLY = ("sendFile", "downloadFile")
 
 
 def exception_reply(error):
@@ -708,8 +891,13 @@ def exception_reply(error):
         reply = status_reply(status, {"detail": str(error)[:300]})
         reply["error"] = True
         return reply
-    return {"category": "PNInternalExceptionCategory", "error": True,
-            "data": {"exception": "%s: %s" % (type(error).__name__, str(error)[:300])}}
+    reply = {"category": "PNInternalExceptionCategory", "error": True,
+             "data": {"exception": "%s: %s" % (type(error).__name__, str(error)[:300])}}
+    # File operations raise PubNubException without a status but with the HTTP status code.
+    code = getattr(error, "_status_code", None)
+    if isinstance(code, int) and code > 0:
+        reply["statusCode"] = code
+    return reply
 
 
 # --- Sync flavour ------------------------------------------------------------------------------
@@ -743,8 +931,10 @@ class SyncDriver:
     def perform(self, step):
         if step["type"] in ("subscribe", "unsubscribe", "unsubscribeAll"):
             return getattr(self.ops, step["type"])(step)
+        if step["type"] in Operations.LOCAL:
+            return self.ops.local(step)
         builder, convert = self.ops.build(step)
-        if not hasattr(builder, "pn_async"):
+        if not hasattr(builder, "pn_async") or step["type"] in SYNC_ONLY:
             try:
                 envelope = builder.sync()
             except PubNubException as error:
@@ -896,7 +1086,9 @@ def hello_reply(ident, flavour):
 OPERATIONS = {"time", "publish", "fire", "signal", "subscribe", "unsubscribe", "unsubscribeAll", "hereNow",
               "whereNow", "setState", "getState", "history", "fetchMessages", "messageCounts",
               "deleteMessages", "addChannelsToGroup", "removeChannelsFromGroup", "listChannelsInGroup",
-              "deleteGroup", "grant"}
+              "deleteGroup", "grant", "grantToken", "revokeToken", "setToken", "parseToken"} | {"addPushChannels", "removePushChannels", "listPushChannels", "removePushDevice"}
+
+PUSH_OPERATIONS = {"addPushChannels", "removePushChannels", "listPushChannels", "removePushDevice"}
 
 
 # --- Asyncio flavour ---------------------------------------------------------------------------
@@ -962,6 +1154,8 @@ class AsyncioDriver:
     async def perform(self, step):
         if step["type"] in ("subscribe", "unsubscribe", "unsubscribeAll"):
             return getattr(self.ops, step["type"])(step)
+        if step["type"] in Operations.LOCAL:
+            return self.ops.local(step)
         builder, convert = self.ops.build(step)
         try:
             envelope = await builder.future()

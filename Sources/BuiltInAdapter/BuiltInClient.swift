@@ -8,7 +8,7 @@ public struct BuiltInClient: ConformanceClient {
     public let name = "built-in"
     /// Everything `PubNubClient` implements: TLS with a trusted CA, the three cipher schemes,
     /// presence, history, channel groups, auth keys and reconnection.
-    public let capabilities: Set<Capability> = [.tls, .encryption, .presence, .history, .channelGroups, .accessManager, .reconnection]
+    public let capabilities: Set<Capability> = [.tls, .encryption, .presence, .history, .channelGroups, .accessManager, .reconnection, .accessTokens, .files]
 
     public init() {}
 
@@ -55,6 +55,7 @@ public struct BuiltInClient: ConformanceClient {
         config.allowsShortPresenceTimeout = true
         config.presenceHeartbeatValue = settings.presenceHeartbeatValue
         config.presenceHeartbeatInterval = Double(settings.presenceHeartbeatIntervalMs) / 1_000
+        config.filterExpression = settings.filterExpression
         return config
     }
 }

@@ -56,6 +56,15 @@ final class EventForwarder: PubNubListener {
         continuation.yield(.message(Self.message(signal, isSignal: true)))
     }
 
+    func client(_ client: PubNubClient, didReceiveFileEvent event: PNFileEvent) {
+        var content: [(String, JSONValue)] = []
+        if let message = event.message { content.append(("message", message)) }
+        content.append(("file", .object([("id", .string(event.fileID)), ("name", .string(event.fileName)), ("url", .string(event.fileURL))])))
+        continuation.yield(.message(MessageEvent(
+            channel: event.channel, subscription: event.subscription == event.channel ? nil : event.subscription,
+            message: .object(JSONObject(content)), publisher: event.publisher, timetoken: String(event.timetoken), isFile: true)))
+    }
+
     func client(_ client: PubNubClient, didReceivePresenceEvent event: PNPresenceEvent) {
         let channel = event.channel.hasSuffix("-pnpres") ? String(event.channel.dropLast(7)) : event.channel
         continuation.yield(.presence(PresenceEvent(
@@ -86,6 +95,6 @@ final class EventForwarder: PubNubListener {
         MessageEvent(
             channel: event.channel, subscription: event.subscription == event.channel ? nil : event.subscription,
             message: event.message, publisher: event.publisher, timetoken: String(event.timetoken),
-            isSignal: isSignal, decryptionFailed: event.decryptionFailed)
+            isSignal: isSignal, decryptionFailed: event.decryptionFailed, customMessageType: event.customMessageType)
     }
 }

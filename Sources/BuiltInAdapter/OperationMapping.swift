@@ -12,12 +12,12 @@ enum OperationMapping {
             case .time:
                 let result = try await client.time()
                 return success(["timetoken": .string(String(result.timetoken))])
-            case .publish(let channel, let message, let meta, let store, let usePOST):
+            case .publish(let channel, let message, let meta, let store, let usePOST, let customMessageType):
                 let result = try await client.publish(message, channel: channel, meta: meta,
-                                                      store: store, usePOST: usePOST)
+                                                      store: store, usePOST: usePOST, customMessageType: customMessageType)
                 return .acknowledgment(data: ["timetoken": .string(String(result.timetoken))])
-            case .signal(let channel, let message):
-                let result = try await client.signal(message, channel: channel)
+            case .signal(let channel, let message, let customMessageType):
+                let result = try await client.signal(message, channel: channel, customMessageType: customMessageType)
                 return .acknowledgment(data: ["timetoken": .string(String(result.timetoken))])
             case .fire(let channel, let message):
                 let result = try await client.fire(message, channel: channel)
@@ -26,6 +26,8 @@ enum OperationMapping {
                 return result(of: await client.grant(channels: grant.channels, channelGroups: grant.groups,
                                                      authKeys: grant.authKey.map { [$0] } ?? [], read: grant.read,
                                                      write: grant.write, manage: grant.manage, ttl: grant.ttlMinutes))
+            case .grantToken, .revokeToken, .setToken, .parseToken:
+                return await TokenOperationMapping.perform(operation, on: client)
             case .subscribe(let channels, let groups, let withPresence, let timetoken):
                 try await client.subscribe(channels: channels, channelGroups: groups, withPresence: withPresence,
                                            timetoken: try timetokenValue(timetoken))
@@ -79,6 +81,10 @@ enum OperationMapping {
                 return result(of: await client.removeGroup(group))
             case .appContext(let operation):
                 return try await AppContextMapping.perform(operation, on: client)
+            case .files(let operation):
+                return try await FileOperationMapping.perform(operation, on: client)
+            case .push(let operation):
+                return try await PushMapping.perform(operation, on: client)
             }
         } catch let status as PNStatus {
             return result(of: status)

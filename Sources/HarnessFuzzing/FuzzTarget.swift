@@ -18,6 +18,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case webSocketFrames = "websocket-frames"
     /// `MultipartFormData`: refusals are typed; parts re-encode and parse to the same parts.
     case multipart = "multipart"
+    /// The subscribe `filter-expr` parser and evaluator: canonical text round-trips; evaluation is consistent.
+    case filterExpression = "filter-expression"
 
     /// Runs the entry point on `input`; throws when an invariant does not hold.
     public func run(_ input: [UInt8]) throws(FuzzFailure) {
@@ -28,6 +30,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .driverLine: try DriverLineFuzz.run(input)
         case .webSocketFrames: try WebSocketFrameFuzz.run(input)
         case .multipart: try MultipartFuzz.run(input)
+        case .filterExpression: try FilterExpressionFuzz.run(input)
         }
     }
 }

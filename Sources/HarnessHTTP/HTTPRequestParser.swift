@@ -17,7 +17,7 @@ package struct HTTPRequestParser: Sendable {
         /// Other body limits for requests whose path starts with a given prefix (file uploads).
         package var bodyLimitOverrides: [BodyLimitOverride] = []
 
-        /// Creates limits; the defaults are 16 KiB of headers, 8 KiB of target and 1 MiB of body.
+        /// Creates limits; the defaults are 16 KiB of headers, 32 KiB of target and 1 MiB of body.
         package init(maxHeaderBytes: Int = 16 * 1024, maxTargetBytes: Int = 32 * 1024, maxBodyBytes: Int = 1 << 20) {
             self.maxHeaderBytes = maxHeaderBytes
             self.maxTargetBytes = maxTargetBytes

@@ -24,7 +24,7 @@ public final class ClientConnection: @unchecked Sendable {
         let fd = try TCPConnector.connect(host: host, port: port, deadline: deadline, cancel: cancel)
         let plain = PlainStream(fd: fd, cancel: cancel)
         guard let tls else { return ClientConnection(stream: plain) }
-        return ClientConnection(stream: try TLSStream(plain: plain, context: tls, host: host, deadline: deadline))
+        return ClientConnection(stream: try ClientTLSStream(plain: plain, context: tls, host: host, deadline: deadline))
     }
 
     /// The socket, for `poll` by the owner (readable data may also wait inside TLS: see ``hasBufferedBytes``).
@@ -32,7 +32,7 @@ public final class ClientConnection: @unchecked Sendable {
 
     /// Whether decrypted bytes wait inside the TLS layer, invisible to `poll` on the socket.
     public var hasBufferedBytes: Bool {
-        guard let tls = stream as? TLSStream else { return false }
+        guard let tls = stream as? ClientTLSStream else { return false }
         return tls.pendingByteCount > 0
     }
 

@@ -91,7 +91,7 @@ public final class HTTPClient: Sendable {
         let fd = try TCPConnector.connect(host: host, port: port, deadline: deadline, cancel: cancel)
         let plain = PlainStream(fd: fd, cancel: cancel)
         guard let tls else { return plain }
-        return try TLSStream(plain: plain, context: tls, host: host, deadline: deadline)
+        return try ClientTLSStream(plain: plain, context: tls, host: host, deadline: deadline)
     }
 
     /// Sends the request and reads the response; keeps the connection when it can be reused.

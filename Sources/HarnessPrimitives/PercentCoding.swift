@@ -62,7 +62,7 @@ package enum PercentCoding {
             let byte = input[index]
             if byte == UInt8(ascii: "%") {
                 guard index + 2 < input.count,
-                    let high = hexValue(input[index + 1]), let low = hexValue(input[index + 2])
+                    let high = ByteEncoding.nibble(input[index + 1]), let low = ByteEncoding.nibble(input[index + 2])
                 else { return nil }
                 output.append(high << 4 | low)
                 index += 3
@@ -72,14 +72,5 @@ package enum PercentCoding {
             }
         }
         return String(validating: output, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

@@ -20,10 +20,6 @@ struct FaultDelayBench {
         var installRounds: Int
     }
 
-    struct BenchError: Error, CustomStringConvertible {
-        let description: String
-    }
-
     let settings: Settings
 
     func run() throws {
@@ -93,7 +89,7 @@ final class KeepAliveClient {
     init(host: String, port: Int) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0, cposix_connect(fd, host, Int32(port)) == 0 else {
-            throw FaultDelayBench.BenchError(description: "connect \(host):\(port): errno \(errno)")
+            throw BenchError(description: "connect \(host):\(port): errno \(errno)")
         }
         _ = cposix_set_int_option(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
     }
@@ -111,7 +107,7 @@ final class KeepAliveClient {
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { cposix_send(fd, $0.baseAddress! + offset, bytes.count - offset) }
-            guard n > 0 else { throw FaultDelayBench.BenchError(description: "send: errno \(errno)") }
+            guard n > 0 else { throw BenchError(description: "send: errno \(errno)") }
             offset += n
         }
         var buffer = [UInt8](repeating: 0, count: 16384)
@@ -123,12 +119,12 @@ final class KeepAliveClient {
                 return Answer(status: status, milliseconds: ms)
             }
             var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&pfd, 1, 10_000) > 0 else { throw FaultDelayBench.BenchError(description: "no answer to \(target)") }
+            guard poll(&pfd, 1, 10_000) > 0 else { throw BenchError(description: "no answer to \(target)") }
             let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            guard n > 0 else { throw FaultDelayBench.BenchError(description: "connection ended (\(n), errno \(errno))") }
+            guard n > 0 else { throw BenchError(description: "connection ended (\(n), errno \(errno))") }
             pending += buffer[..<n]
         }
-        throw FaultDelayBench.BenchError(description: "answer to \(target) never completed")
+        throw BenchError(description: "answer to \(target) never completed")
     }
 
     /// The status and total length of the first complete response in `bytes`.

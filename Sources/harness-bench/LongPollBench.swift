@@ -15,10 +15,6 @@ struct LongPollBench {
         var serverPID: Int32?
     }
 
-    struct BenchError: Error, CustomStringConvertible {
-        var description: String
-    }
-
     let settings: Settings
     let host: String
     let port: Int

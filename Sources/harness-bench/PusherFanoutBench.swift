@@ -43,7 +43,7 @@ enum PusherFanoutBench {
         var limit = rlimit()
         getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
         guard Int(limit.rlim_cur) > connections + 64 else {
-            throw WebSocketIdleBench.BenchError("file descriptor limit \(limit.rlim_cur) is too low for \(connections) connections (ulimit -n)")
+            throw BenchError("file descriptor limit \(limit.rlim_cur) is too low for \(connections) connections (ulimit -n)")
         }
         let before = serverPID.flatMap(LongPollBench.residentKiB)
         let upgrade = Array(("GET /app/\(app.key)?protocol=7&client=bench&version=1.0 HTTP/1.1\r\nHost: bench\r\nUpgrade: websocket\r\n"
@@ -57,20 +57,20 @@ enum PusherFanoutBench {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             guard fd >= 0, cposix_connect(fd, "127.0.0.1", Int32(port)) == 0 else {
                 if fd >= 0 { close(fd) }
-                throw WebSocketIdleBench.BenchError("connect \(index) failed: errno \(errno)")
+                throw BenchError("connect \(index) failed: errno \(errno)")
             }
             fds.append(fd)
             sendAll(fd, upgrade)
             let head = readUntil(fd, suffix: Array("\r\n\r\n".utf8), limit: 1024)
             guard head.starts(with: Array("HTTP/1.1 101 ".utf8)) else {
-                throw WebSocketIdleBench.BenchError("connection \(index): no 101 (\(String(decoding: head, as: UTF8.self)))")
+                throw BenchError("connection \(index): no 101 (\(String(decoding: head, as: UTF8.self)))")
             }
             guard let established = readTextFrame(fd), established.contains("connection_established") else {
-                throw WebSocketIdleBench.BenchError("connection \(index): no connection_established")
+                throw BenchError("connection \(index): no connection_established")
             }
             sendAll(fd, subscribe)
             guard let succeeded = readTextFrame(fd), succeeded.contains("subscription_succeeded") else {
-                throw WebSocketIdleBench.BenchError("connection \(index): no subscription_succeeded")
+                throw BenchError("connection \(index): no subscription_succeeded")
             }
         }
         let openMillis = Double(cposix_monotonic_nanos() - started) / 1e6
@@ -98,7 +98,7 @@ enum PusherFanoutBench {
         let request = Array(("POST \(path)?" + query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
             + " HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n").utf8) + body
         let trigger = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard trigger >= 0, cposix_connect(trigger, "127.0.0.1", Int32(port)) == 0 else { throw WebSocketIdleBench.BenchError("trigger connect failed") }
+        guard trigger >= 0, cposix_connect(trigger, "127.0.0.1", Int32(port)) == 0 else { throw BenchError("trigger connect failed") }
         defer { close(trigger) }
         var received = [Int](repeating: 0, count: fds.count)
         var doneAt = [UInt64](repeating: 0, count: fds.count)

@@ -11,10 +11,6 @@ import CPosix
 /// server closed them. `latency` measures normal `/time/0` requests on one keep-alive connection,
 /// paced, for a duration; the script runs it alone (baseline) and beside `slowclients`.
 enum SlowClientsBench {
-    struct BenchError: Error, CustomStringConvertible {
-        var description: String
-    }
-
     static func connect(port: Int) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw BenchError(description: "socket: errno \(errno)") }

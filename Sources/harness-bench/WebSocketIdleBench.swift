@@ -101,11 +101,6 @@ enum WebSocketIdleBench {
         }
     }
 
-    struct BenchError: Error, CustomStringConvertible {
-        let description: String
-        init(_ description: String) { self.description = description }
-    }
-
     private static func send(_ fd: Int32, _ ssl: OpaquePointer?, _ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {

@@ -64,6 +64,21 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("presence-timeout-floor"), help: "Minimum presence timeout in seconds (default: honour what clients send).")
     var presenceTimeoutFloor: Int?
 
+    @Flag(name: .customLong("no-wildcard-subscribe"), help: "Refuse a.* subscriptions on every key (the Stream Controller add-on off; default: on).")
+    var noWildcardSubscribe = false
+
+    @Option(name: .customLong("no-wildcard-key"), help: "Refuse a.* subscriptions on this subscribe key only (repeatable).")
+    var noWildcardKeys: [String] = []
+
+    @Option(name: .customLong("invalid-filter"), help: "How an unparsable filter-expr is answered: reject (481, default) or match-nothing.")
+    var invalidFilter = "reject"
+
+    @Option(name: .customLong("presence-announce-max"), help: "Interval presence mode: above this occupancy a channel gets periodic interval events instead of each join/leave/timeout (default: off).")
+    var presenceAnnounceMax: Int?
+
+    @Option(name: .customLong("presence-interval"), help: "Seconds between interval events in interval presence mode.")
+    var presenceInterval = 10
+
     @Option(name: .customLong("event-loops"), help: "Event-loop threads (default: one per core).")
     var eventLoops: Int?
 
@@ -91,29 +106,18 @@ struct ServeCommand: AsyncParsableCommand {
         _ = try parsedFaultPorts()
         _ = try parsedTLSFault()
         if HostName.numeric(host) == nil { throw ValidationError("--host: cannot resolve '\(host)'") }
+        if let presenceAnnounceMax, presenceAnnounceMax < 0 { throw ValidationError("--presence-announce-max must be >= 0") }
+        guard (1...3600).contains(presenceInterval) else { throw ValidationError("--presence-interval must be 1...3600 seconds") }
+        if InvalidFilterAnswer(rawValue: invalidFilter) == nil {
+            throw ValidationError("--invalid-filter must be reject or match-nothing, got '\(invalidFilter)'")
+        }
     }
 
     func run() async throws {
         let level = Logger.Level(rawValue: logLevel) ?? .info
         var logger = Logger(label: "pubnub-harness")
         logger.logLevel = level
-        var configuration = MockServerConfiguration()
-        guard let numericHost = HostName.numeric(host) else { throw UsageError("--host: cannot resolve '\(host)'") }
-        configuration.host = numericHost
-        configuration.port = port
-        configuration.tlsPort = tlsPort
-        configuration.tlsFault = try parsedTLSFault() ?? .none
-        configuration.faultListeners = try parsedFaultPorts()
-        configuration.keysets = try parsedKeysets()
-        configuration.longPollIdleTimeout = .milliseconds(Int((longPollTimeout * 1000).rounded()))
-        configuration.presenceTimeoutFloor = presenceTimeoutFloor
-        configuration.headerTimeout = headerTimeout > 0 ? .milliseconds(Int((headerTimeout * 1000).rounded())) : nil
-        configuration.idleTimeout = idleTimeout > 0 ? .milliseconds(Int((idleTimeout * 1000).rounded())) : nil
-        configuration.eventLoopCount = eventLoops
-        configuration.files.storageBytesPerKeyspace = fileStorageCap * 1024 * 1024
-        configuration.adminAllowsRemotePeers = adminRemote
-        // Requests are logged at info: `--log-level` is the threshold, `--quiet` turns them off.
-        configuration.requestLogLevel = quiet ? nil : .info
+        var configuration = try makeConfiguration()
         let pusherApps = try parsedPusherApps()
         let webhooks: PusherWebhookDispatcher?
         do {
@@ -130,10 +134,10 @@ struct ServeCommand: AsyncParsableCommand {
         var plans: [(file: String, bytes: [UInt8])] = []
         for file in planFiles { plans.append((file, [UInt8](try readInput(file, what: "plan")))) }
         let server: MockServer
-        do {
+        do throws(MockServerError) {
             server = try MockServer(configuration: configuration, logger: logger)
         } catch {
-            throw CLIFailure("\(error)")
+            throw CLIFailure(Self.message(for: error))
         }
         for (file, bytes) in plans {
             do {
@@ -145,10 +149,10 @@ struct ServeCommand: AsyncParsableCommand {
             }
         }
         try installPusherPlans(into: pusher)
-        do {
+        do throws(MockServerError) {
             try server.start()
         } catch {
-            throw CLIFailure("\(error)")
+            throw CLIFailure(Self.message(for: error))
         }
         if let caOut {
             do { try server.tlsMaterial.writeCertificateAuthority(toFile: caOut) } catch {
@@ -200,7 +204,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    private func parsedKeysets() throws -> [Keyset] {
+    func parsedKeysets() throws -> [Keyset] {
         try keysets.map { text in
             let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
             guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty }) else {
@@ -210,7 +214,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    private func parsedTLSFault() throws -> ListenerFault? {
+    func parsedTLSFault() throws -> ListenerFault? {
         guard let tlsFault else { return nil }
         guard let fault = ListenerFault.named(tlsFault), fault == .none || fault.isTLS else {
             throw ValidationError("--tls-fault: unknown TLS fault '\(tlsFault)' (one of: \(ListenerFault.tlsNames))")
@@ -218,7 +222,7 @@ struct ServeCommand: AsyncParsableCommand {
         return fault
     }
 
-    private func parsedFaultPorts() throws -> [FaultListenerSpec] {
+    func parsedFaultPorts() throws -> [FaultListenerSpec] {
         try faultPorts.map { text in
             let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, let port = Int(parts[1]), (0...65535).contains(port) else {

@@ -99,8 +99,9 @@ import Testing
     @Test func budgetsAreShortAndTimeoutsConfigured() {
         #expect(cases.allSatisfy { $0.timeBudget <= .seconds(4) })
         let total = cases.reduce(Duration.zero) { $0 + $1.timeBudget }
-        // Even if every case used its whole budget, 8 at a time finish within 60 s.
-        #expect(total / 8 < .seconds(60))
+        // Even if every case used its whole budget, 8 at a time finish within 90 s (60 s before
+        // the objects, access-v3, files, push, message-types and filters suites).
+        #expect(total / 8 < .seconds(90))
         for testCase in cases {
             let configuration = ClientSessionConfiguration(origin: "h:1", caPEM: nil, subscribeKey: "s", publishKey: "p", uuid: "u", overrides: testCase.client)
             #expect(configuration.nonSubscribeTimeoutMs <= 1_000, "\(testCase.id)")

@@ -15,9 +15,10 @@ extension PubNubClient {
     /// Publishes a message (encrypted when a cipher is set). `store`/`ttl`/`meta` are sent when given;
     /// `usePOST` sends the message as the request body instead of in the path.
     public func publish(_ message: JSONValue, channel: String, meta: JSONValue? = nil, store: Bool? = nil, ttl: Int? = nil,
-                        usePOST: Bool = false) async throws(PNStatus) -> PNPublishResult
+                        usePOST: Bool = false, customMessageType: String? = nil) async throws(PNStatus) -> PNPublishResult
     {
-        let request = try publishRequest(message, channel: channel, meta: meta, store: store, ttl: ttl, usePOST: usePOST)
+        let request = try publishRequest(message, channel: channel, meta: meta, store: store, ttl: ttl, usePOST: usePOST,
+                                         customMessageType: customMessageType)
         return try await perform(request, parse: PublishEndpoints.parse(request)).get()
     }
 
@@ -42,8 +43,8 @@ extension PubNubClient {
     }
 
     /// Sends a signal (never encrypted, not stored).
-    public func signal(_ message: JSONValue, channel: String) async throws(PNStatus) -> PNPublishResult {
-        let request = try signalRequest(message, channel: channel)
+    public func signal(_ message: JSONValue, channel: String, customMessageType: String? = nil) async throws(PNStatus) -> PNPublishResult {
+        let request = try signalRequest(message, channel: channel, customMessageType: customMessageType)
         return try await perform(request, parse: PublishEndpoints.parse(request)).get()
     }
 
@@ -64,7 +65,7 @@ extension PubNubClient {
     }
 
     func publishRequest(_ message: JSONValue, channel: String, meta: JSONValue?, store: Bool?, ttl: Int?, usePOST: Bool,
-                        replicate: Bool = true) throws(PNStatus) -> PubNubRequest
+                        replicate: Bool = true, customMessageType: String? = nil) throws(PNStatus) -> PubNubRequest
     {
         try NameValidation.check([channel], kind: "channel", operation: .publish)
         let key = try publishKey(for: .publish)
@@ -81,13 +82,13 @@ extension PubNubClient {
         }
         return PublishEndpoints.publish(publishKey: key, subscribeKey: config.subscribeKey, channel: channel, messageText: text,
                                         meta: meta, store: store, ttl: ttl, usePOST: usePOST, sequence: sequence,
-                                        replicate: replicate)
+                                        replicate: replicate, customMessageType: customMessageType)
     }
 
-    func signalRequest(_ message: JSONValue, channel: String) throws(PNStatus) -> PubNubRequest {
+    func signalRequest(_ message: JSONValue, channel: String, customMessageType: String? = nil) throws(PNStatus) -> PubNubRequest {
         try NameValidation.check([channel], kind: "channel", operation: .signal)
         let key = try publishKey(for: .signal)
         return PublishEndpoints.signal(publishKey: key, subscribeKey: configuration.subscribeKey, channel: channel,
-                                       messageText: message.jsonText)
+                                       messageText: message.jsonText, customMessageType: customMessageType)
     }
 }

@@ -64,6 +64,7 @@ public final class PubNubClient: Sendable {
             switch event {
             case .message(let m): listener.client(self, didReceiveMessage: m)
             case .signal(let s): listener.client(self, didReceiveSignal: s)
+            case .file(let f): listener.client(self, didReceiveFileEvent: f)
             case .presence(let p): listener.client(self, didReceivePresenceEvent: p)
             case .status(let s): listener.client(self, didReceiveStatus: s)
             case .appContext(let e): listener.client(self, didReceiveAppContextEvent: e)
@@ -76,7 +77,7 @@ public final class PubNubClient: Sendable {
 
     var targetBuilder: RequestTargetBuilder {
         settings.withLock { config in
-            var builder = RequestTargetBuilder(uuid: config.uuid, sdkName: config.sdkName, authKey: config.authKey)
+            var builder = RequestTargetBuilder(uuid: config.uuid, sdkName: config.sdkName, authKey: config.authToken ?? config.authKey)
             if let secret = config.secretKey, let publishKey = config.publishKey {
                 builder.signer = RequestSigner(publishKey: publishKey, secretKey: secret)
             }

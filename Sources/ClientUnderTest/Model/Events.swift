@@ -15,6 +15,8 @@ public struct PNMessageEvent: Sendable, Equatable {
     public let userMetadata: JSONValue?
     /// True when a cipher is set and the payload could not be decrypted.
     public let decryptionFailed: Bool
+    /// The publisher's custom message type (`cmt`), when it set one.
+    public var customMessageType: String? = nil
 }
 
 /// A presence event (join, leave, timeout, state-change, interval).
@@ -35,10 +37,28 @@ public struct PNPresenceEvent: Sendable, Equatable {
     public let timeout: [String]
 }
 
+/// A file shared on a channel (`e`=4): the publish-file message, decrypted when a cipher is set.
+public struct PNFileEvent: Sendable, Equatable {
+    public let channel: String
+    public let subscription: String?
+    public let timetoken: UInt64
+    public let publisher: String?
+    public let fileID: String
+    public let fileName: String
+    /// The download URL, built locally as the SDKs do (`GET` answers a redirect to the bytes).
+    public let fileURL: String
+    /// The message sent with the file, if any.
+    public let message: JSONValue?
+    public let userMetadata: JSONValue?
+    /// `cmt`, when the publisher set a custom message type.
+    public let customMessageType: String?
+}
+
 /// Everything the client streams to listeners.
 public enum PubNubEvent: Sendable {
     case message(PNMessageEvent)
     case signal(PNMessageEvent)
+    case file(PNFileEvent)
     case presence(PNPresenceEvent)
     case status(PNStatus)
     case appContext(PNAppContextEvent)
@@ -49,6 +69,7 @@ public enum PubNubEvent: Sendable {
 public protocol PubNubListener: AnyObject, Sendable {
     func client(_ client: PubNubClient, didReceiveMessage message: PNMessageEvent)
     func client(_ client: PubNubClient, didReceiveSignal signal: PNMessageEvent)
+    func client(_ client: PubNubClient, didReceiveFileEvent event: PNFileEvent)
     func client(_ client: PubNubClient, didReceivePresenceEvent event: PNPresenceEvent)
     func client(_ client: PubNubClient, didReceiveStatus status: PNStatus)
     func client(_ client: PubNubClient, didReceiveAppContextEvent event: PNAppContextEvent)
@@ -57,6 +78,7 @@ public protocol PubNubListener: AnyObject, Sendable {
 extension PubNubListener {
     public func client(_ client: PubNubClient, didReceiveMessage message: PNMessageEvent) {}
     public func client(_ client: PubNubClient, didReceiveSignal signal: PNMessageEvent) {}
+    public func client(_ client: PubNubClient, didReceiveFileEvent event: PNFileEvent) {}
     public func client(_ client: PubNubClient, didReceivePresenceEvent event: PNPresenceEvent) {}
     public func client(_ client: PubNubClient, didReceiveStatus status: PNStatus) {}
     public func client(_ client: PubNubClient, didReceiveAppContextEvent event: PNAppContextEvent) {}

@@ -30,6 +30,8 @@ public struct PubNubConfiguration: Sendable {
     public var tlsEnabled: Bool = true
     public var trustedCA: PubNubTrustedCA = .system
     public var authKey: String?
+    /// An Access Manager v3 token; sent as `auth` instead of `authKey` when set (`setToken`).
+    public var authToken: String?
     /// Message cipher (legacy static IV, random IV or the CryptoModule); nil = no encryption.
     public var cipher: (any PubNubMessageCipher)?
     /// Presence timeout sent as `heartbeat=` on subscribe and heartbeat requests (20…300 s, or
@@ -49,6 +51,9 @@ public struct PubNubConfiguration: Sendable {
     }
     /// Timeout of every request except subscribe long-polls, in seconds.
     public var nonSubscribeRequestTimeout: Double = 10
+    /// How many times `sendFile` repeats a failed publish-file step after the upload succeeded
+    /// (the SDKs' `fileUploadPublishRetryLimit`, default 5).
+    public var fileUploadPublishRetryLimit: Int = 5
     /// Timeout of a subscribe long-poll, in seconds.
     public var subscribeMaximumIdleTime: Double = 310
     /// Resubscribe after an unexpected disconnect (otherwise forget the channels).

@@ -4,7 +4,8 @@ import HarnessJSON
 /// Publish (GET and POST) and signal requests, and their response parser.
 enum PublishEndpoints {
     static func publish(publishKey: String, subscribeKey: String, channel: String, messageText: String, meta: JSONValue?,
-                        store: Bool?, ttl: Int?, usePOST: Bool, sequence: Int, replicate: Bool = true) -> PubNubRequest
+                        store: Bool?, ttl: Int?, usePOST: Bool, sequence: Int, replicate: Bool = true,
+                        customMessageType: String? = nil) -> PubNubRequest
     {
         var query: [(String, String)] = []
         if let store { query.append(("store", store ? "1" : "0")) }
@@ -12,6 +13,7 @@ enum PublishEndpoints {
         if let ttl, store != false, ttl > 0 { query.append(("ttl", String(ttl))) }
         if let meta { query.append(("meta", meta.jsonText)) }
         query.append(("seqn", String(sequence)))
+        if let customMessageType { query.append(("custom_message_type", customMessageType)) }
         var path = "/publish/\(PercentEncoding.encode(publishKey))/\(PercentEncoding.encode(subscribeKey))/0/\(PercentEncoding.encode(channel))/0"
         var body: [UInt8]?
         if usePOST {
@@ -23,10 +25,11 @@ enum PublishEndpoints {
                              channels: [channel])
     }
 
-    static func signal(publishKey: String, subscribeKey: String, channel: String, messageText: String) -> PubNubRequest {
+    static func signal(publishKey: String, subscribeKey: String, channel: String, messageText: String,
+                       customMessageType: String? = nil) -> PubNubRequest {
         PubNubRequest(operation: .signal,
                       path: "/signal/\(PercentEncoding.encode(publishKey))/\(PercentEncoding.encode(subscribeKey))/0/\(PercentEncoding.encode(channel))/0/\(PercentEncoding.encode(messageText))",
-                      channels: [channel])
+                      query: customMessageType.map { [("custom_message_type", $0)] } ?? [], channels: [channel])
     }
 
     /// `[1,"Sent","<timetoken>"]` → result; `[0,"<text>",…]` → BadRequest.

@@ -18,6 +18,8 @@ extension Subscriber {
                 if let event = AppContextEndpoints.event(from: envelope) { client.emit(.appContext(event)) }
             case 1:
                 client.emit(.signal(messageEvent(envelope, message: envelope.payload, failed: false)))
+            case 4:
+                deliverFile(envelope, config: config, client: client)
             default:
                 let (message, failed) = MessageCrypto.decrypt(envelope.payload, cipher: config.cipher)
                 let event = messageEvent(envelope, message: message, failed: failed)
@@ -34,7 +36,7 @@ extension Subscriber {
     private func messageEvent(_ envelope: SubscribeEnvelope, message: JSONValue, failed: Bool) -> PNMessageEvent {
         PNMessageEvent(channel: envelope.channel, subscription: envelope.subscription, timetoken: envelope.timetoken,
                        publisher: envelope.publisher, message: message, userMetadata: envelope.userMetadata,
-                       decryptionFailed: failed)
+                       decryptionFailed: failed, customMessageType: envelope.customMessageType)
     }
 }
 

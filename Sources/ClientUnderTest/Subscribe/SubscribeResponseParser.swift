@@ -16,6 +16,8 @@ struct SubscribeEnvelope: Sendable, Equatable {
     var publisher: String?
     var payload: JSONValue
     var userMetadata: JSONValue?
+    /// `cmt`: the publisher's custom message type.
+    var customMessageType: String? = nil
 }
 
 /// Parses `{"t":{"t":"…","r":N},"m":[…]}`; nil when the shape is wrong.
@@ -33,7 +35,7 @@ enum SubscribeResponseParser {
             let type: Int = if let e = item["e"]?.int64Value { Int(e) } else { channel.hasSuffix("-pnpres") ? 99 : 0 }
             envelopes.append(SubscribeEnvelope(channel: channel, subscription: subscription == channel ? nil : subscription,
                                                timetoken: publishTT, type: type, publisher: item["i"]?.stringValue,
-                                               payload: payload, userMetadata: item["u"]))
+                                               payload: payload, userMetadata: item["u"], customMessageType: item["cmt"]?.stringValue))
         }
         return (SubscribeCursor(timetoken: tt, region: region), envelopes)
     }

@@ -54,7 +54,18 @@ enum DriverLines {
                 channel: channel, subscription: value["subscription"]?.stringValue, message: message,
                 publisher: value["publisher"]?.stringValue, timetoken: timetoken(value["timetoken"]),
                 isSignal: type == "signal" || value["signal"]?.boolValue == true,
-                decryptionFailed: value["decryptionFailed"]?.boolValue ?? false)))
+                decryptionFailed: value["decryptionFailed"]?.boolValue ?? false,
+                customMessageType: value["customMessageType"]?.stringValue)))
+        case "file":
+            // A file event: `message` is `{"message"?: …, "file": {"id", "name"}}` (docs/driver-protocol.md).
+            guard let channel = value["channel"]?.stringValue, let message = value["message"] else {
+                throw .protocolViolation("file event without channel or message: \(text.prefix(200))")
+            }
+            return .event(.message(MessageEvent(
+                channel: channel, subscription: value["subscription"]?.stringValue, message: message,
+                publisher: value["publisher"]?.stringValue, timetoken: timetoken(value["timetoken"]),
+                decryptionFailed: value["decryptionFailed"]?.boolValue ?? false, isFile: true,
+                customMessageType: value["customMessageType"]?.stringValue)))
         case "presence":
             guard let channel = value["channel"]?.stringValue, let action = value["action"]?.stringValue else {
                 throw .protocolViolation("presence without channel or action: \(text.prefix(200))")

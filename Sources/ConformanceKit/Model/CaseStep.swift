@@ -11,6 +11,9 @@ public enum CaseStep: Sendable, Hashable {
     case serverRequest(method: String, path: String, query: [String: String])
     /// Grant (or, with all flags false, revoke) access on the case's Access Manager keyset.
     case grant(Grant)
+    /// Issue an Access Manager v3 token on the case's keyset (through the admin API, as a
+    /// server would grant it); later steps name it `{token}`.
+    case issueToken(TokenGrant)
     /// Replace the case's fault plan (e.g. to let a "down" server come back); `nil` clears it.
     case setPlan(JSONValue?)
     /// Wait a fixed time; used only where the protocol itself is about time.
@@ -61,9 +64,16 @@ public struct ExpectedMessage: Sendable, Hashable {
     public var publisher: String?
     public var isSignal: Bool
     public var decryptionFailed: Bool
+    /// A file event: matched when the event's `{"message","file"}` object contains `message`
+    /// (the file id is the server's choice, so cases give the name).
+    public var isFile: Bool = false
+    /// The custom message type the event must carry (not checked when `nil`).
+    public var customMessageType: String?
 
     public init(channel: String, message: JSONValue, subscription: String? = nil, publisher: String? = nil,
-                isSignal: Bool = false, decryptionFailed: Bool = false) {
+                isSignal: Bool = false, decryptionFailed: Bool = false, isFile: Bool = false, customMessageType: String? = nil) {
+        self.isFile = isFile
+        self.customMessageType = customMessageType
         self.channel = channel
         self.message = message
         self.subscription = subscription
@@ -74,10 +84,12 @@ public struct ExpectedMessage: Sendable, Hashable {
 
     /// Whether `event` is this message (`{uuid}` as publisher means the case's own uuid).
     func matches(_ event: MessageEvent, caseUUID: String) -> Bool {
-        guard event.channel == channel, event.message == message, event.isSignal == isSignal,
+        guard event.channel == channel, event.isFile == isFile, isFile ? event.message.contains(message) : event.message == message,
+              event.isSignal == isSignal,
               event.decryptionFailed == decryptionFailed else { return false }
         if let subscription, event.subscription != subscription { return false }
         if let publisher, event.publisher != (publisher == "{uuid}" ? caseUUID : publisher) { return false }
+        if let customMessageType, event.customMessageType != customMessageType { return false }
         return true
     }
 }

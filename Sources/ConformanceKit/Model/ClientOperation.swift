@@ -7,8 +7,9 @@ import HarnessJSON
 /// as the client has taken the change; their effects arrive as listener events.
 public enum ClientOperation: Sendable, Hashable {
     case time
-    case publish(channel: String, message: JSONValue, meta: JSONValue? = nil, storeInHistory: Bool? = nil, usePOST: Bool = false)
-    case signal(channel: String, message: JSONValue)
+    case publish(channel: String, message: JSONValue, meta: JSONValue? = nil, storeInHistory: Bool? = nil, usePOST: Bool = false,
+                 customMessageType: String? = nil)
+    case signal(channel: String, message: JSONValue, customMessageType: String? = nil)
     /// A publish that is neither stored nor replicated (`store=0`, `norep`; spec §5.1).
     case fire(channel: String, message: JSONValue)
     case subscribe(channels: [String], groups: [String] = [], withPresence: Bool = false, timetoken: String? = nil)
@@ -31,6 +32,22 @@ public enum ClientOperation: Sendable, Hashable {
     case grant(Grant)
     /// App Context: metadata, memberships and members (``AppContextOperation``).
     case appContext(AppContextOperation)
+    /// An Access Manager v3 grant signed by the client (needs the secret key); the result's
+    /// data is `{"token": …}`, which later steps name as `{token}`.
+    case grantToken(TokenGrant)
+    /// Revokes a v3 token (needs the secret key); `{token}` is the last granted token.
+    case revokeToken(token: String)
+    /// Uses a v3 token as `auth` from now on (no request); `{token}` is the last granted token.
+    case setToken(token: String)
+    /// Decodes a v3 token locally; data: version, timestamp, ttl, authorizedUUID, resources,
+    /// patterns (kind → name → mask) and meta.
+    case parseToken(token: String)
+    /// File sharing (spec pubnub-modern §3); the operations, names and driver fields are in
+    /// `ClientOperation+Files.swift`. `{fileID}` and `{nextPage}` in their string fields are
+    /// replaced by the runner with the last `id` / `next` a result carried.
+    case files(FileOperation)
+    /// Mobile push registration (add, remove, list, remove device).
+    case push(PushOperation)
 
     /// The operation's name on the driver protocol (`"type"`).
     public var name: String {
@@ -56,6 +73,12 @@ public enum ClientOperation: Sendable, Hashable {
         case .deleteGroup: "deleteGroup"
         case .grant: "grant"
         case .appContext(let operation): operation.name
+        case .grantToken: "grantToken"
+        case .revokeToken: "revokeToken"
+        case .setToken: "setToken"
+        case .parseToken: "parseToken"
+        case .files(let operation): operation.name
+        case .push(let operation): operation.name
         }
     }
 
@@ -68,13 +91,18 @@ public enum ClientOperation: Sendable, Hashable {
         switch self {
         case .time, .unsubscribeAll:
             break
-        case .publish(let channel, let message, let meta, let store, let usePOST):
+        case .publish(let channel, let message, let meta, let store, let usePOST, let customMessageType):
             fields["channel"] = .string(channel)
             fields["message"] = message
             if let meta { fields["meta"] = meta }
             if let store { fields["storeInHistory"] = .bool(store) }
             fields["usePOST"] = .bool(usePOST)
-        case .signal(let channel, let message), .fire(let channel, let message):
+            put("customMessageType", customMessageType)
+        case .signal(let channel, let message, let customMessageType):
+            fields["channel"] = .string(channel)
+            fields["message"] = message
+            put("customMessageType", customMessageType)
+        case .fire(let channel, let message):
             fields["channel"] = .string(channel)
             fields["message"] = message
         case .subscribe(let channels, let groups, let withPresence, let timetoken):
@@ -124,6 +152,8 @@ public enum ClientOperation: Sendable, Hashable {
             fields["channels"] = strings(channels)
         case .listChannelsInGroup(let group), .deleteGroup(let group):
             fields["group"] = .string(group)
+        case .files(let operation):
+            fields.merge(operation.driverFields) { _, new in new }
         case .grant(let grant):
             fields["channels"] = strings(grant.channels)
             fields["groups"] = strings(grant.groups)
@@ -134,6 +164,12 @@ public enum ClientOperation: Sendable, Hashable {
             fields["ttl"] = .int(grant.ttlMinutes)
         case .appContext(let operation):
             fields.merge(operation.driverFields) { $1 }
+        case .grantToken(let grant):
+            fields.merge(grant.driverFields) { _, new in new }
+        case .revokeToken(let token), .setToken(let token), .parseToken(let token):
+            fields["token"] = .string(token)
+        case .push(let operation):
+            fields.merge(operation.driverFields) { _, new in new }
         }
         return fields
     }

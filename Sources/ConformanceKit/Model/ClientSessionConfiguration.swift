@@ -24,6 +24,8 @@ public struct ClientOverrides: Sendable, Hashable {
     public var secretKey: Bool?
     /// Use a fixed uuid instead of the case's own (for where-now/state cases naming another user).
     public var uuid: String?
+    /// The subscribe filter expression (`filter-expr`).
+    public var filterExpression: String?
 
     public init(
         tls: Bool? = nil, cipherKey: String? = nil, cipherScheme: String? = nil,
@@ -48,6 +50,13 @@ public struct ClientOverrides: Sendable, Hashable {
         self.authKey = authKey
         self.secretKey = secretKey
         self.uuid = uuid
+    }
+
+    /// These overrides with a subscribe filter expression.
+    public func filtering(_ expression: String) -> ClientOverrides {
+        var copy = self
+        copy.filterExpression = expression
+        return copy
     }
 }
 
@@ -76,6 +85,8 @@ public struct ClientSessionConfiguration: Sendable, Hashable {
     public var requestMessageCountThreshold: Int
     public var presenceHeartbeatValue: Int
     public var presenceHeartbeatIntervalMs: Int
+    /// The subscribe filter expression, when the case sets one.
+    public var filterExpression: String?
 
     /// The request timeout of a case that sets none (short: a case's budget is a few seconds).
     public static let defaultNonSubscribeTimeoutMs = 400
@@ -105,6 +116,7 @@ public struct ClientSessionConfiguration: Sendable, Hashable {
         self.requestMessageCountThreshold = overrides.requestMessageCountThreshold ?? 0
         self.presenceHeartbeatValue = overrides.presenceHeartbeatValue ?? 20
         self.presenceHeartbeatIntervalMs = overrides.presenceHeartbeatIntervalMs ?? 0
+        self.filterExpression = overrides.filterExpression
     }
 
     /// The configuration as the driver protocol's `configure` object.
@@ -127,6 +139,7 @@ public struct ClientSessionConfiguration: Sendable, Hashable {
         if let secretKey { fields["secretKey"] = .string(secretKey) }
         if let cipherKey { fields["cipherKey"] = .string(cipherKey) }
         if let cipherScheme { fields["cipherScheme"] = .string(cipherScheme) }
+        if let filterExpression { fields["filterExpression"] = .string(filterExpression) }
         return fields
     }
 }

@@ -27,6 +27,10 @@ public enum ListenerSetup: Sendable, Hashable {
 /// What a client must be able to do for a case to run; a client lacking one gets "skipped".
 public enum Capability: String, Sendable, Hashable, Codable, CaseIterable {
     case tls, encryption, presence, history, channelGroups, accessManager, reconnection
+    /// Access Manager v3 tokens: grant, revoke, set and parse tokens.
+    case accessTokens
+    /// File sharing: send, list, download, delete, file events.
+    case files
 }
 
 /// One conformance case: a value naming what it checks, the faults it installs, the steps it

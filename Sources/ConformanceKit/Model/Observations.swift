@@ -56,11 +56,17 @@ public struct MessageEvent: Sendable, Hashable {
     public var isSignal: Bool
     /// Whether the client reported that the payload failed to decrypt.
     public var decryptionFailed: Bool
+    /// A file event (`e`=4): `message` is `{"message"?: …, "file": {"id", "name"}}`.
+    public var isFile: Bool = false
+    /// The publisher's custom message type (`cmt`), when the client reports one.
+    public var customMessageType: String?
 
     public init(
         channel: String, subscription: String? = nil, message: JSONValue, publisher: String? = nil,
-        timetoken: String? = nil, isSignal: Bool = false, decryptionFailed: Bool = false
+        timetoken: String? = nil, isSignal: Bool = false, decryptionFailed: Bool = false, isFile: Bool = false, customMessageType: String? = nil
     ) {
+        self.isFile = isFile
+        self.customMessageType = customMessageType
         self.channel = channel
         self.subscription = subscription
         self.message = message

@@ -22,7 +22,7 @@ public enum CaseBudget {
                 needed += .milliseconds(ms)
             case .setPlan(let plan):
                 needed += actionMargin + .milliseconds(faultMilliseconds(in: plan))
-            case .perform, .serverPublish, .serverRequest, .grant:
+            case .perform, .serverPublish, .serverRequest, .grant, .issueToken:
                 needed += actionMargin
             case .expectResult:
                 break

@@ -28,7 +28,9 @@ final class StepRunner: Sendable {
     let session: any ClientSession
     let log: ObservationLog
     let runSeed: UInt64
-    private let state = StepState()
+    let state = StepState()
+    /// The last v3 token granted or issued in this case (`{token}` in later steps).
+    let lastToken = TokenSlot()
 
     init(testCase: ConformanceCase, keys: CaseKeys, server: any HarnessServer, session: any ClientSession,
          log: ObservationLog, runSeed: UInt64) {
@@ -60,9 +62,11 @@ final class StepRunner: Sendable {
     private func execute(_ step: CaseStep, number: Int, alternativeOnly: Set<StatusCategory>) async -> Bool {
         switch step {
         case .perform(let planned):
-            let operation = Self.resolving(planned, last: await state.lastResult)
+            let operation = Self.resolving(await state.resolvingPlaceholders(planned), last: await state.lastResult)
             do {
+                let operation = substitutingToken(in: operation)
                 let result = try await session.perform(operation)
+                rememberToken(from: operation, result: result)
                 await log.record(result: result)
                 await state.set(lastResult: result)
             } catch let error as ClientAdapterError {
@@ -91,6 +95,8 @@ final class StepRunner: Sendable {
             return await serverCall(number, "server request") {
                 try await self.server.request(method: method, path: self.substitute(path), query: query, body: nil)
             }
+        case .issueToken(let grant):
+            return await issueToken(grant, number: number)
         case .grant(let grant):
             do {
                 try await server.grant(grant, subscribeKey: keys.subscribeKey)
@@ -278,6 +284,7 @@ final class StepRunner: Sendable {
         text.replacingOccurrences(of: "{sub}", with: keys.subscribeKey)
             .replacingOccurrences(of: "{pub}", with: keys.publishKey)
             .replacingOccurrences(of: "{uuid}", with: keys.uuid)
+            .replacingOccurrences(of: "{token}", with: lastToken.token ?? "")
     }
 
     /// `value` with placeholders replaced in every string.
@@ -326,7 +333,21 @@ actor StepState {
     private var consumed: [StatusCategory: Int] = [:]
 
     func set(step: Int) { self.step = step }
-    func set(lastResult: OperationResult) { self.lastResult = lastResult }
+    /// The last file `id` and list `next` a result carried (for `{fileID}` / `{nextPage}`).
+    private var fileID: String?
+    private var nextPage: String?
+
+    func set(lastResult: OperationResult) {
+        self.lastResult = lastResult
+        if let id = lastResult.data?["id"]?.stringValue { fileID = id }
+        if let next = lastResult.data?["next"]?.stringValue { nextPage = next }
+    }
+
+    /// `operation` with the file placeholders replaced by what earlier results carried.
+    func resolvingPlaceholders(_ operation: ClientOperation) -> ClientOperation {
+        guard case .files(let file) = operation else { return operation }
+        return .files(file.resolving(fileID: fileID, nextPage: nextPage))
+    }
     func fail(_ failure: StepFailure) { failures.append(failure) }
     func advanceMessages(by count: Int) { messageCursor += count }
 

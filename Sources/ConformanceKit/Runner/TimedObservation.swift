@@ -56,6 +56,7 @@ extension CaseStep {
         case .serverPublish(let channel, _): "serverPublish \(channel)"
         case .serverRequest(let method, let path, _): "serverRequest \(method) \(path)"
         case .grant: "grant"
+        case .issueToken: "issueToken"
         case .setPlan(let plan): plan == nil ? "clearPlan" : "setPlan"
         case .wait(let ms): "wait \(ms) ms"
         case .expectStatus(let category, let ms): "expectStatus \(category.rawValue) within \(ms) ms"

@@ -12,6 +12,7 @@ public enum ConformanceCatalog {
             ("history", HistorySuite.cases),
             ("groups", ChannelGroupSuite.cases),
             ("pam", AccessManagerSuite.cases),
+            ("access-v3", AccessV3Suite.cases),
             ("faults", FaultSuite.cases),
             ("tls", TransportSuite.cases.filter { $0.suite == "tls" }),
             ("transport", TransportSuite.cases.filter { $0.suite == "transport" }),
@@ -19,6 +20,10 @@ public enum ConformanceCatalog {
             ("threshold", ThresholdSuite.cases),
             ("encryption", EncryptionSuite.cases),
             ("objects", ObjectsSuite.cases),
+            ("files", FilesSuite.cases),
+            ("push", PushSuite.cases),
+            ("message-types", MessageTypeSuite.cases),
+            ("filters", FilterSuite.cases),
         ]
     }
 

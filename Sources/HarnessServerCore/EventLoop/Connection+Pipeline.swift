@@ -51,7 +51,7 @@ extension Connection {
             // Resume from the loop (not recursively): level-triggered epoll may not fire again if
             // the stream (TLS) already holds the bytes.
             readPaused = false
-            let bound = LoopBound(self)
+            let bound = LoopBound(self, loop: loop)
             loop.execute {
                 let connection = bound.value
                 guard connection.state == .open else { return }
@@ -65,7 +65,7 @@ extension Connection {
     private func dispatch(_ parsed: HTTPRequestParser.Parsed, arrival: Double) {
         nextToken += 1
         let token = nextToken
-        let bound = LoopBound(self)
+        let bound = LoopBound(self, loop: loop)
         let loop = self.loop
         let responder = Responder { action in
             if !loop.inLoop {

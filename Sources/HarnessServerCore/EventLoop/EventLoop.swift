@@ -83,8 +83,25 @@ final class EventLoop: @unchecked Sendable {
     /// Whether the caller runs on this loop's thread.
     var inLoop: Bool { threadIdentity.load(ordering: .relaxed) == UInt(pthread_self()) }
 
+    /// Debug builds: traps unless the caller may touch loop-only state, that is, it runs on this
+    /// loop's thread, or no thread runs the loop (before `run` starts, after it returned: setup and
+    /// `finalDrain`). Compiled out of release builds (`assert`).
+    @inline(__always)
+    func assertInLoop(_ what: @autoclosure () -> String = "", file: StaticString = #fileID, line: UInt = #line) {
+        assert(mayTouchLoopState, "loop-only \(what()) called off loop \(index)'s thread", file: file, line: line)
+    }
+
+    /// On the loop's thread, or the loop has no thread right now.
+    private var mayTouchLoopState: Bool {
+        let owner = threadIdentity.load(ordering: .relaxed)
+        return owner == 0 || owner == UInt(pthread_self())
+    }
+
     /// Number of registered handlers (loop thread only).
-    var handlerCount: Int { handlers.count }
+    var handlerCount: Int {
+        assertInLoop("handlerCount")
+        return handlers.count
+    }
 
     /// Runs `task` on the loop thread (later, even when called from it).
     func execute(_ task: @escaping @Sendable () -> Void) {
@@ -103,6 +120,7 @@ final class EventLoop: @unchecked Sendable {
     /// long-polls) queues the writes of this loop's connections here, so that it hands every
     /// other loop its share first and all loops write in parallel.
     func executeLater(_ task: @escaping () -> Void) {
+        assertInLoop("executeLater")
         deferred.append(task)
     }
 
@@ -110,6 +128,7 @@ final class EventLoop: @unchecked Sendable {
     /// long-polls with the same response value; this loop's connections then share one encoded
     /// buffer instead of each encoding and holding a copy.
     func encode(_ response: HTTPResponse, keepAlive: Bool, headRequest: Bool, http10: Bool = false) -> [UInt8] {
+        assertInLoop("encode")
         if let last = lastEncoded, last.keepAlive == keepAlive, last.headRequest == headRequest, last.http10 == http10,
             last.response.isSameValue(as: response) {
             return last.bytes
@@ -136,6 +155,7 @@ final class EventLoop: @unchecked Sendable {
     /// Runs `work` on the loop thread after `nanoseconds` (loop thread only).
     @discardableResult
     func schedule(afterNanos nanoseconds: UInt64, _ work: @escaping () -> Void) -> TimerHandle {
+        assertInLoop("schedule")
         let handle = TimerHandle(counter: cancelledTimers)
         timers.insert(deadline: cposix_monotonic_nanos() &+ nanoseconds, handle: handle, work: work)
         return handle
@@ -152,6 +172,7 @@ final class EventLoop: @unchecked Sendable {
 
     /// Registers `fd` for `events`; returns the registration id (loop thread only).
     func register(fd: Int32, events: UInt32, handler: any LoopHandler) -> UInt64? {
+        assertInLoop("register")
         let id = nextID
         nextID += 1
         guard cposix_epoll_ctl(epfd, EPOLL_CTL_ADD, fd, events, id) == 0 else { return nil }
@@ -161,17 +182,20 @@ final class EventLoop: @unchecked Sendable {
 
     /// Changes the event mask of a registered `fd` (loop thread only).
     func modify(fd: Int32, id: UInt64, events: UInt32) {
+        assertInLoop("modify")
         _ = cposix_epoll_ctl(epfd, EPOLL_CTL_MOD, fd, events, id)
     }
 
     /// Removes `fd` from the epoll set and forgets its handler; call before closing `fd`.
     func deregister(fd: Int32, id: UInt64) {
+        assertInLoop("deregister")
         _ = cposix_epoll_ctl(epfd, EPOLL_CTL_DEL, fd, 0, id)
         handlers[id] = nil
     }
 
     /// Deregisters and closes the listener of `control` if this loop owns it (loop thread only).
     func stopListener(_ control: ListenerControl) {
+        assertInLoop("stopListener")
         for case let listener as Listener in handlers.values where listener.control === control {
             listener.stop()
         }

@@ -83,9 +83,23 @@ public enum ConnectionDiagnostic: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// Carries a loop-confined object inside `@Sendable` closures.
-// `value` is only dereferenced on the thread of the loop that owns it (callers hop there first).
+/// Carries a loop-confined object inside `@Sendable` closures; it knows its loop, and debug builds
+/// check on every access that the caller may touch that loop's state (``EventLoop/assertInLoop(_:file:line:)``),
+/// as NIO's `NIOLoopBound` does.
+// `value` is only dereferenced on the thread of `loop` (callers hop there first; debug builds verify).
 final class LoopBound<Value: AnyObject>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
+    /// The loop whose thread may use `value`.
+    let loop: EventLoop
+    private let wrapped: Value
+
+    init(_ value: Value, loop: EventLoop) {
+        self.loop = loop
+        self.wrapped = value
+    }
+
+    /// The object; debug builds trap when called off its loop's thread.
+    var value: Value {
+        loop.assertInLoop("LoopBound.value")
+        return wrapped
+    }
 }

@@ -10,7 +10,7 @@ extension StreamFactory {
         let catalog = try TLSServerContextCatalog(material: material)
         return StreamFactory(isTLS: true) { fd, fault in
             guard let context = catalog.context(for: fault) else { throw TLSError.noContextForFault(fault) }
-            return try TLSStream(context: context, fd: fd)
+            return try ServerTLSStream(context: context, fd: fd)
         }
     }
 }

@@ -24,7 +24,7 @@ public final class WebSocketHandle: Sendable, CustomStringConvertible {
         localPort = connection.localPort
         isTLS = connection.isTLS
         loop = connection.loop
-        self.connection = LoopBound(connection)
+        self.connection = LoopBound(connection, loop: connection.loop)
     }
 
     /// Sends a text message (one frame).

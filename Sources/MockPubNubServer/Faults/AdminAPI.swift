@@ -69,6 +69,8 @@ package struct AdminAPI: RequestHandler {
             return objectsRoute(key: rest[1], request: request)
         case ("files", 1), ("files", 2):
             return fileRoute(rest, request: request)
+        case ("tokens", 2), ("access-clock", 2):
+            return accessRoute(rest, request: request)
         case ("plans", 1):
             switch method {
             case "GET": return Self.ok(.object([("plans", .array(faults.installedPlans().map(\.json)))]))

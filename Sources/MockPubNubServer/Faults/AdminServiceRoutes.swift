@@ -13,6 +13,10 @@ public struct AdminServiceControl: Sendable {
     let listFiles: @Sendable (_ subscribeKey: String?) -> [FileSummary]
     /// Drops the stored files and upload URLs of one subscribe key, or of every key (`nil`); returns how many files went.
     let removeFiles: @Sendable (_ subscribeKey: String?) -> Int
+    /// Access Manager v3: issue a token from a grant-token body; move a key's access clock.
+    let issueToken: @Sendable (_ subscribeKey: String, _ body: [UInt8]) -> Result<String, TokenIssueError>
+    let advanceAccessClock: @Sendable (_ subscribeKey: String, _ seconds: Int64) -> Int64
+    let revokeToken: @Sendable (_ subscribeKey: String, _ token: String) -> Bool
 
     /// Control of `service`.
     public init(service: PubNubService) {
@@ -25,6 +29,9 @@ public struct AdminServiceControl: Sendable {
         resetObjects = { service.resetObjects(subscribeKey: $0) }
         listFiles = { service.fileSummaries(subscribeKey: $0) }
         removeFiles = { service.removeFiles(subscribeKey: $0) }
+        issueToken = { service.issueToken(subscribeKey: $0, body: $1) }
+        advanceAccessClock = { service.advanceAccessClock(subscribeKey: $0, seconds: $1) }
+        revokeToken = { service.revokeToken(subscribeKey: $0, token: $1) }
     }
 }
 
@@ -53,6 +60,9 @@ extension AdminAPI {
         ("GET, DELETE", "/__admin/objects/{subscribeKey}", "the key's App Context state (uuids, channels, memberships); forget it"),
         ("GET, DELETE", "/__admin/files", "stored files of every key {\"files\":[...],\"bytes\"}; drop them all"),
         ("GET, DELETE", "/__admin/files/{subscribeKey}", "stored files of one key; drop them"),
+        ("POST", "/__admin/tokens/{subscribeKey}", "issue an Access Manager v3 token from a grant-token body {\"ttl\",\"permissions\",...}"),
+        ("POST", "/__admin/tokens/{subscribeKey}?revoke=TOKEN", "revoke an Access Manager v3 token of the key"),
+        ("POST", "/__admin/access-clock/{subscribeKey}?advance=SECONDS", "move the key's access clock forward (token and grant expiry)"),
     ]
 
     /// `GET /__admin/`: the route list.

@@ -38,6 +38,9 @@ enum FaultStatusBodies {
         case 400 where endpoint == .publish || endpoint == .signal:
             // §4.5: publish errors are arrays with the text and a timetoken string.
             return ("[0,\"Invalid Key\",\"\(timetoken)\"]", pubNub)
+        case 400 where endpoint == .push:
+            // The push service's recorded error shape (modern spec §7).
+            return ("{\"error\": \"Invalid type argument\"}", pubNub)
         case 400:
             return ("{\"message\":\"Could Not Parse Request\",\"error\":true,\"service\":\"Access Manager\",\"status\":400}", pubNub)
         case 403:
@@ -86,7 +89,7 @@ enum FaultStatusBodies {
     /// Valid JSON of the wrong shape for `endpoint`: an object where an array is expected, and vice versa.
     static func wrongShape(for endpoint: PubNubEndpoint?) -> String {
         switch endpoint {
-        case .time, .publish, .signal, .history:
+        case .time, .publish, .signal, .history, .push:
             "{\"status\":200,\"message\":\"OK\",\"service\":\"Balancer\"}"
         default:
             "[1,\"OK\",{\"t\":\"0\"}]"

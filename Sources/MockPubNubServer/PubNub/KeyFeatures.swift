@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 
 /// Per-keyset switches of the service's add-ons and admin settings (the Stream Controller's
-/// wildcard subscribe, the filter answer, presence announce mode). Open keys use
+/// wildcard subscribe and the answer to an unparsable filter). Open keys use
 /// `PubNubServiceConfiguration.features`; `featuresByKey` overrides them per subscribe key.
 public struct KeyFeatures: Sendable, Hashable, Codable {
     /// Whether `a.*` subscriptions are served (Stream Controller); when off they are refused
@@ -9,18 +9,18 @@ public struct KeyFeatures: Sendable, Hashable, Codable {
     public var wildcardSubscribe: Bool
     /// How an unparsable `filter-expr` is answered.
     public var invalidFilter: InvalidFilterAnswer
-    /// When set, a channel whose occupancy exceeds this switches from `join`/`leave`/`timeout`
-    /// events to periodic `interval` events (the "announce max" setting). `nil`: always announce.
+    /// Interval presence mode: above this occupancy a channel's joins, leaves and timeouts are
+    /// gathered into periodic `interval` events. `nil` (the default): every change is announced.
     public var presenceAnnounceMax: Int?
-    /// Seconds between `interval` events in interval mode.
+    /// Seconds between `interval` events (UNVERIFIED default: 10, the commonly cited value).
     public var presenceInterval: Int
-    /// In interval mode, more changes than this in one interval send `here_now_refresh: true`
-    /// instead of the `join`/`leave`/`timeout` arrays (UNVERIFIED: the service's limit is not documented).
+    /// More changes than this in one interval send `here_now_refresh: true` instead of the arrays
+    /// (UNVERIFIED: the service's limit is not documented).
     public var presenceDeltaLimit: Int
 
     public init(
-        wildcardSubscribe: Bool = true, invalidFilter: InvalidFilterAnswer = .reject,
-        presenceAnnounceMax: Int? = nil, presenceInterval: Int = 10, presenceDeltaLimit: Int = 100
+        wildcardSubscribe: Bool = true, invalidFilter: InvalidFilterAnswer = .reject, presenceAnnounceMax: Int? = nil,
+        presenceInterval: Int = 10, presenceDeltaLimit: Int = 20
     ) {
         self.wildcardSubscribe = wildcardSubscribe
         self.invalidFilter = invalidFilter
@@ -34,5 +34,10 @@ extension PubNubServiceConfiguration {
     /// The features of `subscribeKey`: its override, else the default.
     public func features(for subscribeKey: String) -> KeyFeatures {
         featuresByKey[subscribeKey] ?? features
+    }
+
+    /// Whether any key uses interval presence mode (the announce path checks nothing else otherwise).
+    var presenceIntervalMode: Bool {
+        features.presenceAnnounceMax != nil || featuresByKey.values.contains { $0.presenceAnnounceMax != nil }
     }
 }

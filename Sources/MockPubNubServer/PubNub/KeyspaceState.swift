@@ -34,6 +34,8 @@ struct Outbox {
     var sends: [(Responder, HTTPResponse)] = []
     var cancels: [any ScheduledWork] = []
     var presenceTimers: [(uuid: String, generation: UInt64, seconds: Int)] = []
+    /// Seconds until the interval presence timer should fire, when it is to be started.
+    var intervalTimer: Int?
 }
 
 /// What state operations need besides the state itself.
@@ -58,12 +60,17 @@ struct KeyspaceState {
     /// uuid → channel → state JSON text.
     var states: [String: [String: String]] = [:]
     var grants: [GrantKey: GrantRecord] = [:]
+    /// Access Manager v3: revoked tokens and the keyspace's access clock offset.
+    var tokenLedger = TokenLedger()
     /// Channel → its message actions, oldest action first.
     var actions: [String: [MessageAction]] = [:]
     /// App Context: uuid and channel metadata, memberships.
     var objects = ObjectsStore()
     /// Mobile push device registrations.
     var push = PushRegistry()
+    /// Interval presence mode: changes gathered per channel, and whether the timer runs.
+    var intervalDeltas: [String: PresenceDeltas] = [:]
+    var intervalTimerRunning = false
     var waiters: [Int: Waiter] = [:]
     /// Channel or group → the ids of the waiters reading it.
     var waiterIndex: [WaiterIndexKey: Set<Int>] = [:]

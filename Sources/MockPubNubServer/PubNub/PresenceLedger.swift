@@ -8,8 +8,7 @@ struct PresenceMember {
     var timers: [UInt64: any ScheduledWork] = [:]
 }
 
-// Interval ("announce_max") mode is not implemented: its threshold and period are UNVERIFIED (spec §5.6),
-// so every join/leave/timeout/state-change is announced individually.
+// Interval ("announce max") mode, when a key enables it, is in Presence/PresenceInterval.swift.
 extension KeyspaceState {
     /// Refreshes `uuid` on `channels` (subscribe or heartbeat): joins where new, then asks for a
     /// timer of `timeout` seconds.
@@ -117,6 +116,13 @@ extension KeyspaceState {
     private mutating func emitPresence(
         _ action: String, channel: String, uuid: String, data: String?, env: ServiceEnvironment, outbox: inout Outbox
     ) {
+        if env.configuration.presenceIntervalMode {
+            let features = env.configuration.features(for: env.subscribeKey)
+            if gathersPresence(action, channel: channel, features: features) {
+                gatherPresence(action, channel: channel, uuid: uuid, features: features, outbox: &outbox)
+                return
+            }
+        }
         let nanoseconds = env.clock.unixNanoseconds()
         let event = PubNubBodies.presenceEvent(
             action: action, channel: channel, uuid: uuid, occupancy: occupants[channel]?.count ?? 0,

@@ -39,6 +39,14 @@ public enum PubNubEndpoint: String, Sendable, Hashable, Codable, CaseIterable {
     case deleteFile = "delete-file"
     /// Mobile push registration (v1 and APNs2); also the journal's `PUSH` notices.
     case push
+    /// Access Manager v3: `POST /v3/pam/{sub}/grant` (docs/access-manager.md).
+    case grantToken = "grant-token"
+    /// Access Manager v3: `DELETE /v3/pam/{sub}/grant/{token}`.
+    case revokeToken = "revoke-token"
+    /// Access Manager v1 (3.x clients): `GET /v1/auth/grant/sub-key/{sub}`.
+    case grantV1 = "grant-v1"
+    /// Access Manager v1 (3.x clients): `GET /v1/auth/audit/sub-key/{sub}`.
+    case auditV1 = "audit-v1"
     case admin
 }
 
@@ -76,6 +84,11 @@ public struct PubNubRoute: Sendable, Hashable {
     public var fileName: String?
     /// The device of a mobile push registration request; `nil` for other endpoints.
     public var push: PushRequest?
+    /// The token segment of a revoke-token path, decoded.
+    public var token: String?
+    /// Set by the service once a secret-key signature or a v3 token has decided access (the
+    /// per-endpoint v2 grant checks then stand aside).
+    var accessDecided = false
 
     public init(
         endpoint: PubNubEndpoint, subscribeKey: String? = nil, publishKey: String? = nil,
@@ -147,6 +160,10 @@ extension PubNubRoute {
             return classifyObjects(segments.dropFirst(2), method: method, route: route)
         case "v2":
             return classifyV2(Array(segments.dropFirst()), method: method, route: route)
+        case "v3" where segments.count > 1 && segments[1] == "pam":
+            return classifyAccessV3(Array(segments.dropFirst(2)), method: method, route: route)
+        case "v1" where segments.count > 1 && segments[1] == "auth":
+            return classifyAccessV1(Array(segments.dropFirst(2)), isRead: isRead, route: route)
         case "v3":
             return classifyV3(Array(segments.dropFirst()), method: method, route: route)
         case "v1" where segments.count > 1 && segments[1] == "files":

@@ -62,7 +62,10 @@ extension PubNubService {
             }
             // A `ptto` is the publish timetoken the service answers with (recorded); the message
             // keeps the service's own timetoken for ordering and carries `ptto` as its `o.t`.
-            return .pubNub(200, PubNubBodies.published(override ?? timetoken), .unquoted)
+            // A publish admitted by a v3 token is acknowledged with the quoted charset (the one
+            // recording of it, May 2025); other publishes unquoted (September 2025).
+            let byToken = route.accessDecided && route.query["signature"] == nil
+            return .pubNub(200, PubNubBodies.published(override ?? timetoken), byToken ? .quoted : .unquoted)
         }
         if !notices.isEmpty, let observer = pushObserver.withLock({ $0 }) { observer(notices) }
         return response

@@ -54,9 +54,11 @@ public final class PubNubService: RequestHandler {
             responder.send(.respond(PubNubErrors.couldNotParse()))
         case .failure(.notFound):
             responder.send(.respond(PubNubErrors.notFound(path: request.rawPath)))
-        case .success(let route):
+        case .success(var route):
             if let problem = ParameterValidation.problem(in: route) {
                 responder.send(.respond(ParameterValidation.response(problem, endpoint: route.endpoint) { timetokens.next() }))
+            } else if let refusal = accessGate(&route, request: request) {
+                responder.send(.respond(refusal))
             } else if route.endpoint == .subscribe {
                 subscribe(route, responder: responder)
             } else {
@@ -87,6 +89,10 @@ public final class PubNubService: RequestHandler {
             .channelGroupListGroups:
             return channelGroup(route)
         case .grant: return grant(route, request: request)
+        case .grantToken: return grantToken(route, request: request)
+        case .revokeToken: return revokeToken(route, request: request)
+        case .grantV1: return grantV1(route, request: request)
+        case .auditV1: return auditV1(route, request: request)
         case .addMessageAction: return addMessageAction(route, request: request)
         case .removeMessageAction: return removeMessageAction(route)
         case .getMessageActions: return getMessageActions(route)
@@ -195,7 +201,22 @@ public final class PubNubService: RequestHandler {
             }
             if !kept { work.cancel() }
         }
+        if let seconds = outbox.intervalTimer {
+            _ = scheduler.schedule(after: .seconds(seconds)) { [weak self, weak keyspace] in
+                guard let self, let keyspace else { return }
+                self.intervalTimerFired(keyspace, env: env)
+            }
+        }
         for (responder, response) in outbox.sends { responder.send(.respond(response)) }
+    }
+
+    private func intervalTimerFired(_ keyspace: Keyspace, env: ServiceEnvironment) {
+        var outbox = Outbox()
+        keyspace.state.withLock { state in
+            state.emitIntervals(env: env, outbox: &outbox)
+            state.wakeTouched(env: env, outbox: &outbox)
+        }
+        flush(outbox, keyspace: keyspace, env: env)
     }
 
     private func presenceTimerFired(_ keyspace: Keyspace, env: ServiceEnvironment, uuid: String, generation: UInt64) {
@@ -212,7 +233,7 @@ public final class PubNubService: RequestHandler {
         _ permission: Permission, channels: [String], groups: [String], route: PubNubRoute,
         state: KeyspaceState, env: ServiceEnvironment, layout: PubNubErrors.ForbiddenLayout = .compact
     ) -> HTTPResponse? {
-        guard env.keyset != nil else { return nil }
+        guard env.keyset != nil, !route.accessDecided else { return nil }
         let denied = state.denied(
             permission, channels: channels, groups: groups, auth: route.query["auth"], now: clock.unixSeconds)
         guard !denied.channels.isEmpty || !denied.groups.isEmpty else { return nil }
@@ -223,7 +244,7 @@ public final class PubNubService: RequestHandler {
     func subkeyDenial(
         _ permission: Permission, route: PubNubRoute, state: KeyspaceState, env: ServiceEnvironment
     ) -> HTTPResponse? {
-        guard env.keyset != nil else { return nil }
+        guard env.keyset != nil, !route.accessDecided else { return nil }
         if state.isAllowed(permission, on: .subkey, auth: route.query["auth"], now: clock.unixSeconds) { return nil }
         return PubNubErrors.forbidden(channels: [], groups: [])
     }

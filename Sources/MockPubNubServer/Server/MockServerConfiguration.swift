@@ -107,6 +107,16 @@ extension MockServerConfiguration {
         get { pubNub.files }
         set { pubNub.files = newValue }
     }
+    /// ``PubNubServiceConfiguration/features``: the add-on switches of keys without an override.
+    public var keyFeatures: KeyFeatures {
+        get { pubNub.features }
+        set { pubNub.features = newValue }
+    }
+    /// ``PubNubServiceConfiguration/featuresByKey``.
+    public var keyFeaturesByKey: [String: KeyFeatures] {
+        get { pubNub.featuresByKey }
+        set { pubNub.featuresByKey = newValue }
+    }
     /// ``AdminConfiguration/allowsRemotePeers``.
     public var adminAllowsRemotePeers: Bool {
         get { admin.allowsRemotePeers }

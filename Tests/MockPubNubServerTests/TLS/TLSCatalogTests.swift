@@ -84,7 +84,7 @@ import Testing
         #expect(client.verifyResult == Int(trust.verifyResult))
         #expect(client.handshakeErrors.contains("certificate verify failed"))
         #expect(server.handshake != .bytes(0))
-        // The client's alert, as the server's TLSStream reports it.
+        // The client's alert, as the server's ServerTLSStream reports it.
         let expected = "TLS handshake failed (errno 0): SSL routines: \(trust.alertSeenByServer)"
         #expect(server.handshake == .failed(errno: 0, detail: expected))
     }

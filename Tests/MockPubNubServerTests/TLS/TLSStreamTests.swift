@@ -6,7 +6,7 @@ import Testing
 @testable import HarnessServerCore
 @testable import MockPubNubServer
 
-/// TLSStream behaviour: ALPN policy, large writes through WANT_WRITE, and failures a listener sees.
+/// ServerTLSStream behaviour: ALPN policy, large writes through WANT_WRITE, and failures a listener sees.
 @Suite(.timeLimit(.minutes(1))) struct TLSStreamTests {
     @Test(arguments: [
         (["h2", "http/1.1"], "http/1.1"),

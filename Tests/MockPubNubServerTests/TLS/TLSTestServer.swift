@@ -18,7 +18,7 @@ struct TLSServerOutcome: Sendable {
 }
 
 /// A test-only TLS server: accepts one connection on 127.0.0.1 (port 0), wraps the non-blocking
-/// socket in a `TLSStream`, drives it with poll(2), reads one request head and answers `response`.
+/// socket in a `ServerTLSStream`, drives it with poll(2), reads one request head and answers `response`.
 /// Stands in for the event-loop listener, which lives elsewhere.
 final class TLSTestServer: Sendable {
     let port: UInt16
@@ -27,7 +27,7 @@ final class TLSTestServer: Sendable {
     private let response: [UInt8]
 
     init(context: TLSServerContext, response: [UInt8]) throws {
-        signal(SIGPIPE, SIG_IGN)  // OpenSSL writes with write(); see TLSStream
+        signal(SIGPIPE, SIG_IGN)  // OpenSSL writes with write(); see ServerTLSStream
         let (fd, port) = try TestSockets.listenLoopback()
         self.listenFD = fd
         self.port = port
@@ -56,8 +56,8 @@ final class TLSTestServer: Sendable {
             outcome.setupFailure = "fcntl errno \(errno)"
             return outcome
         }
-        let stream: TLSStream
-        do { stream = try TLSStream(context: context, fd: fd) } catch {
+        let stream: ServerTLSStream
+        do { stream = try ServerTLSStream(context: context, fd: fd) } catch {
             outcome.setupFailure = "\(error)"
             return outcome
         }
@@ -91,7 +91,7 @@ final class TLSTestServer: Sendable {
         return .failed(errno: ETIMEDOUT, detail: "too many steps")
     }
 
-    private func readHead(_ stream: TLSStream, _ fd: Int32, until deadline: ContinuousClock.Instant) -> [UInt8] {
+    private func readHead(_ stream: ServerTLSStream, _ fd: Int32, until deadline: ContinuousClock.Instant) -> [UInt8] {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         let terminator: [UInt8] = Array("\r\n\r\n".utf8)
@@ -104,7 +104,7 @@ final class TLSTestServer: Sendable {
         return received
     }
 
-    private func writeAll(_ stream: TLSStream, _ fd: Int32, until deadline: ContinuousClock.Instant) {
+    private func writeAll(_ stream: ServerTLSStream, _ fd: Int32, until deadline: ContinuousClock.Instant) {
         var offset = 0
         for _ in 0..<100_000 where offset < response.count {
             let result = drive(fd, until: deadline) { response[offset...].withUnsafeBytes { stream.write($0) } }
@@ -113,7 +113,7 @@ final class TLSTestServer: Sendable {
         }
     }
 
-    private func drainUntilEnd(_ stream: TLSStream, _ fd: Int32, until deadline: ContinuousClock.Instant) -> IOResult? {
+    private func drainUntilEnd(_ stream: ServerTLSStream, _ fd: Int32, until deadline: ContinuousClock.Instant) -> IOResult? {
         var buffer = [UInt8](repeating: 0, count: 4096)
         for _ in 0..<1_000 {
             let result = drive(fd, until: deadline) { buffer.withUnsafeMutableBytes { stream.read(into: $0) } }

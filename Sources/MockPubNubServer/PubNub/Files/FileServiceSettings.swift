@@ -5,7 +5,7 @@ public struct FileServiceSettings: Sendable, Hashable {
     /// The largest file the storage accepts (the service documents 5 MB; 5 MiB as the SDKs' checks read it).
     public var maxFileBytes: Int
     /// Bytes of stored files one subscribe key may hold; an upload beyond it gets the storage's
-    /// `EntityTooLarge`-style refusal (`QuotaExceeded`, see docs/endpoints.md).
+    /// `EntityTooLarge` refusal with `MaxSizeAllowed` = the bytes left (a mock limit; docs/endpoints.md).
     public var storageBytesPerKeyspace: Int
     /// How long an upload URL stays valid (recorded: `expiration_date` one minute after the request).
     public var uploadURLLifetime: Int

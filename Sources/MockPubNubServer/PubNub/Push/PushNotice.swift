@@ -18,9 +18,10 @@ public struct PushNotice: Sendable, Hashable {
     public var payload: String
 
     /// The journal's view of the notice: a `PUSH /push/{gateway}/{token}` request whose query
-    /// names the channel, timetoken, publisher and APNs2 target, and whose body is the payload.
+    /// names the gateway (`push_type`), channel, timetoken, publisher (`uuid`) and APNs2 target,
+    /// and whose body is the payload.
     var journalRequest: HTTPRequest {
-        var query = [("channel", channel), ("timetoken", String(timetoken))]
+        var query = [("push_type", gateway.rawValue), ("channel", channel), ("timetoken", String(timetoken))]
         if let topic { query.append(("topic", topic)) }
         if let environment { query.append(("environment", environment)) }
         if let publisher { query.append(("uuid", publisher)) }

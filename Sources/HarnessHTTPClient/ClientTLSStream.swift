@@ -9,7 +9,7 @@ import Glibc
 /// is `tlsUntrustedCertificate`; anything else — alerts, "wrong version number" from a plain-HTTP
 /// server, no shared cipher, and EOF or reset during the handshake — is `tlsHandshakeFailed`.
 // @unchecked Sendable: used by one thread at a time; handed over only through HTTPClient's pool lock.
-final class TLSStream: ByteStream, @unchecked Sendable {
+final class ClientTLSStream: ByteStream, @unchecked Sendable {
     private let plain: PlainStream
     private let ssl: OpaquePointer
 

@@ -14,7 +14,7 @@ import CPosix
 /// ZERO_RETURN (close_notify, or a bare TCP EOF after the handshake) → `.eof`, SYSCALL → `.failed`
 /// with errno, SSL → `.failed(errno: 0, …)` with OpenSSL's reasons. The last failure is also
 /// kept as a typed ``TLSError`` in ``lastError``.
-final class TLSStream: StreamIO {
+final class ServerTLSStream: StreamIO {
     private let ssl: OpaquePointer
     private let fd: Int32
     private var closeNotifySent = false
