@@ -5,7 +5,7 @@
     scripts/sdk-matrix-table.py --out docs/sdk-matrix [--expectations DIR] REPORT.json ...
 
 One row per report (client name `pubnub-python-<version>-<flavour>`), one column per suite,
-cells `passed / non-strict / failed / skipped`. Writes OUT.md and OUT.html. OUT.md also gets a
+cells `passed / non-strict / failed / skipped`. Writes OUT.md and (unless --no-html) OUT.html. OUT.md also gets a
 triage of every failure against the newest release's expectation files (DIR, default
 Fixtures/expectations: `python-sdk-<newest>.json` for sync, `-asyncio.json` for asyncio): a
 failure listed there is a known SDK behaviour, any other is new. Whatever follows the line
@@ -89,6 +89,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", required=True)
     parser.add_argument("--expectations", default="Fixtures/expectations")
+    parser.add_argument("--no-html", action="store_true", help="write OUT.md only (OUT.html comes from `pubnub-harness merge`)")
     parser.add_argument("reports", nargs="+")
     args = parser.parse_args()
     failures = {}
@@ -123,6 +124,8 @@ def main():
             notes = previous[previous.index(NOTES_MARK):]
     with open(args.out + ".md", "w") as handle:
         handle.write("\n".join(lines) + "\n" + ("\n" + notes if notes else ""))
+    if args.no_html:
+        return
 
     def td(counts):
         if counts is None:

@@ -2,15 +2,18 @@
 # SPDX-License-Identifier: MIT
 # Runs the conformance suites through Drivers/python/pubnub_driver.py for several majors of the
 # official PubNub Python SDK and writes a compatibility table (SDK version x suite ->
-# passed / non-strict / failed / skipped) as Markdown and HTML.
+# passed / non-strict / failed / skipped) as Markdown, and the case x version matrix as HTML
+# (`pubnub-harness merge --html`: rows = cases, columns = SDK versions, cells link to each case's
+# detail and timeline).
 #
 #   scripts/sdk-matrix.sh [--cache DIR] [--out PREFIX] [--versions "10.8.0 9.1.0 ..."]
 #                         [--concurrency N] [--suite NAME ...]
 #
 # Each version gets its own venv under the cache dir (default ~/.cache/pubnub-harness/sdk-matrix),
 # reused on later runs. 4.x is run with the sync flavour only (its asyncio client predates the
-# asyncio API the driver uses). Writes PREFIX.md and PREFIX.html (default docs/sdk-matrix) and
-# keeps each run's JSON report in the cache dir.
+# asyncio API the driver uses). Writes PREFIX.md (scripts/sdk-matrix-table.py) and PREFIX.html
+# (pubnub-harness merge; default PREFIX docs/sdk-matrix) and keeps each run's JSON report in the
+# cache dir.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,7 +29,7 @@ while [ $# -gt 0 ]; do
         --versions) versions="$2"; shift 2 ;;
         --concurrency) concurrency="$2"; shift 2 ;;
         --suite) suites+=(--suite "$2"); shift 2 ;;
-        -h|--help) sed -n '3,14p' "$0"; exit 0 ;;
+        -h|--help) sed -n '3,16p' "$0"; exit 0 ;;
         *) echo "sdk-matrix: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -63,5 +66,7 @@ for version in $versions; do
     done
 done
 
-python3 scripts/sdk-matrix-table.py --out "$out" "${reports[@]}"
+python3 scripts/sdk-matrix-table.py --no-html --out "$out" "${reports[@]}"
+# Exit status 1 only means that some versions have new failures: that is what the matrix shows.
+"$harness" merge "${reports[@]}" --html "$out.html" || [ $? -eq 1 ]
 echo "sdk-matrix: wrote $out.md and $out.html"

@@ -9,7 +9,7 @@ struct PubNubHarness: AsyncParsableCommand {
         commandName: "pubnub-harness",
         abstract: "A PubNub protocol conformance harness: mock server, fault injection, suites and crypto tools.",
         version: HarnessVersion.current,
-        subcommands: [RunCommand.self, ListCommand.self, ServeCommand.self, CryptoCommand.self]
+        subcommands: [RunCommand.self, ListCommand.self, ServeCommand.self, CryptoCommand.self, MergeCommand.self]
     )
 
     /// Parses and runs, mapping outcomes to the harness's exit statuses: 0 success, 1 failure

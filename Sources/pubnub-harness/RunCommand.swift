@@ -49,11 +49,20 @@ struct RunCommand: AsyncParsableCommand {
     var vectors: String?
     @Option(help: "The protocol family: pubnub (default) or pusher (the Pusher Channels cases; docs/pusher.md).")
     var family: String = "pubnub"
+    @Option(help: "Run only shard K of N (K/N): a split of the selected cases balanced by expected duration, the same on every machine and seed.")
+    var shard: String?
+    @Option(help: "Print how the selected cases split into N shards (--shard K/N runs one), and exit.")
+    var listShards: Int?
+    @Option(help: "The client's version, kept in the reports (merge groups runs by client and version).")
+    var clientVersion: String?
+    @Flag(help: "Print the timeline (requests, answers, faults, connections, statuses) of every failed case.")
+    var verbose = false
 
     func validate() throws {
         guard Self.families.contains(family) else { throw ValidationError("--family must be \(Self.families.joined(separator: " or "))") }
         if family != "pubnub", vectors != nil { throw ValidationError("--vectors applies to the pubnub family only") }
         if tlsServer != nil, server == nil { throw ValidationError("--tls-server needs --server") }
+        try validateShards()
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if TimeScale.parse(timeScale) == nil { throw ValidationError("--time-scale must be 'auto' or a number from 1 to 100") }
         guard driverStartTimeout.isFinite, driverStartTimeout >= 1, driverStartTimeout <= 600 else {
@@ -81,12 +90,13 @@ struct RunCommand: AsyncParsableCommand {
 
     /// The one run path: select, expectations, client, server, pacing, run, reports.
     func run<Family: ConformanceFamily>(_ family: Family) async throws {
-        let cases: [Family.Case]
+        var cases: [Family.Case]
         do {
             cases = try family.select(suites: suites, ids: caseIDs)
         } catch {
             throw UsageError("\(error)")
         }
+        if applyShards(&cases, id: family.id(of:), expectedMilliseconds: family.expectedMilliseconds) { return }
         let expectationFile = try expectations.map { path throws(UsageError) in
             let data = try readInput(path, what: "expectation file")
             do { return try ExpectationFile.decode(data, source: path) } catch { throw UsageError("\(error)") }
@@ -141,6 +151,7 @@ struct RunCommand: AsyncParsableCommand {
 
     /// Writes the reports and sets the exit status.
     func finish(_ report: RunReport) throws {
+        let report = withContext(report)
         do {
             if let json { try ReportFiles.write(JSONReport.encode(report), to: json) }
             if let junit { try ReportFiles.write(Data(JUnitReport.encode(report).utf8), to: junit) }

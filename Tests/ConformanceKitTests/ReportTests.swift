@@ -32,7 +32,7 @@ import Testing
     @Test func jsonHasExactlyTheDocumentedKeys() throws {
         let value = try JSONValue.parse(Array(JSONReport.encode(Self.report)))
         #expect(Set(value.objectValue?.keys.map { $0 } ?? []) == ["schemaVersion", "summary", "cases"])
-        #expect(value["schemaVersion"] == 3)
+        #expect(value["schemaVersion"] == 4)
         #expect(value["summary"] == ["total": 5, "passed": 1, "nonStrict": 1, "failed": 2, "skipped": 1, "flaky": 0,
                                      "newFailures": 1, "expectedDeviations": 1, "fixed": 0,
                                      "durationSeconds": 1.235, "seed": "42", "client": "test-client"])
@@ -55,8 +55,20 @@ import Testing
         let schema = try JSONValue.parse(Array(Data(contentsOf: url)))
         let summary = try #require(schema["properties"]?["summary"]?["properties"]?.objectValue)
         let caseFields = try #require(schema["properties"]?["cases"]?["items"]?["properties"]?.objectValue)
-        let value = try JSONValue.parse(Array(JSONReport.encode(Self.report)))
+        // A merged report with a timeline: every optional part present.
+        var full = Self.report
+        full.context = RunContext(family: "pubnub", catalog: "pubnub:0123456789abcdef", catalogSize: 5,
+                                  clientVersion: "1.0", harnessVersion: "0.0.0")
+        full.context?.runs = [RunRecord(client: "test-client", clientVersion: "1.0", shard: ShardSpec(index: 1, count: 2),
+                                        seed: 42, durationSeconds: 1, cases: 5, source: "a.json")]
+        full.results[1].run = 0
+        full.results[1].timeline = TimelineModelTests.failedTimeline
+        let value = try JSONValue.parse(Array(JSONReport.encode(full)))
         #expect(Set(schema["properties"]?.objectValue?.keys.map { $0 } ?? []) == Set(value.objectValue?.keys.map { $0 } ?? []))
+        let run = try #require(schema["properties"]?["run"]?["properties"]?.objectValue)
+        #expect(Set(run.keys) == Set(value["run"]?.objectValue?.keys.map { $0 } ?? []).union(["shard"]))
+        let timelineFields = try #require(caseFields["timeline"]?["properties"]?.objectValue)
+        #expect(Set(timelineFields.keys) == Set(value["cases"]?.arrayValue?[1]["timeline"]?.objectValue?.keys.map { $0 } ?? []))
         #expect(schema["properties"]?["schemaVersion"]?["const"] == .int(JSONReport.schemaVersion))
         #expect(Set(summary.keys) == Set(value["summary"]?.objectValue?.keys.map { $0 } ?? []))
         #expect(Set(caseFields.keys) == Set((value["cases"]?.arrayValue?[1].objectValue?.keys).map(Array.init) ?? []))

@@ -14,6 +14,10 @@ public protocol ConformanceFamily: Sendable {
     var knownIDs: Set<String> { get }
     /// The cases of the given suites and ids; both empty = all. Unknown names throw ``SelectionError``.
     func select(suites: [String], ids: [String]) throws -> [Case]
+    /// A case's id (what `--case`, expectation files and reports name it by).
+    func id(of testCase: Case) -> String
+    /// A case's expected duration in milliseconds, which `run --shard` balances (``ShardPlan``).
+    func expectedMilliseconds(_ testCase: Case) -> Int
     /// The family's built-in client.
     func builtInClient() -> Client
     /// A client in any language, run as a driver process speaking the family's driver protocol;

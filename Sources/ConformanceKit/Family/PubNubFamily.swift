@@ -23,6 +23,10 @@ public struct PubNubFamily: ConformanceFamily {
         try ConformanceCatalog.select(cases, suites: suites, ids: ids)
     }
 
+    public func id(of testCase: ConformanceCase) -> String { testCase.id }
+
+    public func expectedMilliseconds(_ testCase: ConformanceCase) -> Int { ShardPlan.expectedMilliseconds(testCase) }
+
     public func builtInClient() -> any ConformanceClient { makeBuiltIn() }
 
     public func driverClient(command: String, name: String, startTimeout: Duration, driverReuse: Bool, warmDrivers: Int) -> any ConformanceClient {

@@ -19,6 +19,10 @@ public struct PusherFamily: ConformanceFamily {
         try PusherCatalog.select(cases, groups: suites, ids: ids)
     }
 
+    public func id(of testCase: PusherCase) -> String { testCase.id }
+
+    public func expectedMilliseconds(_ testCase: PusherCase) -> Int { ShardPlan.expectedMilliseconds(testCase) }
+
     public func builtInClient() -> any PusherConformanceClient { makeBuiltIn() }
 
     public func driverClient(command: String, name: String, startTimeout: Duration, driverReuse: Bool, warmDrivers: Int) -> any PusherConformanceClient {

@@ -11,7 +11,7 @@ public final class ConsoleReporter: Sendable {
     /// Characters of one value (a detail line, a request line) printed before it is cut.
     public static let valueLimit = 200
     private let interactive: Bool
-    private let write: @Sendable (String) -> Void
+    let write: @Sendable (String) -> Void
     private let lastLength = Mutex(0)
     private let failures = Mutex(0)
 

@@ -16,11 +16,12 @@ public enum HTMLReport {
         <html lang="en"><head><meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>pubnub-harness conformance report</title>
-        <style>\(style)</style></head><body>
+        <style>\(style)\(TimelineHTML.style)</style></head><body>
         <h1>Conformance report — \(escape(report.client))</h1>
         <div class="verdict \(counts.newFailures == 0 ? "ok" : "bad")"><b>\(escape(counts.verdict))</b>
         <span>\(counts.expectedDeviations) expected deviation(s) · \(counts.fixed) deviation(s) fixed\(counts.fixed > 0 ? " (remove them from the expectation file)" : "")</span></div>
         <p>Seed <code>\(s.seed)</code> (replay with <code>--seed \(s.seed)</code>) · \(String(format: "%.2f", s.durationSeconds)) s</p>
+        \(RunContextHTML.header(report.context))
         <div class="cards">
         <div class="card">total<b>\(s.total)</b></div><div class="card pass">passed<b>\(s.passed)</b></div>
         <div class="card non-strict">non-strict<b>\(s.nonStrict)</b></div><div class="card fail">failed<b>\(s.failed)</b></div>
@@ -45,7 +46,7 @@ public enum HTMLReport {
         html += "<table class=\"cases\"><colgroup><col class=\"c-case\"><col class=\"c-outcome\"><col class=\"c-cmp\"><col class=\"c-time\"></colgroup>\n"
         html += "<tr><th>case</th><th>outcome</th><th>expected · observed</th><th>time</th></tr>\n"
         for result in ordered(report.results) { html += row(result) }
-        html += "</table>\n<script>\(script)</script>\n</body></html>\n"
+        html += "</table>\n<script>\(script)\(TimelineHTML.script)</script>\n</body></html>\n"
         return html
     }
 
@@ -65,7 +66,8 @@ public enum HTMLReport {
         return results.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
     }
 
-    private static func row(_ result: CaseResult) -> String {
+    /// One case's table row; `anchor` (default: the case id) names its element `case-<anchor>`.
+    static func row(_ result: CaseResult, anchor: String? = nil) -> String {
         var cell = "<code>\(escape(result.id))</code><br>\(escape(result.title)) <small>\(escape(result.spec))</small>"
         if !result.detail.isEmpty { cell += "<pre>\(escape(result.detail))</pre>" }
         if !result.wireLog.isEmpty {
@@ -76,16 +78,17 @@ public enum HTMLReport {
         let filterOutcome = result.isUnexpectedFailure ? "fail new-failure" : result.outcome.rawValue
         let comparison = "<div class=\"cmp\"><div><small>expected</small><br>\(categories(result.expected))</div>"
             + "<div><small>observed</small><br>\(categories(result.observed))</div></div>"
-        return "<tr id=\"case-\(escape(result.id))\" data-suite=\"\(escape(result.suite))\" data-outcome=\"\(filterOutcome)\">"
+        return "<tr id=\"case-\(escape(anchor ?? result.id))\" data-suite=\"\(escape(result.suite))\" data-outcome=\"\(filterOutcome)\">"
             + "<td>\(cell)</td><td class=\"\(result.outcome.rawValue)\">\(result.outcome.rawValue)\(deviation)</td>"
             + "<td>\(comparison)</td><td>\(String(format: "%.2f", result.durationSeconds)) s</td></tr>\n"
+            + TimelineHTML.tableRow(result, anchor: anchor ?? result.id)
     }
 
     private static func categories(_ list: [StatusCategory]) -> String {
         list.isEmpty ? "—" : list.map { "<code>\(escape($0.rawValue))</code>" }.joined(separator: "<br>")
     }
 
-    private static let style = """
+    static let style = """
     body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#1d1d1f;background:#fff;max-width:1400px}
     h1{font-size:22px;margin:0 0 8px}h2{font-size:17px;margin:24px 0 6px}
     .verdict{padding:10px 14px;border-radius:6px;margin:8px 0}.verdict b{font-size:18px;margin-right:12px}
@@ -106,7 +109,8 @@ public enum HTMLReport {
     (function(){var s=document.getElementById('f-suite'),o=document.getElementById('f-outcome'),n=document.getElementById('shown');
     var rows=Array.prototype.slice.call(document.querySelectorAll('table.cases tr[data-suite]'));
     function apply(){var shown=0;rows.forEach(function(r){var ok=(!s.value||r.dataset.suite===s.value)&&
-    (!o.value||r.dataset.outcome.split(' ').indexOf(o.value)>=0);r.style.display=ok?'':'none';if(ok)shown++;});
+    (!o.value||r.dataset.outcome.split(' ').indexOf(o.value)>=0);r.style.display=ok?'':'none';if(ok)shown++;
+    var t=r.nextElementSibling;if(t&&t.classList.contains('tl-tr'))t.style.display=r.style.display;});
     n.textContent=shown+' of '+rows.length+' cases';}
     s.addEventListener('change',apply);o.addEventListener('change',apply);apply();})();
     """

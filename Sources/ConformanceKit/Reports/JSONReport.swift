@@ -5,9 +5,9 @@ import Foundation
 /// The `--json` report (schema: docs/report-schema.json).
 public enum JSONReport {
     /// The version of the report's layout; raised when a field changes meaning or goes away.
-    public static let schemaVersion = 3
+    public static let schemaVersion = 4
 
-    /// The report as a JSON value: `{"schemaVersion": 3, "summary": {...}, "cases": [...]}`.
+    /// The report as a JSON value: `{"schemaVersion": 4, "summary": {...}, "run": {...}, "cases": [...]}`.
     public static func value(_ report: RunReport) -> JSONValue {
         let counts = ReportCounts(report.results)
         let summary: JSONValue = [
@@ -39,9 +39,12 @@ public enum JSONReport {
                 "wireLog": .array(result.wireLog.map { .string($0) }),
             ]
             if let deviation = result.deviation { members["deviation"] = .string(deviation.rawValue) }
+            if let timeline = result.timeline { members["timeline"] = timelineValue(timeline) }
+            if let run = result.run { members["run"] = .int(run) }
             return .object(JSONObject(members))
         }
-        return ["schemaVersion": .int(schemaVersion), "summary": summary, "cases": .array(cases)]
+        return .object(JSONObject([("schemaVersion", .int(schemaVersion)), ("summary", summary)] + contextMembers(report.context)
+            + [("cases", .array(cases))]))
     }
 
     /// Pretty-printed JSON text with sorted keys.

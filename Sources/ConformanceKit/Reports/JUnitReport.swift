@@ -17,6 +17,7 @@ public enum JUnitReport {
             let skipped = results.count { isSkipped($0) }
             let time = results.reduce(0) { $0 + $1.durationSeconds }
             xml += #"  <testsuite name="\#(escape(suite))" tests="\#(results.count)" failures="\#(failures)" skipped="\#(skipped)" time="\#(seconds(time))">"# + "\n"
+            xml += properties(report, results: results)
             for result in results {
                 xml += #"    <testcase classname="\#(escape(suite))" name="\#(escape(result.id))" time="\#(seconds(result.durationSeconds))""#
                 let body = caseBody(result)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 
 /// Runs one case from setup to cleanup and produces its ``CaseResult``.
+import MockPubNubServer
 import Synchronization
 
 /// Resumes a continuation at most once, from whichever task gets there first.
@@ -46,11 +47,13 @@ struct CaseExecutor: Sendable {
         var listenerPort: Int?
         var planInstalled = false
         func finish(_ outcome: CaseOutcome, _ detail: String, observed: [StatusCategory] = [], wireLog: [String] = [],
-                    missedTime: Bool = false) -> CaseResult {
-            CaseResult(id: testCase.id, suite: testCase.suite, title: testCase.title, spec: testCase.spec,
-                       outcome: outcome, expected: testCase.expected, observed: observed,
-                       durationSeconds: Self.seconds(ContinuousClock.now - started), detail: detail, wireLog: wireLog,
-                       missedTime: missedTime)
+                    missedTime: Bool = false, timeline: CaseTimeline? = nil) -> CaseResult {
+            var result = CaseResult(id: testCase.id, suite: testCase.suite, title: testCase.title, spec: testCase.spec,
+                                    outcome: outcome, expected: testCase.expected, observed: observed,
+                                    durationSeconds: Self.seconds(ContinuousClock.now - started), detail: detail, wireLog: wireLog,
+                                    missedTime: missedTime)
+            result.timeline = timeline
+            return result
         }
 
         let missing = testCase.requires.subtracting(client.capabilities)
@@ -124,10 +127,20 @@ struct CaseExecutor: Sendable {
         // What the client reports once the runner asks it to close (a driver unsubscribing and
         // stopping its SDK, on its own schedule) is not part of the case: the observations end
         // here, for every client, as the built-in one's close stops listening first.
-        let observed = Self.distinct(await log.current.statuses)
+        let snapshot = await log.current
+        let observed = Self.distinct(snapshot.statuses)
         await session.close()
         pump.cancel()
-        let wireLog = ((try? await server.journal(subscribeKey: keys.subscribeKey)) ?? []).suffix(wireLogLength).map(\.line)
+        var journal = (try? await server.journal(subscribeKey: keys.subscribeKey)) ?? []
+        let wireLog = journal.suffix(wireLogLength).map(\.line)
+        var connectionEvents: [ConnectionEvent] = []
+        if let listenerPort {
+            connectionEvents = (try? await server.connectionEvents(port: listenerPort)) ?? []
+            // Requests on the case's own listener that name no key (a `time` ping before any keyed request).
+            let since = connectionEvents.first?.time ?? .infinity
+            journal += ((try? await server.journal(subscribeKey: FaultLayer.unattributedKey)) ?? [])
+                .filter { $0.localPort == listenerPort && $0.arrivalTime >= since }
+        }
         await cleanup(keys: keys, listenerPort: listenerPort, planInstalled: planInstalled)
 
         var failures = await steps.failures
@@ -135,7 +148,14 @@ struct CaseExecutor: Sendable {
             failures.append(.failed("time budget of \(Self.milliseconds(budget)) ms exceeded at step \(step)"))
         }
         let (outcome, detail) = Verdict.decide(testCase, failures: failures, observed: observed)
-        return finish(outcome, detail, observed: observed, wireLog: Array(wireLog), missedTime: budgetExceeded != nil)
+        var listenerFault: String?
+        if case .fault(let fault) = testCase.listener { listenerFault = fault }
+        let timeline = TimelineModel.build(journal: journal, observations: snapshot.timed, connectionEvents: connectionEvents,
+                                           listenerFault: listenerFault,
+                                           failingStep: outcome == .fail ? TimelineModel.failingStep(in: detail) : nil,
+                                           failed: outcome == .fail)
+        return finish(outcome, detail, observed: observed, wireLog: Array(wireLog), missedTime: budgetExceeded != nil,
+                      timeline: timeline)
     }
 
     private func cleanup(keys: CaseKeys, listenerPort: Int?, planInstalled: Bool) async {

@@ -41,6 +41,10 @@ public struct CaseResult: Sendable, Hashable {
     /// Whether it failed because time ran out (its budget or the driver's start-up), the kind of
     /// failure an over-committed machine causes (see ``FlakyRetry``).
     public var missedTime: Bool
+    /// The case's wire and the client's reports on one time axis, when the case got to run its steps.
+    public var timeline: CaseTimeline?
+    /// In a merged report, which of `RunContext.runs` the result comes from.
+    public var run: Int?
 
     public init(id: String, suite: String, title: String, spec: String, outcome: CaseOutcome,
                 expected: [StatusCategory], observed: [StatusCategory], durationSeconds: Double,
@@ -99,6 +103,8 @@ public struct RunReport: Sendable, Hashable {
     public var backOffs: Int
     /// How many cases ran at once at the end of the run.
     public var finalConcurrency: Int?
+    /// The catalog, shard and client version the run was (set by the CLI; `nil` in older reports).
+    public var context: RunContext?
 
     public init(client: String, summary: RunSummary, results: [CaseResult], backOffs: Int = 0, finalConcurrency: Int? = nil) {
         self.client = client

@@ -8,6 +8,8 @@ struct ObservationSnapshot: Sendable {
     var presence: [PresenceEvent] = []
     var appContext: [AppContextEvent] = []
     var version = 0
+    /// Everything above and the steps started, with wall-clock times (for the timeline).
+    var timed: [TimedObservation] = []
 }
 
 /// Collects a session's observations and lets steps wait for the next change, with a deadline.
@@ -19,6 +21,7 @@ actor ObservationLog {
     var current: ObservationSnapshot { snapshot }
 
     func record(_ event: ClientEvent) {
+        snapshot.timed.append(.of(event, at: TimelineClock.now()))
         switch event {
         case .status(let status): snapshot.statuses.append(status.category)
         case .message(let message): snapshot.messages.append(message)
@@ -30,9 +33,16 @@ actor ObservationLog {
 
     func record(result: OperationResult) {
         if let category = result.category {
+            snapshot.timed.append(TimedObservation(kind: .result, time: TimelineClock.now(),
+                                                   text: category.rawValue + (result.statusCode.map { " (HTTP \($0))" } ?? "")))
             snapshot.statuses.append(category)
             changed()
         }
+    }
+
+    /// Notes that step `number` starts (the timeline's step marks; no waiter is woken).
+    func mark(step number: Int, _ name: String) {
+        snapshot.timed.append(TimedObservation(kind: .step, time: TimelineClock.now(), text: "step \(number) \(name)", step: number))
     }
 
     /// Waits until `condition` holds for a snapshot or `deadline` passes; returns the last snapshot

@@ -51,6 +51,7 @@ final class StepRunner: Sendable {
         let alternativeOnly = Set(testCase.alternatives.flatMap(\.categories)).subtracting(testCase.expected)
         for (index, step) in testCase.steps.enumerated() {
             await state.set(step: index + 1)
+            await log.mark(step: index + 1, step.timelineName)
             if Task.isCancelled { return }
             let keepGoing = await execute(step, number: index + 1, alternativeOnly: alternativeOnly)
             if !keepGoing { return }

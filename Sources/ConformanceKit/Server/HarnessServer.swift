@@ -17,6 +17,9 @@ public protocol HarnessServer: Sendable {
     /// Opens a listener applying `fault` (a `ListenerFault` raw value) and returns its port.
     func openListener(fault: String) async throws -> Int
     func closeListener(port: Int) async throws
+    /// What happened on the connections of a listener opened with ``openListener(fault:)``
+    /// before any HTTP: accepts, failed or abandoned TLS handshakes (default: none known).
+    func connectionEvents(port: Int) async throws -> [ConnectionEvent]
     /// A loopback port with nothing listening.
     func refusedPort() async throws -> Int
     /// Enables Access Manager for a keyset.
@@ -28,6 +31,14 @@ public protocol HarnessServer: Sendable {
     func publish(subscribeKey: String, publishKey: String, channel: String, message: String) async throws
     /// Sends a plain request to the PubNub service; returns the status and body.
     func request(method: String, path: String, query: [(String, String)], body: [UInt8]?) async throws -> (status: Int, body: [UInt8])
+}
+
+/// Accepts and TLS handshake outcomes on a listener of a case's own (the server's own type).
+public typealias ConnectionEvent = MockPubNubServer.ConnectionEvent
+
+extension HarnessServer {
+    /// Servers that cannot tell (the admin API over HTTP) know no connection events.
+    public func connectionEvents(port: Int) async throws -> [ConnectionEvent] { [] }
 }
 
 /// One request recorded by the server: the fault layer's own type, passed as a value in process

@@ -72,6 +72,10 @@ public final class InProcessHarnessServer: HarnessServer {
         }
     }
 
+    public func connectionEvents(port: Int) async throws -> [ConnectionEvent] {
+        server.connectionEvents(port: port)
+    }
+
     public func closeListener(port: Int) async throws {
         server.closeListener(port: port)
     }

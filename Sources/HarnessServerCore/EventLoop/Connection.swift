@@ -128,9 +128,11 @@ final class Connection: LoopHandler {
         case .wantWrite:
             handshakeWantsWrite = true
         case .eof:
+            core.diagnostics?(.connection(ConnectionEvent(kind: .closedDuringHandshake, localPort: localPort, connectionID: connectionID, detail: "")))
             closeNow(reset: false)
         case .failed(_, let detail):
             core.diagnostics?(.tlsHandshakeFailure(peer: peer, reason: detail))
+            core.diagnostics?(.connection(ConnectionEvent(kind: .tlsHandshakeFailed, localPort: localPort, connectionID: connectionID, detail: detail)))
             closeNow(reset: false)
         }
         updateInterest()

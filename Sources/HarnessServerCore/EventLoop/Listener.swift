@@ -124,6 +124,7 @@ final class Listener: LoopHandler {
             core.openConnections.subtract(1, ordering: .relaxed)
             return
         }
+        core.diagnostics?(.connection(ConnectionEvent(kind: .accepted, localPort: control.port, detail: fault.rawValue)))
         if let behaviour = FaultedSocket.Behaviour(fault) {
             FaultedSocket(fd: fd, behaviour: behaviour, loop: loop, core: core).start()
             return

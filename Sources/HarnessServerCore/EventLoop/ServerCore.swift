@@ -69,6 +69,8 @@ public enum ConnectionDiagnostic: Sendable, Hashable, CustomStringConvertible {
     case tlsHandshakeFailure(peer: String, reason: String)
     /// A TLS ClientHello arrived on a plain HTTP listener; the server answered 400 and closed.
     case tlsOnPlainPort(peer: String, port: Int)
+    /// An accept or a handshake outcome, for the timelines of watched listeners (not a warning).
+    case connection(ConnectionEvent)
 
     public var description: String {
         switch self {
@@ -76,6 +78,7 @@ public enum ConnectionDiagnostic: Sendable, Hashable, CustomStringConvertible {
         case .tlsHandshakeFailure(let peer, let reason): "TLS handshake with \(peer) failed: \(reason)"
         case .tlsOnPlainPort(let peer, let port):
             "TLS handshake from \(peer) on plain HTTP port \(port): answered 400 (this port speaks plain HTTP), closed"
+        case .connection(let event): "\(event.kind.rawValue) on port \(event.localPort): \(event.detail)"
         }
     }
 }

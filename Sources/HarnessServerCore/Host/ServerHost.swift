@@ -16,6 +16,8 @@ public final class ServerHost: Sendable {
 
     package let http: HTTPServer
     private let tlsFactory: StreamFactory
+    /// Accepts and handshake outcomes on the listeners `openListener` opened.
+    private let connectionEventLog: ConnectionEventLog
     private let addresses = Mutex<Addresses?>(nil)
 
     private struct Addresses {
@@ -44,9 +46,15 @@ public final class ServerHost: Sendable {
             throw .tls(error)
         }
         tlsMaterial = material
-        var diagnostics: (@Sendable (ConnectionDiagnostic) -> Void)?
-        if let logger {
-            diagnostics = { (diagnostic: ConnectionDiagnostic) in logger.warning("\(diagnostic)") }
+        let eventLog = ConnectionEventLog()
+        connectionEventLog = eventLog
+        // Connection events go to the per-port log (they are no warnings); the rest to the logger.
+        let diagnostics = { @Sendable (diagnostic: ConnectionDiagnostic) -> Void in
+            if case .connection(let event) = diagnostic {
+                eventLog.record(event)
+            } else {
+                logger?.warning("\(diagnostic)")
+            }
         }
         http = HTTPServer(
             configuration: configuration.httpServer, parseErrorResponse: parseErrorResponse, logger: logger, diagnostics: diagnostics
@@ -130,13 +138,23 @@ public final class ServerHost: Sendable {
 
     /// Opens a loopback listener applying `fault` to every connection.
     public func openListener(fault: ListenerFault, port: Int = 0) throws(HTTPServerError) -> BoundAddress {
-        try http.addListener(
+        let address = try http.addListener(
             host: configuration.host, port: port, fault: fault, streamFactory: fault.isTLS ? tlsFactory : nil)
+        // Before anyone knows the port, so its first accept is kept.
+        connectionEventLog.watch(address.port)
+        return address
     }
 
-    /// Closes a listener opened with `openListener`.
+    /// Closes a listener opened with `openListener` (and forgets its connection events).
     public func closeListener(port: Int) {
         http.removeListener(port: port)
+        connectionEventLog.unwatch(port)
+    }
+
+    /// What happened to the connections of a listener opened with `openListener` before any HTTP:
+    /// accepts (with the listener fault), failed or abandoned TLS handshakes; oldest first.
+    public func connectionEvents(port: Int) -> [ConnectionEvent] {
+        connectionEventLog.events(port: port)
     }
 
     /// Applies `faults` to the next connections accepted on `port`, one each.

@@ -107,6 +107,7 @@ package final class FaultLayer: RequestHandler {
         }
         // The record a full ring dropped is freed here, outside the lock.
         _ = consume evicted
+        let responder = subject.recording(responder)
         guard let fired = decision.firedRule else {
             if let service { // the common case: hand over the route instead of classifying again
                 service.handle(request, classified: classified, context: context, responder: responder)

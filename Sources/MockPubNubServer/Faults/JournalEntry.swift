@@ -35,6 +35,8 @@ public struct JournalEntry: Sendable, Hashable, Codable {
     public var matchNumber: Int?
     /// The random draw of a probabilistic rule that fired.
     public var draw: Double?
+    /// How the server answered; absent while the request is still waiting (a parked long-poll).
+    public var answer: JournalAnswer?
 
     /// The entry in the admin API's JSON form (fields in declaration order, absent ones omitted).
     public var json: JSONValue {
@@ -57,6 +59,7 @@ public struct JournalEntry: Sendable, Hashable, Codable {
         add("fault", fault.map { .string($0.rawValue) })
         add("matchNumber", matchNumber.map(JSONValue.int))
         add("draw", draw.map(JSONValue.double))
+        add("answer", answer?.json)
         return .object(JSONObject(members))
     }
 }

@@ -7,6 +7,8 @@
 final class JournalSubject: Sendable {
     let request: HTTPRequest
     let context: RequestContext
+    /// How the server answered, once it has (``recording(_:)``).
+    let answer = JournalAnswerSlot()
 
     init(request: HTTPRequest, context: RequestContext) {
         self.request = request
@@ -28,6 +30,7 @@ struct JournalRecord: Sendable {
         var entry = JournalEntry(
             sequence: sequence, request: request, context: subject.context, route: route,
             subscribeKey: subscribeKey, uuid: route?.uuid ?? request.queryItems?["uuid"], fired: fired)
+        entry.answer = subject.answer.withLock { $0 }
         if request.method == PushNotice.journalMethod { entry.endpoint = .push }
         return entry
     }

@@ -141,8 +141,12 @@ public final class MockServer: Sendable {
         try host.openListener(fault: fault, port: port)
     }
 
-    /// Closes a listener opened with `openListener`.
+    /// Closes a listener opened with `openListener` (and forgets its connection events).
     public func closeListener(port: Int) { host.closeListener(port: port) }
+
+    /// What happened to the connections of a listener opened with `openListener` before any HTTP:
+    /// accepts (with the listener fault), failed or abandoned TLS handshakes; oldest first.
+    public func connectionEvents(port: Int) -> [ConnectionEvent] { host.connectionEvents(port: port) }
 
     /// Applies `faults` to the next connections accepted on `port`, one each.
     public func queueConnectionFaults(_ faults: [ListenerFault], port: Int) { host.queueConnectionFaults(faults, port: port) }
