@@ -99,7 +99,8 @@ public enum MachineProbe {
 
     /// The median of 20 one-byte echoes over a TCP connection on 127.0.0.1 (nil if sockets fail).
     static func loopbackRoundTrip() -> Double? {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // Close-on-exec everywhere: driver processes started meanwhile must not inherit these.
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard listener >= 0 else { return nil }
         defer { close(listener) }
         var address = sockaddr_in()
@@ -111,7 +112,7 @@ public enum MachineProbe {
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0 }
         }
         guard bound, listen(listener, 1) == 0 else { return nil }
-        let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard client >= 0 else { return nil }
         defer { close(client) }
         var timeout = timeval(tv_sec: 2, tv_usec: 0)
@@ -120,7 +121,7 @@ public enum MachineProbe {
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
         }
         guard connected else { return nil }
-        let server = accept(listener, nil, nil)
+        let server = accept4(listener, nil, nil, Int32(SOCK_CLOEXEC.rawValue))
         guard server >= 0 else { return nil }
         setsockopt(server, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let rounds = 20
