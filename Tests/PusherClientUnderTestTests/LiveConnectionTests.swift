@@ -127,9 +127,7 @@ import Testing
         defer { server.stop() }
         let live = try LiveClient(port: server.port)
         defer { live.stop() }
-        live.client.connect()
-        #expect(await live.wait { $0.isConnected } != nil)
-        let peer = try #require(server.peers.items.first)
+        let peer = try await live.connectedPeer(of: server)
         peer.sendPing([1, 2, 3])
         #expect(await peer.received.wait { $0.contains(.pong) } != nil)
         peer.sendText(#"{"event":"pusher:ping","data":"{}"}"#)
@@ -141,9 +139,7 @@ import Testing
         defer { server.stop() }
         let live = try LiveClient(port: server.port) { $0.connection.pongTimeout = 0.5 }
         defer { live.stop() }
-        live.client.connect()
-        #expect(await live.wait { $0.isConnected } != nil)
-        let peer = try #require(server.peers.items.first)
+        let peer = try await live.connectedPeer(of: server)
         #expect(await peer.text { $0 == #"{"event":"pusher:ping"}"# } != nil)
         let lost = await live.wait { $0.isDisconnected }
         guard case .disconnected(.transport(let error)?, true)? = lost else { Issue.record("got \(String(describing: lost))"); return }
@@ -161,9 +157,7 @@ import Testing
         }
         defer { live.stop() }
         live.client.subscribe(to: "news")
-        live.client.connect()
-        #expect(await live.wait { $0.isConnected } != nil)
-        let peer = try #require(server.peers.items.first)
+        let peer = try await live.connectedPeer(of: server)
         #expect(await peer.text { $0 == #"{"event":"pusher:subscribe","data":{"channel":"news"}}"# } != nil)
         peer.sendText(#"{"event":"pusher_internal:subscription_succeeded","data":"{}","channel":"news"}"#)
         #expect(await live.wait { $0 == .subscribed(channel: "news") } != nil)

@@ -41,9 +41,7 @@ import Testing
         defer { server.stop() }
         let live = try LiveClient(port: server.port)
         defer { live.stop() }
-        live.client.connect()
-        #expect(await live.wait { $0.isConnected } != nil)
-        let peer = try #require(server.peers.items.first)
+        let peer = try await live.connectedPeer(of: server)
         let text = #"{"event":"split","data":"{\"n\":1}","channel":"c"}"#
         var encoder = WebSocketFrameEncoder.server
         let payload = Array(text.utf8)

@@ -9,18 +9,21 @@ import Testing
 
 /// `pubnub-harness serve` as a subprocess: prints its address, serves, exits 0 on SIGINT and SIGTERM.
 @Suite struct ServeCommandProcessTests {
-    static let addressPrefix = "listening on http://127.0.0.1:"
+    /// Starts `serve ARGUMENTS` and reads its port from the address line; a process without one is
+    /// killed and the test fails.
+    static func serve(_ arguments: [String]) async throws -> (HarnessProcess.Server, Int) {
+        let server = try HarnessProcess.Server(arguments)
+        guard let line = await server.line(after: "listening on http://127.0.0.1:"), let port = Int(line) else {
+            _ = await server.stop(signal: SIGKILL)
+            throw BlockingTestClient.ClientError(description: "no address line: \(server.text)")
+        }
+        return (server, port)
+    }
 
     @Test(arguments: [SIGINT, SIGTERM])
     func servesTimeAndExitsZeroOnSignal(_ signal: Int32) async throws {
         try #require(HarnessProcess.exists, "build the executable first: \(HarnessProcess.binary)")
-        let server = try HarnessProcess.Server(["--port", "0", "--quiet"])
-        let line = await server.line(after: Self.addressPrefix)
-        guard let line, let port = Int(line) else {
-            _ = await server.stop(signal: SIGKILL)
-            Issue.record("no address line: \(server.text)")
-            return
-        }
+        let (server, port) = try await Self.serve(["--port", "0", "--quiet"])
         let client = try BlockingTestClient(port: port)
         client.send("GET /time/0 HTTP/1.1\r\nHost: x\r\n\r\n")
         let response = try #require(client.readResponse())
@@ -31,13 +34,7 @@ import Testing
 
     @Test func timeoutOptionsCloseSlowAndIdleConnections() async throws {
         try #require(HarnessProcess.exists, "build the executable first: \(HarnessProcess.binary)")
-        let server = try HarnessProcess.Server(["--port", "0", "--quiet", "--header-timeout", "0.2", "--idle-timeout", "0.3"])
-        let line = await server.line(after: Self.addressPrefix)
-        guard let line, let port = Int(line) else {
-            _ = await server.stop(signal: SIGKILL)
-            Issue.record("no address line: \(server.text)")
-            return
-        }
+        let (server, port) = try await Self.serve(["--port", "0", "--quiet", "--header-timeout", "0.2", "--idle-timeout", "0.3"])
         let slow = try BlockingTestClient(port: port)
         slow.send("GET /time/0 HTTP/1.1\r\n")
         let slowRest = slow.readToEnd()

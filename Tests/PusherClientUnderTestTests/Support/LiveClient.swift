@@ -34,6 +34,14 @@ final class LiveClient: Sendable {
         events.items.filter { if case .event = $0 { false } else { true } }
     }
 
+    /// Connects, waits until connected, and returns the server's first peer (the test fails if
+    /// either does not happen).
+    func connectedPeer(of server: ScriptedWebSocketServer, sourceLocation: SourceLocation = #_sourceLocation) async throws -> ScriptedWebSocketPeer {
+        client.connect()
+        try #require(await wait { $0.isConnected } != nil, sourceLocation: sourceLocation)
+        return try #require(server.peers.items.first, sourceLocation: sourceLocation)
+    }
+
     /// Connects and waits for the connect to fail; the transport error it failed with (nil: it did
     /// not fail that way, recorded as an issue with what came instead).
     func connectFailure(sourceLocation: SourceLocation = #_sourceLocation) async -> PusherTransportError? {
