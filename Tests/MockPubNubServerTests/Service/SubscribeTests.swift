@@ -31,10 +31,10 @@ import Testing
 
     @Test func signalsCarryEAndDefaultSequenceIsOne() {
         let h = ServiceHarness()
-        h.call("/signal/demo/demo/0/ch/0/%22s%22?uuid=x&custom_message_type=t1")
+        h.call("/signal/demo/demo/0/ch/0/%22s%22?uuid=x&custom_message_type=typ1")
         h.publish("ch", "\"m\"", query: "uuid=y")
         #expect(h.call("/v2/subscribe/demo/ch/0?tt=1") == (200, "{\"t\":{\"t\":\"\(serviceFirstTT + 1)\",\"r\":12},\"m\":["
-            + "{\"a\":\"2\",\"f\":0,\"e\":1,\"i\":\"x\",\"p\":{\"t\":\"\(serviceFirstTT)\",\"r\":12},\"k\":\"demo\",\"c\":\"ch\",\"d\":\"s\",\"cmt\":\"t1\"},"
+            + "{\"a\":\"2\",\"f\":0,\"e\":1,\"i\":\"x\",\"p\":{\"t\":\"\(serviceFirstTT)\",\"r\":12},\"k\":\"demo\",\"c\":\"ch\",\"d\":\"s\",\"cmt\":\"typ1\"},"
             + "{\"a\":\"2\",\"f\":0,\"i\":\"y\",\"s\":1,\"p\":{\"t\":\"\(serviceFirstTT + 1)\",\"r\":12},\"k\":\"demo\",\"c\":\"ch\",\"d\":\"m\"}]}"))
     }
 
