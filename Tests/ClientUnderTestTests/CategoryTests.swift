@@ -141,7 +141,8 @@ import HarnessHTTPClient
         defer { server.stop() }
         let client = try makeClient(origin: server.origin)
         let outcomes = Waitable<Result<PNTimeResult, PNStatus>>()
-        client.time { outcomes.append($0) }
+        // Weakly: a failed status keeps its retry, which keeps this completion (a cycle through the list).
+        client.time { [weak outcomes] in outcomes?.append($0) }
         _ = try #require(await server.journal.wait(count: 1))
         client.cancelAllRequests()
         let outcome = try #require(await outcomes.wait(count: 1)?.first)
@@ -174,7 +175,8 @@ import HarnessHTTPClient
         defer { server.stop() }
         let client = try makeClient(origin: server.origin)
         let outcomes = Waitable<Result<PNTimeResult, PNStatus>>()
-        client.time { outcomes.append($0) }
+        // Weakly: a failed status keeps its retry, which keeps this completion (a cycle through the list).
+        client.time { [weak outcomes] in outcomes?.append($0) }
         let first = try #require(await outcomes.wait(count: 1)?.first)
         guard case .failure(let status) = first else { Issue.record("expected failure"); return }
         #expect(status.canRetry)

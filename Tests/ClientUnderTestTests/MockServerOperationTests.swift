@@ -117,9 +117,10 @@ import Testing
         try mock.installRule(match: #"{"endpoint":"here-now"}"#, fault: #"{"kind":"status","status":403}"#)
         let client = try makeClient(origin: mock.origin)
         let published = Waitable<Result<PNPublishResult, PNStatus>>()
-        client.publish("x", channel: "c") { published.append($0) }
+        // Weakly: a failed status keeps its retry, which keeps this completion (a cycle through the list).
+        client.publish("x", channel: "c") { [weak published] in published?.append($0) }
         let denied = Waitable<Result<PNHereNowResult, PNStatus>>()
-        client.hereNow(channels: ["c"]) { denied.append($0) }
+        client.hereNow(channels: ["c"]) { [weak denied] in denied?.append($0) }
         let publishOutcome = try #require(await published.wait(count: 1)?.first)
         guard case .success(let result) = publishOutcome else { Issue.record("\(publishOutcome)"); return }
         #expect(try await client.history(channel: "c", includeTimetoken: true).messages.map(\.timetoken) == [result.timetoken])
@@ -135,7 +136,8 @@ import Testing
         try mock.installRule(match: #"{"endpoint":"publish"}"#, times: 1, fault: #"{"kind":"status","status":500}"#)
         let client = try makeClient(origin: mock.origin)
         let outcomes = Waitable<Result<PNPublishResult, PNStatus>>()
-        client.publish("again", channel: "c") { outcomes.append($0) }
+        // Weakly: a failed status keeps its retry, which keeps this completion (a cycle through the list).
+        client.publish("again", channel: "c") { [weak outcomes] in outcomes?.append($0) }
         let first = try #require(await outcomes.wait(count: 1)?.first)
         guard case .failure(let status) = first else { Issue.record("\(first)"); return }
         #expect(status.category == .unknown)

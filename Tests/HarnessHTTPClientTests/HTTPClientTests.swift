@@ -15,7 +15,7 @@ struct HTTPClientTests {
     }
 
     @Test func keepAliveReusesOneConnection() async throws {
-        let server = try KeepAliveTestServer { index, target in KeepAliveTestServer.response("[\(index),\"\(target)\"]") }
+        let server = try ScriptedServer(keepAlive: { index, request in ScriptedServer.keepAliveResponse("[\(index),\"\(request.target)\"]") })
         defer { server.stop() }
         let client = try HTTPClient(host: "127.0.0.1", port: server.port, trust: nil, userAgent: "t")
         for n in 0..<3 {
@@ -28,7 +28,7 @@ struct HTTPClientTests {
     }
 
     @Test func withoutKeepAliveEachRequestHasItsConnection() async throws {
-        let server = try KeepAliveTestServer { index, _ in KeepAliveTestServer.response("\(index)") }
+        let server = try ScriptedServer(keepAlive: { index, _ in ScriptedServer.keepAliveResponse("\(index)") })
         defer { server.stop() }
         let client = try HTTPClient(host: "127.0.0.1", port: server.port, trust: nil, userAgent: "t", keepAlive: false)
         for _ in 0..<2 {
@@ -39,7 +39,7 @@ struct HTTPClientTests {
     }
 
     @Test func connectionCloseAnswerIsNotKept() async throws {
-        let server = try KeepAliveTestServer { _, _ in KeepAliveTestServer.response("{}", extraHeaders: "Connection: close\r\n") }
+        let server = try ScriptedServer(keepAlive: { _, _ in ScriptedServer.keepAliveResponse("{}", extraHeaders: "Connection: close\r\n") })
         defer { server.stop() }
         let client = try HTTPClient(host: "127.0.0.1", port: server.port, trust: nil, userAgent: "t")
         _ = try await client.perform(HTTPClientRequest(target: "/"), timeout: 20).get()
@@ -49,7 +49,7 @@ struct HTTPClientTests {
     /// The server drops the kept connection after one answer without saying so: the next request
     /// finds it closed and goes out again on a new connection.
     @Test func staleKeptConnectionIsReplaced() async throws {
-        let server = try KeepAliveTestServer { index, _ in index == 0 ? KeepAliveTestServer.response("\"first\"") : nil }
+        let server = try ScriptedServer(keepAlive: { index, _ in index == 0 ? ScriptedServer.keepAliveResponse("\"first\"") : nil })
         defer { server.stop() }
         let client = try HTTPClient(host: "127.0.0.1", port: server.port, trust: nil, userAgent: "t")
         for _ in 0..<3 {
@@ -61,7 +61,7 @@ struct HTTPClientTests {
 
     @Test func chunkedBodyThenReuse() async throws {
         let chunked = Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2;x=y\r\nde\r\n0\r\n\r\n".utf8)
-        let server = try KeepAliveTestServer { _, _ in chunked }
+        let server = try ScriptedServer(keepAlive: { _, _ in chunked })
         defer { server.stop() }
         let client = try HTTPClient(host: "127.0.0.1", port: server.port, trust: nil, userAgent: "t")
         for _ in 0..<2 {
@@ -71,10 +71,10 @@ struct HTTPClientTests {
     }
 
     @Test func deadlinePassesWhileTheServerIsSilent() async throws {
-        let server = try KeepAliveTestServer { _, _ in
+        let server = try ScriptedServer(keepAlive: { _, _ in
             Thread.sleep(forTimeInterval: 3)  // holds the answer past the client's deadline
             return nil
-        }
+        })
         defer { server.stop() }
         let client = try HTTPClient(host: "127.0.0.1", port: server.port, trust: nil, userAgent: "t")
         let outcome = await client.perform(HTTPClientRequest(target: "/"), timeout: 0.3)

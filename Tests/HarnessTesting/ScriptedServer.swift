@@ -43,23 +43,53 @@ package enum ScriptedReply: Sendable {
     }
 }
 
-/// A tiny HTTP server on 127.0.0.1:0 with real sockets; each connection gets one request and the
-/// reply the handler chooses. Every request is recorded in `journal`.
+/// A tiny HTTP server on 127.0.0.1:0 with real sockets. By default each connection gets one
+/// request and the reply the handler chooses; in keep-alive mode a connection serves request after
+/// request. Every request is recorded in `journal`.
 package final class ScriptedServer: Sendable {
+    /// How connections are served.
+    private enum Mode: Sendable {
+        /// One request, the handler's reply, then the connection ends.
+        case oneRequest(@Sendable (SeenRequest) -> ScriptedReply)
+        /// Up to 100 requests; bytes for each (given its 0-based index on the connection), nil to
+        /// close without answering.
+        case keepAlive(@Sendable (Int, SeenRequest) -> [UInt8]?)
+    }
+
     package let port: Int
     package let journal = Waitable<SeenRequest>()
     private let listenFD: Int32
-    private let handler: @Sendable (SeenRequest) -> ScriptedReply
+    private let mode: Mode
     private let open = Mutex<[Int32]>([])
     private let stopped = Mutex(false)
+    private let acceptedCount = Mutex(0)
 
-    package init(handler: @escaping @Sendable (SeenRequest) -> ScriptedReply) throws {
+    /// One request per connection, answered as `handler` says.
+    package convenience init(handler: @escaping @Sendable (SeenRequest) -> ScriptedReply) throws {
+        try self.init(mode: .oneRequest(handler))
+    }
+
+    /// Keep-alive: `reply(indexOnConnection, request)` gives each response's bytes; nil closes the
+    /// connection without answering.
+    package convenience init(keepAlive reply: @escaping @Sendable (Int, SeenRequest) -> [UInt8]?) throws {
+        try self.init(mode: .keepAlive(reply))
+    }
+
+    private init(mode: Mode) throws {
         let (fd, port) = try loopbackListener(backlog: 64)
         self.port = port
         listenFD = fd
-        self.handler = handler
+        self.mode = mode
         let thread = Thread { [self] in acceptLoop() }
         thread.start()
+    }
+
+    /// Connections accepted so far.
+    package var accepted: Int { acceptedCount.withLock { $0 } }
+
+    /// A 200 response with a JSON body and `Content-Length` (the connection stays open).
+    package static func keepAliveResponse(_ body: String, extraHeaders: String = "") -> [UInt8] {
+        Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\(extraHeaders)\r\n\(body)".utf8)
     }
 
     package var origin: String { "127.0.0.1:\(port)" }
@@ -85,43 +115,32 @@ package final class ScriptedServer: Sendable {
 
     deinit { stop() }
 
-    /// The listening descriptor is closed here, by the only thread that uses it, once accepting ends.
     private func acceptLoop() {
-        defer { close(listenFD) }
-        while !stopped.withLock({ $0 }) {
-            let client = accept(listenFD, nil, nil)
-            if client < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            let accepted = open.withLock { fds in
+        acceptConnections(on: listenFD, stopped: { stopped.withLock { $0 } }) { [self] client in
+            open.withLock { fds in
                 if stopped.withLock({ $0 }) { return false }
                 fds.append(client)
+                acceptedCount.withLock { $0 += 1 }
                 return true
             }
-            guard accepted else {
-                close(client)
-                return
+        } serve: { [self] client, _ in
+            switch mode {
+            case .oneRequest(let handler): serve(client, handler)
+            case .keepAlive(let reply): serveKeepAlive(client, reply)
             }
-            let thread = Thread { [self] in serve(client) }
-            thread.start()
         }
     }
 
-    private func serve(_ fd: Int32) {
-        guard let request = readRequest(fd) else {
+    private func serve(_ fd: Int32, _ handler: @Sendable (SeenRequest) -> ScriptedReply) {
+        var buffer: [UInt8] = []
+        guard let request = readRequest(fd, &buffer) else {
             release(fd)
             return
         }
         journal.append(request)
         switch handler(request) {
         case .bytes(let bytes):
-            var offset = 0
-            while offset < bytes.count {
-                let n = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                if n <= 0 { break }
-                offset += n
-            }
+            sendAll(bytes, on: fd)
             shutdown(fd, Int32(SHUT_WR))
             var sink = [UInt8](repeating: 0, count: 256)
             while recv(fd, &sink, sink.count, 0) > 0 {}
@@ -139,15 +158,39 @@ package final class ScriptedServer: Sendable {
         }
     }
 
-    private func readRequest(_ fd: Int32) -> SeenRequest? {
+    private func serveKeepAlive(_ fd: Int32, _ reply: @Sendable (Int, SeenRequest) -> [UInt8]?) {
+        defer { release(fd) }
         var buffer: [UInt8] = []
+        for index in 0..<100 {
+            guard let request = readRequest(fd, &buffer) else { return }
+            journal.append(request)
+            guard let bytes = reply(index, request), sendAll(bytes, on: fd) else { return }
+        }
+    }
+
+    /// Writes all of `bytes`; false if the connection failed first.
+    @discardableResult
+    private func sendAll(_ bytes: [UInt8], on fd: Int32) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n <= 0 { return false }
+            offset += n
+        }
+        return true
+    }
+
+    /// The next request on `fd`; `buffer` keeps bytes read beyond it for the next call.
+    private func readRequest(_ fd: Int32, _ buffer: inout [UInt8]) -> SeenRequest? {
         var chunk = [UInt8](repeating: 0, count: 4096)
         let terminator: [UInt8] = [13, 10, 13, 10]
         var headerEnd: Int?
-        while headerEnd == nil {
-            let n = recv(fd, &chunk, chunk.count, 0)
-            if n <= 0 { return nil }
-            buffer += chunk[0..<n]
+        for round in 0..<100_000 where headerEnd == nil {
+            if round > 0 || buffer.count < 4 {
+                let n = recv(fd, &chunk, chunk.count, 0)
+                if n <= 0 { return nil }
+                buffer += chunk[0..<n]
+            }
             if buffer.count >= 4 {
                 for i in 0...(buffer.count - 4) where Array(buffer[i..<i + 4]) == terminator {
                     headerEnd = i
@@ -155,7 +198,8 @@ package final class ScriptedServer: Sendable {
                 }
             }
         }
-        let head = String(decoding: buffer[0..<headerEnd!], as: UTF8.self)
+        guard let headerEnd else { return nil }
+        let head = String(decoding: buffer[0..<headerEnd], as: UTF8.self)
         let lines = head.components(separatedBy: "\r\n")
         let parts = lines[0].split(separator: " ")
         guard parts.count == 3 else { return nil }
@@ -164,13 +208,15 @@ package final class ScriptedServer: Sendable {
             guard let colon = line.firstIndex(of: ":") else { continue }
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
-        var body = Array(buffer[(headerEnd! + 4)...])
+        buffer.removeFirst(headerEnd + 4)
         let length = Int(headers["content-length"] ?? "0") ?? 0
-        while body.count < length {
+        while buffer.count < length {
             let n = recv(fd, &chunk, chunk.count, 0)
             if n <= 0 { return nil }
-            body += chunk[0..<n]
+            buffer += chunk[0..<n]
         }
+        let body = Array(buffer.prefix(length))
+        buffer.removeFirst(length)
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return SeenRequest(method: String(parts[0]), target: String(parts[1]), headers: headers, body: body,
@@ -200,6 +246,33 @@ package final class RefusingPort: Sendable {
     }
 
     deinit { close(fd) }
+}
+
+/// The accept loop of the tests' threaded servers: accepts on `listenFD` until it is shut down or
+/// `stopped` says so, and hands each connection `admit` takes (false: closed, and accepting ends)
+/// to `serve` on a thread of its own, with its 1-based accept number. The listening descriptor is
+/// closed here, by the only thread that uses it, once accepting ends.
+package func acceptConnections(
+    on listenFD: Int32, stopped: () -> Bool, admit: (Int32) -> Bool,
+    serve: @escaping @Sendable (Int32, Int) -> Void
+) {
+    defer { close(listenFD) }
+    var count = 0
+    while !stopped() {
+        let client = accept(listenFD, nil, nil)
+        if client < 0 {
+            if errno == EINTR { continue }
+            return
+        }
+        guard admit(client) else {
+            close(client)
+            return
+        }
+        count += 1
+        let index = count
+        let thread = Thread { serve(client, index) }
+        thread.start()
+    }
 }
 
 /// A TCP listener on 127.0.0.1 at a free port (port 0), for the tests' own servers.

@@ -48,23 +48,10 @@ package final class WebSocketTestClient {
     }
 
     private func startTLS(_ pem: String) throws {
-        guard let ctx = SSL_CTX_new(TLS_client_method()) else { throw BlockingTestClient.ClientError(description: "SSL_CTX_new") }
+        let ctx = try TLSTestClient.makeContext(TLSClientOptions(trustedCAPEM: pem))
         self.ctx = ctx
-        SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, nil)
-        let bytes = Array(pem.utf8)
-        let x509: OpaquePointer? = bytes.withUnsafeBytes { buffer in
-            guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }
-            defer { BIO_free(bio) }
-            return PEM_read_bio_X509(bio, nil, nil, nil)
-        }
-        guard let x509 else { throw BlockingTestClient.ClientError(description: "CA PEM") }
-        defer { X509_free(x509) }
-        _ = X509_STORE_add_cert(SSL_CTX_get_cert_store(ctx), x509)
-        guard let ssl = SSL_new(ctx) else { throw BlockingTestClient.ClientError(description: "SSL_new") }
+        guard let ssl = TLSTestClient.makeSession(ctx, fd: fd, host: "localhost") else { throw BlockingTestClient.ClientError(description: "SSL_new") }
         self.ssl = ssl
-        _ = SSL_set_fd(ssl, fd)
-        _ = copenssl_set_tlsext_host_name(ssl, "localhost")
-        _ = SSL_set1_host(ssl, "localhost")
         guard SSL_connect(ssl) == 1 else { throw BlockingTestClient.ClientError(description: "TLS handshake failed") }
     }
 

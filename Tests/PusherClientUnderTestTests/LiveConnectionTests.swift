@@ -85,15 +85,28 @@ import Testing
         #expect(!live.callbacks.contains { if case .willAutomaticallyReconnect = $0 { true } else { false } })
     }
 
-    @Test func refusedInitialConnectIsReportedAndNotRetried() async throws {
+    /// An initial connect that cannot succeed, and the kind of transport error it must report.
+    enum InitialConnectFailure: String, Sendable, CaseIterable {
+        /// Nothing listens on the port.
+        case refused
+        /// TLS to a server whose certificate the system trust store does not know.
+        case untrustedCertificate
+    }
+
+    @Test(arguments: InitialConnectFailure.allCases)
+    func aFailedInitialConnectIsReportedAndNotRetried(_ failure: InitialConnectFailure) async throws {
         let refusing = RefusingPort()
-        let live = try LiveClient(port: refusing.port)
+        let server = try failure == .untrustedCertificate ? greetingServer(tls: TLSMaterial.generate()) : nil
+        defer { server?.stop() }
+        let live = try LiveClient(port: server?.port ?? refusing.port) {
+            $0.useTLS = failure == .untrustedCertificate
+            $0.trustedCA = .system
+        }
         defer { live.stop() }
-        live.client.connect()
-        let event = await live.wait { if case .failed = $0 { true } else { false } }
-        guard case .failed(.transport(let error))? = event else { Issue.record("got \(String(describing: event))"); return }
-        #expect(error.kind == .connect)
+        let error = try #require(await live.connectFailure())
+        #expect(error.kind == (failure == .refused ? .connect : .tls))
         #expect(live.client.connectionState == .disconnected)
+        #expect(!live.callbacks.contains { if case .willAutomaticallyReconnect = $0 { true } else { false } })
     }
 
     @Test func disconnectSendsClose1000AndReportsNoError() async throws {
@@ -114,9 +127,7 @@ import Testing
         defer { server.stop() }
         let live = try LiveClient(port: server.port)
         defer { live.stop() }
-        live.client.connect()
-        #expect(await live.wait { $0.isConnected } != nil)
-        let peer = try #require(server.peers.items.first)
+        let peer = try await live.connectedPeer(of: server)
         peer.sendPing([1, 2, 3])
         #expect(await peer.received.wait { $0.contains(.pong) } != nil)
         peer.sendText(#"{"event":"pusher:ping","data":"{}"}"#)
@@ -128,9 +139,7 @@ import Testing
         defer { server.stop() }
         let live = try LiveClient(port: server.port) { $0.connection.pongTimeout = 0.5 }
         defer { live.stop() }
-        live.client.connect()
-        #expect(await live.wait { $0.isConnected } != nil)
-        let peer = try #require(server.peers.items.first)
+        let peer = try await live.connectedPeer(of: server)
         #expect(await peer.text { $0 == #"{"event":"pusher:ping"}"# } != nil)
         let lost = await live.wait { $0.isDisconnected }
         guard case .disconnected(.transport(let error)?, true)? = lost else { Issue.record("got \(String(describing: lost))"); return }
@@ -148,27 +157,9 @@ import Testing
         }
         defer { live.stop() }
         live.client.subscribe(to: "news")
-        live.client.connect()
-        #expect(await live.wait { $0.isConnected } != nil)
-        let peer = try #require(server.peers.items.first)
+        let peer = try await live.connectedPeer(of: server)
         #expect(await peer.text { $0 == #"{"event":"pusher:subscribe","data":{"channel":"news"}}"# } != nil)
         peer.sendText(#"{"event":"pusher_internal:subscription_succeeded","data":"{}","channel":"news"}"#)
         #expect(await live.wait { $0 == .subscribed(channel: "news") } != nil)
-    }
-
-    @Test func tlsWithoutTheHarnessCAFails() async throws {
-        let material = try TLSMaterial.generate()
-        let server = try greetingServer(tls: material)
-        defer { server.stop() }
-        let live = try LiveClient(port: server.port) {
-            $0.useTLS = true
-            $0.trustedCA = .system
-        }
-        defer { live.stop() }
-        live.client.connect()
-        let event = await live.wait { if case .failed = $0 { true } else { false } }
-        guard case .failed(.transport(let error))? = event else { Issue.record("got \(String(describing: event))"); return }
-        #expect(error.kind == .tls)
-        #expect(live.client.connectionState == .disconnected)
     }
 }

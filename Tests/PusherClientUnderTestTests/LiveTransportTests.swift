@@ -8,33 +8,32 @@ import Testing
 /// The WebSocket layer under the client: upgrade verification, fragmented and interleaved frames,
 /// a masked frame from the server, the delegate, automatic connect, and the thread ending with the client.
 @Suite(.timeLimit(.minutes(1))) struct LiveTransportTests {
-    @Test func aWrongAcceptValueFailsTheConnect() async throws {
-        let server = try ScriptedWebSocketServer(responseHead: { _ in
-            Array("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n".utf8)
-        })
-        defer { server.stop() }
-        let live = try LiveClient(port: server.port)
-        defer { live.stop() }
-        live.client.connect()
-        let event = await live.wait { if case .failed = $0 { true } else { false } }
-        guard case .failed(.transport(let error))? = event else { Issue.record("got \(String(describing: event))"); return }
-        #expect(error.kind == .handshake)
-        #expect(error.message.contains("wrongAcceptValue"))
-        #expect(live.client.connectionState == .disconnected)
+    /// A 101 answer the client must refuse, and what its handshake error names.
+    struct RefusedUpgrade: Sendable, CustomTestStringConvertible {
+        let name: String
+        let responseHead: String
+        let messageFragment: String
+        var testDescription: String { name }
+
+        static let all = [
+            RefusedUpgrade(
+                name: "wrong Sec-WebSocket-Accept",
+                responseHead: "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n",
+                messageFragment: "wrongAcceptValue"),
+            RefusedUpgrade(name: "404 instead of 101", responseHead: "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n", messageFragment: "404"),
+        ]
     }
 
-    @Test func aRefusedUpgradeFailsTheConnect() async throws {
-        let server = try ScriptedWebSocketServer(responseHead: { _ in
-            Array("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n".utf8)
-        })
+    @Test(arguments: RefusedUpgrade.all)
+    func aRefusedUpgradeFailsTheConnect(_ refusal: RefusedUpgrade) async throws {
+        let server = try ScriptedWebSocketServer(responseHead: { _ in Array(refusal.responseHead.utf8) })
         defer { server.stop() }
         let live = try LiveClient(port: server.port)
         defer { live.stop() }
-        live.client.connect()
-        let event = await live.wait { if case .failed = $0 { true } else { false } }
-        guard case .failed(.transport(let error))? = event else { Issue.record("got \(String(describing: event))"); return }
+        let error = try #require(await live.connectFailure())
         #expect(error.kind == .handshake)
-        #expect(error.message.contains("404"))
+        #expect(error.message.contains(refusal.messageFragment))
+        #expect(live.client.connectionState == .disconnected)
     }
 
     @Test func fragmentedMessagesWithAPingBetweenAreReassembled() async throws {
@@ -42,9 +41,7 @@ import Testing
         defer { server.stop() }
         let live = try LiveClient(port: server.port)
         defer { live.stop() }
-        live.client.connect()
-        #expect(await live.wait { $0.isConnected } != nil)
-        let peer = try #require(server.peers.items.first)
+        let peer = try await live.connectedPeer(of: server)
         let text = #"{"event":"split","data":"{\"n\":1}","channel":"c"}"#
         var encoder = WebSocketFrameEncoder.server
         let payload = Array(text.utf8)

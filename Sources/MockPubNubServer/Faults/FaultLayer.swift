@@ -124,7 +124,8 @@ package final class FaultLayer: RequestHandler {
             responder.send(action)
         case .transform(let transform):
             let inner = Responder { action in responder.send(transform(action)) }
-            responder.onCancel { inner.cancel() }
+            // Weakly: `inner` keeps `responder`; the upstream holds `inner` while the request is open.
+            responder.onCancel { [weak inner] in inner?.cancel() }
             upstream.handle(request, context: context, responder: inner)
         case .closeLongPoll(let after, let mode):
             closeLongPoll(request, context: context, responder: responder, after: after, mode: mode)
@@ -145,9 +146,9 @@ package final class FaultLayer: RequestHandler {
             responder.send(.close(mode))
         }
         timer.work.withLock { $0 = work }
-        responder.onCancel {
+        responder.onCancel { [weak inner] in
             work.cancel()
-            inner.cancel()
+            inner?.cancel()
         }
         if inner.isCompleted { return }
         upstream.handle(request, context: context, responder: inner)

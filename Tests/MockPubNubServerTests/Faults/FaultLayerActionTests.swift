@@ -21,7 +21,11 @@ import Testing
             upstream: FakeUpstream(response: upstream), scheduler: ManualScheduler(), encryptor: encryptor)
         try layer.installPlan(FaultFixtures.plan([FaultRule(id: "r", fault: fault)]), for: "sk")
         let sink = ActionSink()
-        layer.handle(FaultFixtures.request("GET", target ?? publish), context: FaultFixtures.context(), responder: sink.responder())
+        let responder = sink.responder()
+        // Ends a request still open (a parked upstream, a timer never run) as a client going away
+        // would: its cancel handlers run and are dropped, so nothing it holds outlives the test.
+        defer { responder.cancel() }
+        layer.handle(FaultFixtures.request("GET", target ?? publish), context: FaultFixtures.context(), responder: responder)
         #expect(sink.all.count <= 1)
         return sink.all.first
     }

@@ -91,7 +91,8 @@ final class FakeUpstream: RequestHandler {
         if let response {
             responder.send(.respond(response))
         } else {
-            responder.onCancel { self.cancellations.add(1, ordering: .relaxed) }
+            // Weakly: `seen` keeps the responder, and the responder its cancel handlers.
+            responder.onCancel { [weak self] in self?.cancellations.add(1, ordering: .relaxed) }
         }
     }
 }

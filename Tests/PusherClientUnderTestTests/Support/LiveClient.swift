@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import HarnessJSON
 import PusherClientUnderTest
+import Testing
 
 /// A client under test with every event it reports collected in order.
 final class LiveClient: Sendable {
@@ -31,6 +32,26 @@ final class LiveClient: Sendable {
     /// The callbacks so far, without the `.event` copies.
     var callbacks: [PusherClientEvent] {
         events.items.filter { if case .event = $0 { false } else { true } }
+    }
+
+    /// Connects, waits until connected, and returns the server's first peer (the test fails if
+    /// either does not happen).
+    func connectedPeer(of server: ScriptedWebSocketServer, sourceLocation: SourceLocation = #_sourceLocation) async throws -> ScriptedWebSocketPeer {
+        client.connect()
+        try #require(await wait { $0.isConnected } != nil, sourceLocation: sourceLocation)
+        return try #require(server.peers.items.first, sourceLocation: sourceLocation)
+    }
+
+    /// Connects and waits for the connect to fail; the transport error it failed with (nil: it did
+    /// not fail that way, recorded as an issue with what came instead).
+    func connectFailure(sourceLocation: SourceLocation = #_sourceLocation) async -> PusherTransportError? {
+        client.connect()
+        let event = await wait { if case .failed = $0 { true } else { false } }
+        guard case .failed(.transport(let error))? = event else {
+            Issue.record("got \(String(describing: event))", sourceLocation: sourceLocation)
+            return nil
+        }
+        return error
     }
 
     func stop() {

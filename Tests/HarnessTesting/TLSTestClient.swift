@@ -2,65 +2,73 @@
 import COpenSSL
 import Glibc
 
-/// How the blocking test client connects.
-struct TLSClientOptions: Sendable {
+/// How the blocking TLS test clients (`TLSTestClient`, `WebSocketTestClient`) connect.
+package struct TLSClientOptions: Sendable {
     /// PEM of the CA the client trusts (nil: trusts nothing).
-    var trustedCAPEM: String?
+    package var trustedCAPEM: String?
     /// SSL_VERIFY_PEER (abort the handshake on a verification failure) or SSL_VERIFY_NONE.
-    var verifyPeer = true
+    package var verifyPeer = true
     /// SNI and the name checked with SSL_set1_host.
-    var host = "localhost"
+    package var host = "localhost"
     /// ALPN protocols offered, in order (empty: no ALPN extension).
-    var alpn: [String] = []
-    var minVersion: Int32 = TLS1_2_VERSION
-    var maxVersion: Int32 = 0
+    package var alpn: [String] = []
+    package var minVersion: Int32 = TLS1_2_VERSION
+    package var maxVersion: Int32 = 0
     /// TLS ≤ 1.2 cipher list and security level overrides (nil: OpenSSL defaults).
-    var cipherList: String?
-    var securityLevel: Int32?
+    package var cipherList: String?
+    package var securityLevel: Int32?
     /// Bytes sent after a successful handshake; the client then reads until EOF.
-    var request: [UInt8]?
+    package var request: [UInt8]?
     /// When set, `request` goes out as one TLS record per this many bytes, written back to back.
-    var recordSize: Int?
+    package var recordSize: Int?
     /// SO_RCVTIMEO / SO_SNDTIMEO of the client socket (a budget unless a test times a stall).
-    var timeoutMilliseconds = Int(TestTime.budgetMs(5_000))
+    package var timeoutMilliseconds = Int(TestTime.budgetMs(5_000))
+
+    package init(trustedCAPEM: String? = nil, verifyPeer: Bool = true, host: String = "localhost") {
+        self.trustedCAPEM = trustedCAPEM
+        self.verifyPeer = verifyPeer
+        self.host = host
+    }
 }
 
 /// What the client observed.
-struct TLSClientReport: Sendable {
-    var handshakeSucceeded = false
+package struct TLSClientReport: Sendable {
+    package var handshakeSucceeded = false
     /// SSL_get_verify_result (X509_V_OK or X509_V_ERR_*).
-    var verifyResult = -1
+    package var verifyResult = -1
     /// OpenSSL reason strings from the handshake error stack ("tlsv1 alert protocol version").
-    var handshakeErrors: [String] = []
+    package var handshakeErrors: [String] = []
     /// SSL_get_error of the failed SSL_connect (0 when it succeeded).
-    var sslError: Int32 = 0
+    package var sslError: Int32 = 0
     /// errno of a failed system call during the handshake or the read (0 if none).
-    var errno: Int32 = 0
-    var selectedALPN: String?
-    var protocolVersion: String?
-    var response: [UInt8] = []
+    package var errno: Int32 = 0
+    package var selectedALPN: String?
+    package var protocolVersion: String?
+    package var response: [UInt8] = []
     /// The server ended the stream cleanly (close_notify or FIN) after the response.
-    var sawEOF = false
+    package var sawEOF = false
     /// A setup step that failed before any TLS happened (socket, context).
-    var setupFailure: String?
+    package var setupFailure: String?
+
+    package init() {}
 }
 
-/// A small blocking OpenSSL client for tests. Run it on a dedicated thread, never on the pool.
-enum TLSTestClient {
-    static func connect(port: UInt16, options: TLSClientOptions) -> TLSClientReport {
+/// The tests' one OpenSSL client setup: a small blocking client that reports what a handshake did
+/// (`connect`), and the context and session `WebSocketTestClient` speaks TLS through. Run it on a
+/// dedicated thread, never on the pool.
+package enum TLSTestClient {
+    /// One connection to 127.0.0.1:`port`: handshake, then `options.request` if set, and what was seen.
+    package static func connect(port: UInt16, options: TLSClientOptions) -> TLSClientReport {
         var report = TLSClientReport()
         ERR_clear_error()
-        guard let ctx = SSL_CTX_new(TLS_client_method()) else { return failed("SSL_CTX_new") }
+        let ctx: OpaquePointer
+        do { ctx = try makeContext(options) } catch { return failed(error.description) }
         defer { SSL_CTX_free(ctx) }
-        if let setupError = configure(ctx, options) { return failed(setupError) }
         let fd = TestSockets.connectLoopback(port: port, timeoutMilliseconds: options.timeoutMilliseconds)
         guard fd >= 0 else { return failed("connect errno \(-fd)") }
         defer { close(fd) }
-        guard let ssl = SSL_new(ctx) else { return failed("SSL_new") }
+        guard let ssl = makeSession(ctx, fd: fd, host: options.host) else { return failed("SSL_new") }
         defer { SSL_free(ssl) }
-        _ = SSL_set_fd(ssl, fd)
-        _ = copenssl_set_tlsext_host_name(ssl, options.host)
-        _ = SSL_set1_host(ssl, options.host)
 
         ERR_clear_error()
         Glibc.errno = 0
@@ -85,6 +93,26 @@ enum TLSTestClient {
         }
         if let request = options.request { exchange(ssl, request, recordSize: options.recordSize, into: &report) }
         return report
+    }
+
+    /// A client `SSL_CTX` set up from `options` (the caller frees it with `SSL_CTX_free`), or the
+    /// setup step that failed.
+    package static func makeContext(_ options: TLSClientOptions) throws(BlockingTestClient.ClientError) -> OpaquePointer {
+        guard let ctx = SSL_CTX_new(TLS_client_method()) else { throw .init(description: "SSL_CTX_new") }
+        if let step = configure(ctx, options) {
+            SSL_CTX_free(ctx)
+            throw .init(description: step)
+        }
+        return ctx
+    }
+
+    /// An `SSL` on `fd` that sends SNI `host` and checks the certificate against it (the caller frees it).
+    package static func makeSession(_ ctx: OpaquePointer, fd: Int32, host: String) -> OpaquePointer? {
+        guard let ssl = SSL_new(ctx) else { return nil }
+        _ = SSL_set_fd(ssl, fd)
+        _ = copenssl_set_tlsext_host_name(ssl, host)
+        _ = SSL_set1_host(ssl, host)
+        return ssl
     }
 
     private static func configure(_ ctx: OpaquePointer, _ options: TLSClientOptions) -> String? {

@@ -2,10 +2,10 @@
 import Foundation
 import Glibc
 
-/// Loopback socket helpers and a dedicated-thread bridge for the TLS tests.
-enum TestSockets {
+/// Loopback socket helpers and a dedicated-thread bridge for blocking test clients and servers.
+package enum TestSockets {
     /// A blocking TCP socket connected to 127.0.0.1:port with send/receive timeouts, or -errno.
-    static func connectLoopback(port: UInt16, timeoutMilliseconds: Int) -> Int32 {
+    package static func connectLoopback(port: UInt16, timeoutMilliseconds: Int) -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return -errno }
         var timeout = timeval(tv_sec: timeoutMilliseconds / 1000, tv_usec: (timeoutMilliseconds % 1000) * 1000)
@@ -26,7 +26,7 @@ enum TestSockets {
     }
 
     /// A listening socket on 127.0.0.1 port 0 and the port it got.
-    static func listenLoopback() throws -> (fd: Int32, port: UInt16) {
+    package static func listenLoopback() throws -> (fd: Int32, port: UInt16) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw TestSocketError(step: "socket", code: errno) }
         var address = loopback(port: 0)
@@ -47,7 +47,7 @@ enum TestSockets {
     }
 
     /// Waits for `events` on `fd` until `deadline`; false on timeout or error.
-    static func wait(_ fd: Int32, for events: Int16, until deadline: ContinuousClock.Instant) -> Bool {
+    package static func wait(_ fd: Int32, for events: Int16, until deadline: ContinuousClock.Instant) -> Bool {
         for _ in 0..<1_000 {
             let remaining = deadline - ContinuousClock.now
             let milliseconds = Int32(max(0, remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000))
@@ -62,7 +62,7 @@ enum TestSockets {
     }
 
     /// Runs blocking work on a new thread (never on the Swift concurrency pool) and awaits its result.
-    static func onDedicatedThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    package static func onDedicatedThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
             let thread = Thread { continuation.resume(returning: body()) }
             thread.start()
@@ -78,8 +78,8 @@ enum TestSockets {
     }
 }
 
-struct TestSocketError: Error, CustomStringConvertible {
-    let step: String
-    let code: Int32
-    var description: String { "\(step) failed: errno \(code)" }
+package struct TestSocketError: Error, CustomStringConvertible {
+    package let step: String
+    package let code: Int32
+    package var description: String { "\(step) failed: errno \(code)" }
 }

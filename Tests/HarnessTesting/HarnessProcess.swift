@@ -4,21 +4,23 @@ import Glibc
 
 /// The built `pubnub-harness` binary (`.build/debug`, where `swift build` and `swift test` put it)
 /// run as a subprocess, as a user or a CI job runs it.
-enum HarnessProcess {
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let binary = packageRoot.appendingPathComponent(".build/debug/pubnub-harness").path
-    static var exists: Bool { FileManager.default.isExecutableFile(atPath: binary) }
+/// The one process launcher of the tests.
+package enum HarnessProcess {
+    /// The package root (this file is `Tests/HarnessTesting/HarnessProcess.swift`).
+    package static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    package static let binary = packageRoot.appendingPathComponent(".build/debug/pubnub-harness").path
+    package static var exists: Bool { FileManager.default.isExecutableFile(atPath: binary) }
 
-    struct Outcome {
-        var status: Int32
-        var stdout: String
-        var stderr: String
+    package struct Outcome {
+        package var status: Int32
+        package var stdout: String
+        package var stderr: String
     }
 
     /// Runs to completion in `directory` (a fresh temporary one by default); at most `limit`
     /// seconds stretched by ``TestTime/scale``.
-    static func run(_ arguments: [String], in directory: URL? = nil, limit: Double = 60) async throws -> Outcome {
+    package static func run(_ arguments: [String], in directory: URL? = nil, limit: Double = 60) async throws -> Outcome {
         let work = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("harness-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         let io = FileManager.default.temporaryDirectory.appendingPathComponent("harness-io-\(UUID().uuidString)")
@@ -47,16 +49,18 @@ enum HarnessProcess {
                        stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
     }
 
-    /// A running `serve`; its output is read through a pipe. Every blocking wait runs on a
+    /// A running `serve` (stdout and stderr both read through one pipe). Every blocking wait runs on a
     /// dedicated thread, never on the Swift concurrency pool (other tests run there meanwhile).
     // @unchecked Sendable: one test drives it, awaiting each call before the next, so `text` and
     // the pipe are never used by two threads at once.
-    final class Server: @unchecked Sendable {
-        let pid: pid_t
+    package final class Server: @unchecked Sendable {
+        package let pid: pid_t
         private let output: Int32
-        private(set) var text = ""
+        /// Everything read from the process so far.
+        package private(set) var text = ""
 
-        init(_ arguments: [String]) throws {
+        /// Starts `pubnub-harness serve ARGUMENTS`.
+        package init(_ arguments: [String]) throws {
             var fds: [Int32] = [0, 0]
             guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) }
             var actions = posix_spawn_file_actions_t()
@@ -79,25 +83,31 @@ enum HarnessProcess {
         }
 
         /// The rest of the first output line starting with `prefix` (bounded: 10 s, scaled).
-        func line(after prefix: String) async -> String? {
+        package func line(after prefix: String) async -> String? {
             await offPool { self.blockingLine(after: prefix) }
         }
 
         /// Waits (bounded: 5 s, scaled) until the output contains `text`.
-        func waitFor(_ text: String) async -> Bool {
+        package func waitFor(_ text: String) async -> Bool {
             await offPool {
                 for _ in 0..<Self.rounds(seconds: 5) where !self.text.contains(text) { self.readSome(waitMs: 100) }
                 return self.text.contains(text)
             }
         }
 
-        /// Sends SIGINT, reads the remaining output, and returns the exit status (nil if it had to be killed).
-        func stop() async -> Int32? {
-            await offPool { self.blockingStop() }
+        /// Sends `signal`, reads the remaining output, and returns the exit status (nil if it had to be killed).
+        package func stop(signal: Int32 = SIGINT) async -> Int32? {
+            await offPool { self.blockingStop(signal: signal) }
+        }
+
+        /// Waits for the process to end on its own (bounded: 10 s, scaled); its exit status, or
+        /// nil if it had to be killed.
+        package func exitStatus() async -> Int32? {
+            await offPool { self.blockingStop(signal: nil) }
         }
 
         /// How many 100 ms polls make `seconds` of time budget on this machine.
-        static func rounds(seconds: Double) -> Int { Int((TestTime.budget(seconds) * 10).rounded(.up)) }
+        package static func rounds(seconds: Double) -> Int { Int((TestTime.budget(seconds) * 10).rounded(.up)) }
 
         private func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
             await withCheckedContinuation { continuation in
@@ -117,7 +127,7 @@ enum HarnessProcess {
 
         /// Reads what is available within `waitMs`; false at end of output.
         @discardableResult
-        func readSome(waitMs: Int32) -> Bool {
+        package func readSome(waitMs: Int32) -> Bool {
             var pfd = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
             guard poll(&pfd, 1, waitMs) >= 0 else { return false }
             if pfd.revents == 0 { return true }
@@ -128,8 +138,8 @@ enum HarnessProcess {
             return true
         }
 
-        private func blockingStop() -> Int32? {
-            kill(pid, SIGINT)
+        private func blockingStop(signal: Int32?) -> Int32? {
+            if let signal { kill(pid, signal) }
             for _ in 0..<Self.rounds(seconds: 10) where readSome(waitMs: 100) {}
             close(output)
             var status: Int32 = 0

@@ -4,11 +4,11 @@ import Foundation
 import Glibc
 import HarnessHTTP
 import HarnessWebSocket
-import MockPubNubServer
+import HarnessServerCore
 import Synchronization
 
 /// What a scripted peer received from the client under test.
-enum PeerReceived: Sendable, Hashable {
+package enum PeerReceived: Sendable, Hashable {
     case text(String)
     case ping
     case pong
@@ -18,19 +18,18 @@ enum PeerReceived: Sendable, Hashable {
     case ended(String)
 }
 
-/// A WebSocket server for the client's real-socket tests: 127.0.0.1, port 0, plain or TLS (the
-/// mock server's own TLS streams and test CA). Every accepted connection is upgraded with
+/// A WebSocket server for clients' real-socket tests: 127.0.0.1, port 0, plain or TLS (the
+/// server core's own TLS streams and test CA). Every accepted connection is upgraded with
 /// ``WebSocketServerHandshake`` and becomes a ``ScriptedWebSocketPeer`` the test drives; `onOpen`
 /// runs right after the 101 answer (e.g. to send `connection_established`).
-final class ScriptedWebSocketServer: Sendable {
-    let port: Int
+package final class ScriptedWebSocketServer: Sendable {
+    package let port: Int
     /// Upgraded connections in accept order.
-    let peers = Waitable<ScriptedWebSocketPeer>()
+    package let peers = Waitable<ScriptedWebSocketPeer>()
     private let listenFD: Int32
     private let streams: StreamFactory
     private let stopped = Mutex(false)
     private let onOpen: @Sendable (ScriptedWebSocketPeer) -> Void
-    private let accepted = Mutex(0)
     private let responseHead: @Sendable (WebSocketUpgrade) -> [UInt8]
     private let onReceive: @Sendable (ScriptedWebSocketPeer, PeerReceived) -> Void
 
@@ -38,7 +37,7 @@ final class ScriptedWebSocketServer: Sendable {
     ///   - responseHead: the 101 answer to send (a test may spoil it); the correct one by default.
     ///   - onReceive: called on the peer's thread with everything it receives, in order (to bridge
     ///     a server core); it is also recorded in the peer's `received`.
-    init(tls material: TLSMaterial? = nil, onOpen: @escaping @Sendable (ScriptedWebSocketPeer) -> Void = { _ in },
+    package init(tls material: TLSMaterial? = nil, onOpen: @escaping @Sendable (ScriptedWebSocketPeer) -> Void = { _ in },
          responseHead: @escaping @Sendable (WebSocketUpgrade) -> [UInt8] = { $0.responseHead() },
          onReceive: @escaping @Sendable (ScriptedWebSocketPeer, PeerReceived) -> Void = { _, _ in }) throws
     {
@@ -56,27 +55,18 @@ final class ScriptedWebSocketServer: Sendable {
     deinit { stop() }
 
     /// Stops accepting and ends every peer.
-    func stop() {
+    package func stop() {
         guard stopped.withLock({ s in defer { s = true }; return !s }) else { return }
         shutdown(listenFD, Int32(SHUT_RDWR))
         for peer in peers.items { peer.stop() }
     }
 
     private func acceptLoop() {
-        defer { close(listenFD) }
-        while !stopped.withLock({ $0 }) {
-            let fd = accept(listenFD, nil, nil)
-            if fd < 0 {
-                if errno == EINTR { continue }
-                return
-            }
+        acceptConnections(on: listenFD, stopped: { stopped.withLock { $0 } }) { fd in
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            let index = accepted.withLock { count in
-                count += 1
-                return count
-            }
-            let thread = Thread { [self] in serve(fd: fd, index: index) }
-            thread.start()
+            return true
+        } serve: { [self] fd, index in
+            serve(fd: fd, index: index)
         }
     }
 
@@ -99,13 +89,13 @@ final class ScriptedWebSocketServer: Sendable {
 }
 
 /// One upgraded connection, driven by the test from any thread; its own thread does all the I/O.
-final class ScriptedWebSocketPeer: Sendable {
-    let index: Int
+package final class ScriptedWebSocketPeer: Sendable {
+    package let index: Int
     /// The upgrade request's target, e.g. `/app/KEY?client=…`.
-    let target: String
-    let headers: HTTPHeaders
+    package let target: String
+    package let headers: HTTPHeaders
     /// Everything the client sent, in order.
-    let received = Waitable<PeerReceived>()
+    package let received = Waitable<PeerReceived>()
     /// Frames to write, and whether to close the connection after them (one lock, so a close is
     /// never seen without its frame).
     private let outbox = Mutex<(frames: [[UInt8]], thenClose: Bool)>(([], false))
@@ -131,12 +121,12 @@ final class ScriptedWebSocketPeer: Sendable {
     deinit { close(wakeFD) }
 
     /// The values of the header fields named `name` (case-insensitive).
-    func headerValues(_ name: String) -> [String] {
+    package func headerValues(_ name: String) -> [String] {
         headers.values(for: name)
     }
 
     /// The query parameters of the upgrade target, in order.
-    var query: [(String, String)] {
+    package var query: [(String, String)] {
         guard let query = target.split(separator: "?", maxSplits: 1).dropFirst().first else { return [] }
         return query.split(separator: "&").map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1)
@@ -145,17 +135,17 @@ final class ScriptedWebSocketPeer: Sendable {
     }
 
     /// Sends a text message, split into `fragments` frames (continuations) when more than one.
-    func sendText(_ text: String, fragments: Int = 1) {
+    package func sendText(_ text: String, fragments: Int = 1) {
         var encoder = WebSocketFrameEncoder.server
         enqueue(encoder.encodeText(text, fragments: fragments))
     }
 
     /// Sends these bytes as they are (several frames in one write, or a malformed frame).
-    func sendRaw(_ bytes: [UInt8]) { enqueue(bytes) }
-    func sendPing(_ payload: [UInt8] = []) { var encoder = WebSocketFrameEncoder.server; enqueue(encoder.encodePing(payload)) }
+    package func sendRaw(_ bytes: [UInt8]) { enqueue(bytes) }
+    package func sendPing(_ payload: [UInt8] = []) { var encoder = WebSocketFrameEncoder.server; enqueue(encoder.encodePing(payload)) }
 
     /// Sends a close frame with `code` and closes the TCP connection after it.
-    func sendClose(code: Int, reason: String = "") {
+    package func sendClose(code: Int, reason: String = "") {
         var encoder = WebSocketFrameEncoder.server
         let frame = encoder.encodeClose(WebSocketClosePayload(code: WebSocketCloseCode(UInt16(code)), reason: reason))
         outbox.withLock { box in
@@ -166,17 +156,17 @@ final class ScriptedWebSocketPeer: Sendable {
     }
 
     /// `connection_established` as the live service sends it.
-    func sendEstablished(socketID: String, activityTimeout: Int = 120) {
+    package func sendEstablished(socketID: String, activityTimeout: Int = 120) {
         sendText(#"{"event":"pusher:connection_established","data":"{\"socket_id\":\"\#(socketID)\",\"activity_timeout\":\#(activityTimeout)}"}"#)
     }
 
-    func stop() {
+    package func stop() {
         stopped.withLock { $0 = true }
         wake()
     }
 
     /// Waits for the first text message from the client matching `predicate`.
-    func text(timeout: Double = 5, where predicate: @escaping @Sendable (String) -> Bool) async -> String? {
+    package func text(timeout: Double = 5, where predicate: @escaping @Sendable (String) -> Bool) async -> String? {
         let items = await received.wait(timeout: timeout) { items in
             items.contains { if case .text(let t) = $0 { predicate(t) } else { false } }
         }
