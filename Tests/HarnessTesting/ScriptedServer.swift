@@ -230,7 +230,7 @@ package final class RefusingPort: Sendable {
     private let fd: Int32
 
     package init() {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -260,6 +260,7 @@ package func acceptConnections(
     var count = 0
     while !stopped() {
         let client = accept(listenFD, nil, nil)
+        if client >= 0 { _ = fcntl(client, F_SETFD, FD_CLOEXEC) }  // not inherited by processes tests start
         if client < 0 {
             if errno == EINTR { continue }
             return
@@ -277,7 +278,7 @@ package func acceptConnections(
 
 /// A TCP listener on 127.0.0.1 at a free port (port 0), for the tests' own servers.
 package func loopbackListener(backlog: Int32) throws -> (fd: Int32, port: Int) {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     var one: Int32 = 1
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
     var address = sockaddr_in()

@@ -121,7 +121,8 @@ public enum MachineProbe {
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
         }
         guard connected else { return nil }
-        let server = accept4(listener, nil, nil, Int32(SOCK_CLOEXEC.rawValue))
+        let server = accept(listener, nil, nil)
+        if server >= 0 { _ = fcntl(server, F_SETFD, FD_CLOEXEC) }
         guard server >= 0 else { return nil }
         setsockopt(server, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let rounds = 20

@@ -47,6 +47,7 @@ final class TLSTestServer: Sendable {
             return outcome
         }
         let fd = accept(listenFD, nil, nil)
+        if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }  // not inherited by processes tests start
         guard fd >= 0 else {
             outcome.setupFailure = "accept errno \(errno)"
             return outcome
