@@ -185,7 +185,9 @@ package final class ScriptedServer: Sendable {
         var chunk = [UInt8](repeating: 0, count: 4096)
         let terminator: [UInt8] = [13, 10, 13, 10]
         var headerEnd: Int?
-        for round in 0..<100_000 where headerEnd == nil {
+        var round = 0
+        while headerEnd == nil, round < 100_000 {
+            defer { round += 1 }
             if round > 0 || buffer.count < 4 {
                 let n = recv(fd, &chunk, chunk.count, 0)
                 if n <= 0 { return nil }

@@ -24,9 +24,12 @@ import Testing
     func servesTimeAndExitsZeroOnSignal(_ signal: Int32) async throws {
         try #require(HarnessProcess.exists, "build the executable first: \(HarnessProcess.binary)")
         let (server, port) = try await Self.serve(["--port", "0", "--quiet"])
-        let client = try BlockingTestClient(port: port)
-        client.send("GET /time/0 HTTP/1.1\r\nHost: x\r\n\r\n")
-        let response = try #require(client.readResponse())
+        // Blocking socket reads run on a thread of their own, never on the concurrency pool.
+        let response = try #require(await TestSockets.onDedicatedThread { () -> String? in
+            guard let client = try? BlockingTestClient(port: port) else { return nil }
+            client.send("GET /time/0 HTTP/1.1\r\nHost: x\r\n\r\n")
+            return client.readResponse()
+        })
         #expect(response.hasPrefix("HTTP/1.1 200 OK\r\n"))
         #expect(EndToEndServer.split(response).1.count == 19)
         #expect(await server.stop(signal: signal) == 0)
@@ -35,15 +38,18 @@ import Testing
     @Test func timeoutOptionsCloseSlowAndIdleConnections() async throws {
         try #require(HarnessProcess.exists, "build the executable first: \(HarnessProcess.binary)")
         let (server, port) = try await Self.serve(["--port", "0", "--quiet", "--header-timeout", "0.2", "--idle-timeout", "0.3"])
-        let slow = try BlockingTestClient(port: port)
-        slow.send("GET /time/0 HTTP/1.1\r\n")
-        let slowRest = slow.readToEnd()
+        let (slowRest, idleResponse, idleRest) = try #require(await TestSockets.onDedicatedThread { () -> ((bytes: [UInt8], end: BlockingTestClient.End), String?, (bytes: [UInt8], end: BlockingTestClient.End))? in
+            guard let slow = try? BlockingTestClient(port: port) else { return nil }
+            slow.send("GET /time/0 HTTP/1.1\r\n")
+            let slowRest = slow.readToEnd()
+            guard let idle = try? BlockingTestClient(port: port) else { return nil }
+            idle.send("GET /time/0 HTTP/1.1\r\nHost: x\r\n\r\n")
+            return (slowRest, idle.readResponse(), idle.readToEnd())
+        })
         #expect(String(decoding: slowRest.bytes, as: UTF8.self).hasPrefix("HTTP/1.1 408 Request Timeout\r\n"))
         #expect(slowRest.end == .eof)
-        let idle = try BlockingTestClient(port: port)
-        idle.send("GET /time/0 HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(idle.readResponse()?.hasPrefix("HTTP/1.1 200 OK\r\n") == true)
-        #expect(idle.readToEnd() == ([], .eof))
+        #expect(idleResponse?.hasPrefix("HTTP/1.1 200 OK\r\n") == true)
+        #expect(idleRest.bytes.isEmpty && idleRest.end == .eof)
         #expect(await server.stop(signal: SIGTERM) == 0)
     }
 
