@@ -24,7 +24,7 @@ struct PythonSDKTokenTests {
     @Test(
         .enabled(if: python != nil, "the PubNub Python SDK (PyPI pubnub) is not installed: set PUBNUB_SDK_PYTHON or run .ci/run, which installs it"),
         .timeLimit(.minutes(3)))
-    func grantParseSetAndRevokeEndToEnd() throws {
+    func grantParseSetAndRevokeEndToEnd() async throws {
         let python = try #require(Self.python)
         var configuration = MockServerConfiguration.loopback(tls: false)
         configuration.eventLoopCount = 1
@@ -36,7 +36,7 @@ struct PythonSDKTokenTests {
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("pubnub-tokens-\(UUID().uuidString).py")
         try Self.script.write(to: script, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: script) }
-        let result = try runSDKPython(python, arguments: [script.path, String(port)], seconds: 120)
+        let result = try await PythonTestGate.run { Result { try runSDKPython(python, arguments: [script.path, String(port)], seconds: 120) } }.get()
         #expect(result.status == 0, "\(result.output)")
         let lines = Dictionary(result.output.split(separator: "\n").compactMap { line -> (String, String)? in
             guard let space = line.firstIndex(of: " ") else { return nil }

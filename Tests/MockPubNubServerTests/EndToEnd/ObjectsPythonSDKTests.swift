@@ -53,7 +53,7 @@ pubnub.stop()
     @Test(
         .enabled(if: python != nil, "the pubnub SDK (PyPI) is not installed: set PUBNUB_PYTHON or run .ci/run, which installs it"),
         .timeLimit(.minutes(2)))
-    func setUUIDMetadataAndGetMemberships() throws {
+    func setUUIDMetadataAndGetMemberships() async throws {
         let python = try #require(Self.python)
         let server = try MockServer(configuration: .loopback())
         let port = try server.start().port
@@ -61,7 +61,7 @@ pubnub.stop()
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("pubnub-objects-e2e-\(UUID().uuidString).py")
         try Self.script.write(to: script, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: script) }
-        let result = try Self.run(python, arguments: [script.path, String(port)], seconds: 90)
+        let result = try await PythonTestGate.run { Result { try Self.run(python, arguments: [script.path, String(port)], seconds: 90) } }.get()
         #expect(result.status == 0, "\(result.output)")
         let lines = Dictionary(result.output.split(separator: "\n").compactMap { line -> (String, String)? in
             guard let space = line.firstIndex(of: " ") else { return nil }

@@ -24,7 +24,7 @@ struct PubNubPythonFilesTests {
     @Test(
         .enabled(if: python != nil, "the pubnub SDK (PyPI) is not installed: set PUBNUB_PYTHON or run .ci/run, which installs it"),
         .timeLimit(.minutes(2)))
-    func sendListDownloadAndDeleteWithTheOfficialSDK() throws {
+    func sendListDownloadAndDeleteWithTheOfficialSDK() async throws {
         let python = try #require(Self.python)
         let server = try EndToEndServer()
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("pubnub-files-e2e-\(UUID().uuidString).py")
@@ -34,7 +34,8 @@ struct PubNubPythonFilesTests {
         // stdout and stderr at any time.
         let findings = FileManager.default.temporaryDirectory.appendingPathComponent("pubnub-files-e2e-\(UUID().uuidString).txt")
         defer { try? FileManager.default.removeItem(at: findings) }
-        let result = try Self.run(python, arguments: [script.path, String(server.port), findings.path], seconds: 90)
+        let arguments = [script.path, String(server.port), findings.path]
+        let result = try await PythonTestGate.run { Result { try Self.run(python, arguments: arguments, seconds: 90) } }.get()
         #expect(result.status == 0, "\(result.output)")
         let written = (try? String(contentsOf: findings, encoding: .utf8)) ?? ""
         let lines = Dictionary(written.split(separator: "\n").compactMap { line -> (String, String)? in

@@ -23,13 +23,15 @@ struct PubNubPythonSDKTests {
     @Test(
         .enabled(if: python != nil, "the PubNub Python SDK is not installed: set PUBNUB_PYTHON or run .ci/run, which installs it"),
         .timeLimit(.minutes(3)))
-    func officialSDKRegistersPushFiltersAndSubscribesToAWildcard() throws {
+    func officialSDKRegistersPushFiltersAndSubscribesToAWildcard() async throws {
         let python = try #require(Self.python)
         let server = try EndToEndServer()
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("pubnub-sdk-e2e-\(UUID().uuidString).py")
         try Self.script.write(to: script, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: script) }
-        let result = try PythonProcess.run(python, arguments: [script.path, String(server.port)], seconds: TestTime.budget(90))
+        let budget = TestTime.budget(90)
+        let arguments = [script.path, String(server.port)]
+        let result = try await PythonTestGate.run { Result { try PythonProcess.run(python, arguments: arguments, seconds: budget) } }.get()
         #expect(result.status == 0, "\(result.output)")
         let lines = Set(result.output.split(separator: "\n").map(String.init))
         #expect(lines.contains("push_add ok"), "\(result.output)")

@@ -25,7 +25,7 @@ struct PusherPythonLibraryTests {
     @Test(
         .enabled(if: python != nil, "the pusher library (PyPI) is not installed: set PUSHER_HTTP_PYTHON or run .ci/run, which installs it"),
         .timeLimit(.minutes(3)))
-    func officialLibraryTalksToTheMock() throws {
+    func officialLibraryTalksToTheMock() async throws {
         let python = try #require(Self.python)
         let app = PusherApp(id: "3", key: "278d425bdf160c739803", secret: "7ad3773142a6692b25b8")
         // The composition `serve` runs: PusherService (WebSocket, HTTP API) with webhooks to a receiver.
@@ -63,10 +63,8 @@ struct PusherPythonLibraryTests {
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("pusher-http-e2e-\(UUID().uuidString).py")
         try Self.script.write(to: script, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: script) }
-        let result = try runPython(
-            python,
-            arguments: [script.path, String(port), webhook?.body ?? "", webhook?.headers["X-Pusher-Signature"] ?? ""],
-            seconds: 120)
+        let arguments = [script.path, String(port), webhook?.body ?? "", webhook?.headers["X-Pusher-Signature"] ?? ""]
+        let result = try await PythonTestGate.run { Result { try runPython(python, arguments: arguments, seconds: 120) } }.get()
         #expect(result.status == 0, "\(result.output)")
         let lines = Dictionary(result.output.split(separator: "\n").compactMap { line -> (String, String)? in
             guard let space = line.firstIndex(of: " ") else { return nil }
