@@ -15,9 +15,16 @@ import Testing
         #expect(report.results.count == cases.count)
         // Variant-only cases of other profiles are skipped; everything else passes.
         let variantOnly = Set(cases.filter { $0.onlyFor != nil }.map(\.id))
-        let notPassed = report.results.filter { $0.outcome != .pass && $0.outcome != .flaky && !variantOnly.contains($0.id) }
-            .map { "\($0.id): \($0.outcome) \($0.detail) \($0.wireLog)" }
-        #expect(notPassed == [])
+        var notPassed = report.results.filter { $0.outcome != .pass && $0.outcome != .flaky && !variantOnly.contains($0.id) }
+        if !notPassed.isEmpty {
+            // A reconnect window (2 s) can be missed while the whole test suite loads the machine:
+            // such a case gets one more run alone, as `run` retries a case alone; it must pass then.
+            let again = Set(notPassed.map(\.id))
+            let solo = PusherRunner(client: BuiltInPusherClient(), options: RunOptions(seed: 11, concurrency: 1, timeScale: scale.factor))
+            let retry = try await PusherRunGate.exclusive { try await solo.run(cases.filter { again.contains($0.id) }) }
+            notPassed = retry.results.filter { $0.outcome != .pass && $0.outcome != .flaky }
+        }
+        #expect(notPassed.map { "\($0.id): \($0.outcome) \($0.detail) \($0.wireLog)" } == [])
         #expect(report.results.filter { variantOnly.contains($0.id) }.allSatisfy { $0.outcome == .skipped })
         // Every report format takes the family's results unchanged.
         #expect(String(decoding: JSONReport.encode(report), as: UTF8.self).contains("pusher.close-codes.4100-backoff"))
