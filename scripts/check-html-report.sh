@@ -31,6 +31,7 @@ if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/usr/bin/swift ]; then
 fi
 if [ -z "$out" ]; then out=$(mktemp -d); fi
 mkdir -p "$out"
+out=$(cd "$out" && pwd)   # absolute: chromium is given file://$out/... URLs
 [ "$keep" = yes ] || trap 'rm -rf "$out"' EXIT
 
 swift build --product pubnub-harness >/dev/null
