@@ -17,7 +17,7 @@ struct PythonSDKTokenTests {
         let candidates = [environment["PUBNUB_SDK_PYTHON"], venv, "/usr/bin/python3"].compactMap { $0 }
         return candidates.first { candidate in
             FileManager.default.isExecutableFile(atPath: candidate)
-                && (try? runSDKPython(candidate, arguments: ["-c", "import pubnub.pubnub"], seconds: 60).status) == 0
+                && (try? runPythonScript(candidate, arguments: ["-c", "import pubnub.pubnub"], seconds: 60).status) == 0
         }
     }()
 
@@ -36,7 +36,7 @@ struct PythonSDKTokenTests {
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("pubnub-tokens-\(UUID().uuidString).py")
         try Self.script.write(to: script, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: script) }
-        let result = try await PythonTestGate.run { Result { try runSDKPython(python, arguments: [script.path, String(port)], seconds: 120) } }.get()
+        let result = try await PythonTestGate.run { Result { try runPythonScript(python, arguments: [script.path, String(port)], seconds: 120) } }.get()
         #expect(result.status == 0, "\(result.output)")
         let lines = Dictionary(result.output.split(separator: "\n").compactMap { line -> (String, String)? in
             guard let space = line.firstIndex(of: " ") else { return nil }
@@ -100,28 +100,3 @@ struct PythonSDKTokenTests {
     """#
 }
 
-/// Runs `python` with `arguments`, stdout and stderr together, killed after `seconds`.
-func runSDKPython(_ python: String, arguments: [String], seconds: Double) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: python)
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let output = Mutex<[UInt8]>([])
-    let readerDone = DispatchSemaphore(value: 0)
-    let handle = pipe.fileHandleForReading
-    let reader = Thread {
-        let data = handle.readDataToEndOfFile()
-        output.withLock { $0 = Array(data) }
-        readerDone.signal()
-    }
-    reader.start()
-    if readerDone.wait(timeout: .now() + seconds) == .timedOut {
-        process.terminate()
-        _ = readerDone.wait(timeout: .now() + 5)
-    }
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: output.withLock { $0 }, as: UTF8.self))
-}

@@ -16,7 +16,7 @@ struct ObjectsPythonSDKTests {
         let candidates = [ProcessInfo.processInfo.environment["PUBNUB_PYTHON"], venv, "/usr/bin/python3"].compactMap { $0 }
         return candidates.first { candidate in
             FileManager.default.isExecutableFile(atPath: candidate)
-                && (try? run(candidate, arguments: ["-c", "import pubnub.pubnub"], seconds: 60).status) == 0
+                && (try? runPythonScript(candidate, arguments: ["-c", "import pubnub.pubnub"], seconds: 60).status) == 0
         }
     }()
 
@@ -61,7 +61,7 @@ pubnub.stop()
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("pubnub-objects-e2e-\(UUID().uuidString).py")
         try Self.script.write(to: script, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: script) }
-        let result = try await PythonTestGate.run { Result { try Self.run(python, arguments: [script.path, String(port)], seconds: 90) } }.get()
+        let result = try await PythonTestGate.run { Result { try runPythonScript(python, arguments: [script.path, String(port)], seconds: 90) } }.get()
         #expect(result.status == 0, "\(result.output)")
         let lines = Dictionary(result.output.split(separator: "\n").compactMap { line -> (String, String)? in
             guard let space = line.firstIndex(of: " ") else { return nil }
@@ -82,31 +82,5 @@ pubnub.stop()
 
     private func channelUpdated(_ server: MockServer) -> String {
         server.service.objectsSnapshot(subscribeKey: "sub-py")["channels"]?[0]?["updated"]?.stringValue ?? ""
-    }
-
-    /// Runs `python` with `arguments`; its exit status and output (stdout and stderr), at most `seconds`.
-    static func run(_ python: String, arguments: [String], seconds: Double) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = Mutex<[UInt8]>([])
-        let readerDone = DispatchSemaphore(value: 0)
-        let handle = pipe.fileHandleForReading
-        let reader = Thread {
-            let data = handle.readDataToEndOfFile()
-            output.withLock { $0 = Array(data) }
-            readerDone.signal()
-        }
-        reader.start()
-        if readerDone.wait(timeout: .now() + seconds) == .timedOut {
-            process.terminate()
-            _ = readerDone.wait(timeout: .now() + 5)
-        }
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output.withLock { $0 }, as: UTF8.self))
     }
 }

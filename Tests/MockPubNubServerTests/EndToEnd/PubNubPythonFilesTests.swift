@@ -17,7 +17,7 @@ struct PubNubPythonFilesTests {
         let candidates = [ProcessInfo.processInfo.environment["PUBNUB_PYTHON"], venv, "/usr/bin/python3"].compactMap { $0 }
         return candidates.first { candidate in
             FileManager.default.isExecutableFile(atPath: candidate)
-                && (try? Self.run(candidate, arguments: ["-c", "import pubnub.pubnub"], seconds: 60).status) == 0
+                && (try? runPythonScript(candidate, arguments: ["-c", "import pubnub.pubnub"], seconds: 60).status) == 0
         }
     }()
 
@@ -35,7 +35,7 @@ struct PubNubPythonFilesTests {
         let findings = FileManager.default.temporaryDirectory.appendingPathComponent("pubnub-files-e2e-\(UUID().uuidString).txt")
         defer { try? FileManager.default.removeItem(at: findings) }
         let arguments = [script.path, String(server.port), findings.path]
-        let result = try await PythonTestGate.run { Result { try Self.run(python, arguments: arguments, seconds: 90) } }.get()
+        let result = try await PythonTestGate.run { Result { try runPythonScript(python, arguments: arguments, seconds: 90) } }.get()
         #expect(result.status == 0, "\(result.output)")
         let written = (try? String(contentsOf: findings, encoding: .utf8)) ?? ""
         let lines = Dictionary(written.split(separator: "\n").compactMap { line -> (String, String)? in
@@ -130,30 +130,4 @@ pn.unsubscribe_all()
 pn.stop()
 secure.stop()
 """#
-
-    /// Runs a Python interpreter with a deadline; returns its exit status and its stdout and stderr.
-    static func run(_ python: String, arguments: [String], seconds: Double) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = Mutex<[UInt8]>([])
-        let readerDone = DispatchSemaphore(value: 0)
-        let handle = pipe.fileHandleForReading
-        let reader = Thread {
-            let data = handle.readDataToEndOfFile()
-            output.withLock { $0 = Array(data) }
-            readerDone.signal()
-        }
-        reader.start()
-        if readerDone.wait(timeout: .now() + seconds) == .timedOut {
-            process.terminate()
-            _ = readerDone.wait(timeout: .now() + 5)
-        }
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output.withLock { $0 }, as: UTF8.self))
-    }
 }

@@ -16,7 +16,7 @@ struct PubNubPythonSDKTests {
         let candidates = [ProcessInfo.processInfo.environment["PUBNUB_PYTHON"], venv].compactMap { $0 }
         return candidates.first { candidate in
             FileManager.default.isExecutableFile(atPath: candidate)
-                && (try? PythonProcess.run(candidate, arguments: ["-c", "import pubnub"], seconds: 60).status) == 0
+                && (try? runPythonScript(candidate, arguments: ["-c", "import pubnub"], seconds: 60).status) == 0
         }
     }()
 
@@ -31,7 +31,7 @@ struct PubNubPythonSDKTests {
         defer { try? FileManager.default.removeItem(at: script) }
         let budget = TestTime.budget(90)
         let arguments = [script.path, String(server.port)]
-        let result = try await PythonTestGate.run { Result { try PythonProcess.run(python, arguments: arguments, seconds: budget) } }.get()
+        let result = try await PythonTestGate.run { Result { try runPythonScript(python, arguments: arguments, seconds: budget) } }.get()
         #expect(result.status == 0, "\(result.output)")
         let lines = Set(result.output.split(separator: "\n").map(String.init))
         #expect(lines.contains("push_add ok"), "\(result.output)")
@@ -101,30 +101,3 @@ os._exit(0 if ok else 3)
 """#
 }
 
-/// Runs a Python interpreter with a time limit and collects its combined output.
-enum PythonProcess {
-    static func run(_ python: String, arguments: [String], seconds: Double) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = Mutex<[UInt8]>([])
-        let readerDone = DispatchSemaphore(value: 0)
-        let handle = pipe.fileHandleForReading
-        let reader = Thread {
-            let data = handle.readDataToEndOfFile()
-            output.withLock { $0 = Array(data) }
-            readerDone.signal()
-        }
-        reader.start()
-        if readerDone.wait(timeout: .now() + seconds) == .timedOut {
-            process.terminate()
-            _ = readerDone.wait(timeout: .now() + 5)
-        }
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output.withLock { $0 }, as: UTF8.self))
-    }
-}

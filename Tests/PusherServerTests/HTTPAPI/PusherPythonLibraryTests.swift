@@ -18,7 +18,7 @@ struct PusherPythonLibraryTests {
         let candidates = [ProcessInfo.processInfo.environment["PUSHER_HTTP_PYTHON"], venv, "/usr/bin/python3"].compactMap { $0 }
         return candidates.first { candidate in
             FileManager.default.isExecutableFile(atPath: candidate)
-                && (try? runPython(candidate, arguments: ["-c", "import pusher"], seconds: 60).status) == 0
+                && (try? runPythonScript(candidate, arguments: ["-c", "import pusher"], seconds: 60).status) == 0
         }
     }()
 
@@ -64,7 +64,7 @@ struct PusherPythonLibraryTests {
         try Self.script.write(to: script, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: script) }
         let arguments = [script.path, String(port), webhook?.body ?? "", webhook?.headers["X-Pusher-Signature"] ?? ""]
-        let result = try await PythonTestGate.run { Result { try runPython(python, arguments: arguments, seconds: 120) } }.get()
+        let result = try await PythonTestGate.run { Result { try runPythonScript(python, arguments: arguments, seconds: 120) } }.get()
         #expect(result.status == 0, "\(result.output)")
         let lines = Dictionary(result.output.split(separator: "\n").compactMap { line -> (String, String)? in
             guard let space = line.firstIndex(of: " ") else { return nil }
@@ -115,28 +115,3 @@ show("validate_forged", str(forged))
 """#
 }
 
-/// Runs a Python interpreter with a deadline; returns its exit status and its stdout and stderr.
-func runPython(_ python: String, arguments: [String], seconds: Double) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: python)
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let output = Mutex<[UInt8]>([])
-    let readerDone = DispatchSemaphore(value: 0)
-    let handle = pipe.fileHandleForReading
-    let reader = Thread {
-        let data = handle.readDataToEndOfFile()
-        output.withLock { $0 = Array(data) }
-        readerDone.signal()
-    }
-    reader.start()
-    if readerDone.wait(timeout: .now() + seconds) == .timedOut {
-        process.terminate()
-        _ = readerDone.wait(timeout: .now() + 5)
-    }
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: output.withLock { $0 }, as: UTF8.self))
-}

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import Foundation
+import HarnessTesting
 import MockPubNubServer
 import MockPusher
 import PusherServer
@@ -15,7 +16,7 @@ import Testing
 @Suite("Pusher end to end: pysher and the official pusher library")
 struct PysherEndToEndTests {
     static let python: String? = PusherPythonLibraryTests.python.flatMap { python in
-        (try? runPython(python, arguments: ["-c", "import pusher, pysher"], seconds: 60).status) == 0 ? python : nil
+        (try? runPythonScript(python, arguments: ["-c", "import pusher, pysher"], seconds: 60).status) == 0 ? python : nil
     }
 
     @Test(
@@ -34,7 +35,7 @@ struct PysherEndToEndTests {
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("pysher-e2e-\(UUID().uuidString).py")
         try Self.script.write(to: script, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: script) }
-        let result = try runPython(python, arguments: [script.path, String(port)], seconds: 120)
+        let result = try runPythonScript(python, arguments: [script.path, String(port)], seconds: 120)
         #expect(result.status == 0, "\(result.output)")
         let lines = result.output.split(separator: "\n").map(String.init)
         #expect(lines.contains(#"users {"users": [{"id": "py-1"}]}"#), "\(result.output)")
