@@ -127,6 +127,14 @@ int cposix_accept_nonblocking(int fd) { return accept4(fd, NULL, NULL, SOCK_NONB
 
 ssize_t cposix_send(int fd, const void *bytes, size_t count) { return send(fd, bytes, count, MSG_NOSIGNAL); }
 
+ssize_t cposix_sendv(int fd, const struct iovec *pieces, int count) {
+    struct msghdr message;
+    memset(&message, 0, sizeof message);
+    message.msg_iov = (struct iovec *)pieces;
+    message.msg_iovlen = (size_t)count;
+    return sendmsg(fd, &message, MSG_NOSIGNAL);
+}
+
 struct epoll_event *cposix_epoll_events_alloc(int count) { return calloc((size_t)count, sizeof(struct epoll_event)); }
 void cposix_epoll_events_free(struct epoll_event *events) { free(events); }
 uint64_t cposix_epoll_data_at(const struct epoll_event *events, int index) { return events[index].data.u64; }

@@ -10,6 +10,21 @@ package enum HTTPResponseEncoder {
     package static func encode(_ response: HTTPResponse, keepAlive: Bool, headRequest: Bool = false, http10: Bool = false) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(160 + response.body.count)
+        appendHead(of: response, keepAlive: keepAlive, http10: http10, to: &out)
+        if !headRequest { out.append(contentsOf: response.body) }
+        return out
+    }
+
+    /// The wire bytes of `response` up to and including the blank line; the body goes out as
+    /// `response.body` itself (a transport writes both in one gather write, sharing the body).
+    package static func encodeHead(_ response: HTTPResponse, keepAlive: Bool, http10: Bool = false) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(160)
+        appendHead(of: response, keepAlive: keepAlive, http10: http10, to: &out)
+        return out
+    }
+
+    private static func appendHead(of response: HTTPResponse, keepAlive: Bool, http10: Bool, to out: inout [UInt8]) {
         out.append(contentsOf: (http10 ? "HTTP/1.0 " : "HTTP/1.1 ").utf8)
         appendDecimal(response.status, to: &out)
         out.append(0x20)
@@ -25,8 +40,6 @@ package enum HTTPResponseEncoder {
         out.append(contentsOf: "Content-Length: ".utf8)
         appendDecimal(response.body.count, to: &out)
         out.append(contentsOf: (keepAlive ? "\r\nConnection: keep-alive\r\n\r\n" : "\r\nConnection: close\r\n\r\n").utf8)
-        if !headRequest { out.append(contentsOf: response.body) }
-        return out
     }
 
     /// Appends the decimal digits of `value` (small numbers: no allocation).

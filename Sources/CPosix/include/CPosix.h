@@ -8,6 +8,7 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <sys/resource.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -48,6 +49,8 @@ int cposix_peer_address(int fd, char *out, size_t cap, int *port);
 int cposix_accept_nonblocking(int fd);
 /// send() with MSG_NOSIGNAL.
 ssize_t cposix_send(int fd, const void *bytes, size_t count);
+/// sendmsg() of `count` pieces with MSG_NOSIGNAL: one system call for a gather write.
+ssize_t cposix_sendv(int fd, const struct iovec *pieces, int count);
 
 /// An array of epoll events allocated in C, so its stride matches the (packed) C layout.
 struct epoll_event *cposix_epoll_events_alloc(int count);

@@ -110,8 +110,8 @@ extension Connection {
         guard state == .open, let inFlight = current else { return }
         switch action {
         case .respond(let response):
-            enqueueOutput(loop.encode(
-                response, keepAlive: inFlight.keepAlive, headRequest: inFlight.isHead, http10: inFlight.http10))
+            let encoded = loop.encode(response, keepAlive: inFlight.keepAlive, headRequest: inFlight.isHead, http10: inFlight.http10)
+            channel.enqueue(head: encoded.head, body: encoded.body)
             afterFlush = inFlight.keepAlive ? .nextRequest : .close(.fin)
             flush()
         case .raw(let bytes, let then):
@@ -181,7 +181,7 @@ extension Connection {
             current = nil
             queue.removeAll()
             queueHead = 0
-            stream.shutdownWrite()
+            channel.shutdownWrite()
             state = .draining
             // Read and discard until the peer closes, so unread input never turns the FIN into a RST.
             let timer = loop.schedule(afterNanos: core.finDrainNanos) { [weak self] in self?.closeNow(reset: false) }
@@ -192,7 +192,7 @@ extension Connection {
 
     /// RST discards unsent data; wait (bounded) until the peer acknowledged what was written.
     private func closeAfterSendQueueDrains(attempt: Int = 0) {
-        let unsent = cposix_unsent_bytes(fd)
+        let unsent = channel.unsentBytes
         if unsent <= 0 || attempt >= 200 {
             closeNow(reset: true)
             return
@@ -204,41 +204,22 @@ extension Connection {
     }
 
     func enqueueOutput(_ bytes: [UInt8]) {
-        if outputOffset == output.count {
-            output = bytes
-            outputOffset = 0
-        } else {
-            output.append(contentsOf: bytes)
-        }
+        channel.enqueue(bytes)
     }
 
     /// Writes pending output; when it is all written, runs `afterFlush`.
     func flush() {
-        writeWantsRead = false
-        while outputPending && state != .closed {
-            let result = output.withUnsafeBytes { raw in
-                stream.write(UnsafeRawBufferPointer(rebasing: raw[outputOffset...]))
-            }
-            switch result {
-            case .bytes(let count):
-                outputOffset += count
-            case .wantWrite:
-                updateInterest()
-                return
-            case .wantRead:
-                writeWantsRead = true
-                updateInterest()
-                return
-            case .eof, .failed:
-                peerGone()
-                return
-            }
-        }
         guard state != .closed else { return }
-        // Dropped, not emptied in place: the bytes may be a buffer shared with other connections
-        // (see `EventLoop.encode`), and the next response replaces the array anyway.
-        output = []
-        outputOffset = 0
+        switch channel.flush() {
+        case .blocked:
+            updateInterest()
+            return
+        case .failed:
+            peerGone()
+            return
+        case .drained:
+            break
+        }
         let next = afterFlush
         afterFlush = .nothing
         switch next {

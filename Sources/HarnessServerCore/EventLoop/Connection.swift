@@ -1,9 +1,4 @@
 // SPDX-License-Identifier: MIT
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import CPosix
 
 /// One HTTP/1.1 connection, owned by one event loop: reads and parses requests, hands them to the
@@ -28,15 +23,9 @@ final class Connection: LoopHandler {
 
     let loop: EventLoop
     let core: ServerCore
-    let fd: Int32
-    let stream: any StreamIO
-    let connectionID: UInt64
-    let peer: String
-    let localPort: Int
-    let isTLS: Bool
-    var registration: UInt64 = 0
+    /// The socket below this connection (handed to the `WebSocketConnection` on an upgrade).
+    let channel: SocketChannel
     var state = State.handshaking
-    var interest: UInt32 = 0
     var parser: HTTPRequestParser
     var queue: [(parsed: HTTPRequestParser.Parsed, arrival: Double)] = []
     var queueHead = 0
@@ -45,16 +34,12 @@ final class Connection: LoopHandler {
     var sequence = 0
     var nextToken: UInt64 = 0
     var current: InFlight?
-    var output: [UInt8] = []
-    var outputOffset = 0
     var afterFlush = AfterFlush.nothing
     var drip: (bytes: [UInt8], offset: Int, chunk: Int, intervalNanos: UInt64, then: CloseMode)?
     var timers: [TimerHandle] = []
     var pumping = false
     /// True while the handler is being called for this connection's current request.
     var dispatching = false
-    var readWantsWrite = false
-    var writeWantsRead = false
     var continueSent = false
     var handshakeWantsWrite = false
     /// Reading stopped for backpressure; on resuming, read at once (a TLS stream may hold buffered bytes).
@@ -72,25 +57,21 @@ final class Connection: LoopHandler {
     init(loop: EventLoop, core: ServerCore, fd: Int32, stream: any StreamIO, localPort: Int, isTLS: Bool) {
         self.loop = loop
         self.core = core
-        self.fd = fd
-        self.stream = stream
-        self.localPort = localPort
-        self.isTLS = isTLS
-        connectionID = core.nextConnectionID()
-        peer = SocketAddress.peer(of: fd)
+        channel = SocketChannel(loop: loop, core: core, fd: fd, stream: stream, localPort: localPort, isTLS: isTLS)
         parser = HTTPRequestParser(limits: core.limits)
     }
 
+    var connectionID: UInt64 { channel.connectionID }
+    var peer: String { channel.peer }
+    var localPort: Int { channel.localPort }
+    var isTLS: Bool { channel.isTLS }
+
     /// Registers with the loop and starts the handshake; closes the socket if registration fails.
     func start() {
-        interest = cposix_EPOLLIN | cposix_EPOLLRDHUP
-        guard let id = loop.register(fd: fd, events: interest, handler: self) else {
+        guard channel.register(handler: self) else {
             state = .closed
-            Glibc.close(fd)
-            core.openConnections.subtract(1, ordering: .relaxed)
             return
         }
-        registration = id
         if core.requestTimeoutNanos > 0 {
             // The first request's head must arrive within the timeout from the accept.
             setWatch(.request, deadline: loop.batchTime &+ core.requestTimeoutNanos)
@@ -103,9 +84,9 @@ final class Connection: LoopHandler {
         case .closed: return
         case .handshaking: advanceHandshake()
         case .open, .draining:
-            if outputPending || writeWantsRead { flush() }
+            if channel.wantsFlush { flush() }
             let readable = events & (cposix_EPOLLIN | cposix_EPOLLRDHUP | cposix_EPOLLHUP | cposix_EPOLLERR) != 0
-            let readRetry = readWantsWrite && events & cposix_EPOLLOUT != 0
+            let readRetry = channel.readWantsWrite && events & cposix_EPOLLOUT != 0
             if state != .closed && (readable || readRetry) {
                 readAvailable(peerHungUp: events & (cposix_EPOLLRDHUP | cposix_EPOLLHUP | cposix_EPOLLERR) != 0)
             }
@@ -119,9 +100,10 @@ final class Connection: LoopHandler {
     }
 
     private func advanceHandshake() {
-        switch stream.handshake() {
+        switch channel.stream.handshake() {
         case .bytes:
             state = .open
+            handshakeWantsWrite = false
             readAvailable(peerHungUp: false)
         case .wantRead:
             handshakeWantsWrite = false
@@ -138,7 +120,7 @@ final class Connection: LoopHandler {
         updateInterest()
     }
 
-    var outputPending: Bool { outputOffset < output.count }
+    var outputPending: Bool { channel.outputPending }
 
     private var readingAllowed: Bool {
         switch state {
@@ -150,59 +132,35 @@ final class Connection: LoopHandler {
 
     func updateInterest() {
         guard state != .closed else { return }
-        var wanted = cposix_EPOLLRDHUP
         if state == .handshaking {
-            wanted |= handshakeWantsWrite ? cposix_EPOLLOUT : cposix_EPOLLIN
+            channel.updateInterest(reading: !handshakeWantsWrite, writing: handshakeWantsWrite)
         } else {
-            if readingAllowed || writeWantsRead { wanted |= cposix_EPOLLIN }
-            if outputPending || readWantsWrite { wanted |= cposix_EPOLLOUT }
-        }
-        if wanted != interest {
-            interest = wanted
-            loop.modify(fd: fd, id: registration, events: wanted)
+            channel.updateInterest(reading: readingAllowed)
         }
     }
 
     /// Reads what is available (bounded per event for fairness) and parses it.
     func readAvailable(peerHungUp: Bool) {
-        var rounds = 0
-        readWantsWrite = false
-        while state != .closed && rounds < 8 {
-            guard readingAllowed else {
-                // Reading is paused (pipelined backlog); a hang-up still ends the connection.
-                readPaused = true
-                if peerHungUp { peerClosed() }
-                return
-            }
-            rounds += 1
-            switch stream.read(into: loop.scratch) {
-            case .bytes(let count):
-                let drained = count < loop.scratch.count && stream.shortReadDrains
-                if state == .draining {
-                    if drained { return }
-                    continue
-                }
-                if nextArrival == nil { nextArrival = cposix_wall_seconds() }
-                parser.append(UnsafeRawBufferPointer(rebasing: loop.scratch[0..<count]))
-                parseRequests()
-                pump()
-                // Saves the read that would only return EAGAIN (one system call per request).
-                if drained {
-                    if peerHungUp && state != .closed { continue }
-                    return
-                }
-            case .wantRead:
-                return
-            case .wantWrite:
-                readWantsWrite = true
-                return
-            case .eof:
-                peerClosed()
-                return
-            case .failed:
-                peerGone()
-                return
-            }
+        let outcome = channel.readRounds(peerHungUp: peerHungUp, canRead: { state != .closed && readingAllowed }) { bytes in
+            // While draining after a FIN, input is read only to be discarded.
+            guard state == .open else { return }
+            if nextArrival == nil { nextArrival = cposix_wall_seconds() }
+            parser.append(bytes)
+            parseRequests()
+            pump()
+        }
+        switch outcome {
+        case .waiting:
+            break
+        case .refused:
+            guard state != .closed else { return }
+            // Reading is paused (pipelined backlog); a hang-up still ends the connection.
+            readPaused = true
+            if peerHungUp { peerClosed() }
+        case .eof:
+            peerClosed()
+        case .failed:
+            peerGone()
         }
     }
 
@@ -274,11 +232,7 @@ final class Connection: LoopHandler {
         current = nil
         queue.removeAll()
         drip = nil
-        output = []
-        if reset { _ = cposix_set_linger_reset(fd) }
-        loop.deregister(fd: fd, id: registration)
-        Glibc.close(fd)
-        core.openConnections.subtract(1, ordering: .relaxed)
+        channel.release(reset: reset)
         abandoned?.cancel()
     }
 }

@@ -27,8 +27,8 @@ final class EventLoop: @unchecked Sendable {
     private var timers = TimerHeap()
     /// Work queued by the loop's own thread to run after the current event batch (no lock).
     private var deferred: [() -> Void] = []
-    /// The response this loop encoded last, with its framing and its bytes (see `encode`).
-    private var lastEncoded: (response: HTTPResponse, keepAlive: Bool, headRequest: Bool, http10: Bool, bytes: [UInt8])?
+    /// The response this loop encoded last, with its framing and its head (see `encode`).
+    private var lastEncoded: (response: HTTPResponse, keepAlive: Bool, http10: Bool, head: [UInt8])?
     /// Monotonic nanoseconds read once when `epoll_wait` returned: a clock for deadlines that
     /// tolerate the length of one event batch (connection timeouts), without a clock read each.
     private(set) var batchTime: UInt64 = cposix_monotonic_nanos()
@@ -124,18 +124,25 @@ final class EventLoop: @unchecked Sendable {
         deferred.append(task)
     }
 
-    /// The wire bytes of `response` (loop thread only). One publish answers thousands of parked
-    /// long-polls with the same response value; this loop's connections then share one encoded
-    /// buffer instead of each encoding and holding a copy.
-    func encode(_ response: HTTPResponse, keepAlive: Bool, headRequest: Bool, http10: Bool = false) -> [UInt8] {
+    /// The wire bytes of `response` as its head and its body (loop thread only). One publish
+    /// answers thousands of parked long-polls with the same response value: every connection
+    /// writes the response's own body array, and this loop's connections share one encoded head.
+    func encode(_ response: HTTPResponse, keepAlive: Bool, headRequest: Bool, http10: Bool = false) -> EncodedResponse {
         assertInLoop("encode")
-        if let last = lastEncoded, last.keepAlive == keepAlive, last.headRequest == headRequest, last.http10 == http10,
-            last.response.isSameValue(as: response) {
-            return last.bytes
+        let body = headRequest ? [] : response.body
+        if let last = lastEncoded, last.keepAlive == keepAlive, last.http10 == http10, last.response.isSameValue(as: response) {
+            return EncodedResponse(head: last.head, body: body)
         }
-        let bytes = HTTPResponseEncoder.encode(response, keepAlive: keepAlive, headRequest: headRequest, http10: http10)
-        lastEncoded = (response, keepAlive, headRequest, http10, bytes)
-        return bytes
+        let head = HTTPResponseEncoder.encodeHead(response, keepAlive: keepAlive, http10: http10)
+        lastEncoded = (response, keepAlive, http10, head)
+        return EncodedResponse(head: head, body: body)
+    }
+
+    /// Points the registration `id` at another handler: a connection hands its socket over (the
+    /// WebSocket upgrade) without leaving and re-entering the epoll set (loop thread only).
+    func rebind(id: UInt64, to handler: any LoopHandler) {
+        assertInLoop("rebind")
+        handlers[id] = handler
     }
 
     /// Makes a sleeping `epoll_wait` return (the eventfd counter is summed, so extra writes are harmless).

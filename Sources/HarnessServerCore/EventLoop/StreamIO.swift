@@ -32,6 +32,9 @@ package protocol StreamIO: AnyObject {
     func read(into buffer: UnsafeMutableRawBufferPointer) -> IOResult
     /// Writes from `bytes`; a partial write returns the count written.
     func write(_ bytes: UnsafeRawBufferPointer) -> IOResult
+    /// Writes `pieces` in order as if they were one buffer (a gather write); a partial write
+    /// returns the count written over all pieces. The default writes the pieces in turn.
+    func write(gathering pieces: UnsafeBufferPointer<UnsafeRawBufferPointer>) -> IOResult
     /// Ends the sending direction cleanly (TLS: close_notify, then `shutdown(SHUT_WR)`).
     func shutdownWrite()
     /// Whether a read that filled less than its buffer proves nothing more is readable now, so the
@@ -43,6 +46,18 @@ package protocol StreamIO: AnyObject {
 
 extension StreamIO {
     package var shortReadDrains: Bool { false }
+
+    /// Writes the pieces one after the other until one is not written completely.
+    package func write(gathering pieces: UnsafeBufferPointer<UnsafeRawBufferPointer>) -> IOResult {
+        var total = 0
+        for piece in pieces where piece.count > 0 {
+            let result = write(piece)
+            guard case .bytes(let count) = result else { return total > 0 ? .bytes(total) : result }
+            total += count
+            if count < piece.count { break }
+        }
+        return .bytes(total)
+    }
 }
 
 /// A plain TCP stream with `read`/`send(MSG_NOSIGNAL)`.
@@ -72,14 +87,34 @@ package final class PlainStream: StreamIO {
 
     package func write(_ bytes: UnsafeRawBufferPointer) -> IOResult {
         guard bytes.count > 0 else { return .bytes(0) }
+        return Self.sending("send") { cposix_send(fd, bytes.baseAddress, bytes.count) }
+    }
+
+    /// One `sendmsg` for all pieces (a response head and its shared body leave in one call).
+    package func write(gathering pieces: UnsafeBufferPointer<UnsafeRawBufferPointer>) -> IOResult {
+        if pieces.count == 1 { return write(pieces[0]) }
+        let count = min(pieces.count, 16)
+        return withUnsafeTemporaryAllocation(of: iovec.self, capacity: count) { vectors in
+            var total = 0
+            for index in 0..<count {
+                vectors[index] = iovec(iov_base: UnsafeMutableRawPointer(mutating: pieces[index].baseAddress), iov_len: pieces[index].count)
+                total += pieces[index].count
+            }
+            guard total > 0 else { return .bytes(0) }
+            return Self.sending("sendmsg") { cposix_sendv(fd, vectors.baseAddress, Int32(count)) }
+        }
+    }
+
+    /// Runs a non-blocking send call again while it is interrupted and maps its outcome.
+    private static func sending(_ call: String, _ send: () -> Int) -> IOResult {
         while true {
-            let n = cposix_send(fd, bytes.baseAddress, bytes.count)
+            let n = send()
             if n >= 0 { return .bytes(n) }
-            let code = errno
+            let code = errno  // errno is only valid right after the -1 return
             switch code {
             case EINTR: continue
             case EAGAIN, EWOULDBLOCK: return .wantWrite
-            default: return .failed(errno: code, detail: "send")
+            default: return .failed(errno: code, detail: call)
             }
         }
     }

@@ -22,14 +22,14 @@ extension Connection {
             return true
         case .switchProtocols(let head, let handler):
             let leftover = detachForUpgrade()
-            WebSocketConnection(from: self, handler: handler).start(responseHead: head, leftover: leftover)
+            WebSocketConnection(channel: channel, handler: handler).start(responseHead: head, leftover: leftover)
             return true
         }
     }
 
-    /// Leaves the socket to its next owner: stops the timers and the watchdog, leaves the epoll set
-    /// without closing the descriptor (still counted as open), and returns the bytes read after the
-    /// request head.
+    /// Leaves the socket to its next owner: stops the timers and the watchdog and returns the bytes
+    /// read after the request head. The channel (descriptor, registration, counted as open) goes
+    /// on under the new owner.
     private func detachForUpgrade() -> [UInt8] {
         state = .closed
         for timer in timers { timer.cancel() }
@@ -41,9 +41,6 @@ extension Connection {
         queue.removeAll()
         queueHead = 0
         // A request is dispatched only once the previous answer is written: no output is pending.
-        output = []
-        outputOffset = 0
-        loop.deregister(fd: fd, id: registration)
         return parser.takeBufferedBytes()
     }
 }

@@ -3,7 +3,7 @@ import CPosix
 
 /// Frames out: the bounded outbound buffer, writes on EPOLLOUT, the server's close and abort.
 extension WebSocketConnection {
-    var outputPending: Bool { outputOffset < output.count }
+    var outputPending: Bool { channel.outputPending }
 
     /// Queues frame bytes while the connection is open and writes what the socket takes.
     func sendData(_ bytes: [UInt8]) {
@@ -15,54 +15,32 @@ extension WebSocketConnection {
     /// Queues bytes; aborts the connection when the unsent total would pass `maxOutboundBytes`.
     func enqueue(_ bytes: [UInt8]) {
         guard isOpenForInput else { return }
-        if output.count - outputOffset + bytes.count > core.webSocket.maxOutboundBytes {
+        guard channel.enqueue(bytes) else {
             core.webSocketOverflows.add(1, ordering: .relaxed)
             core.logger?.debug("aborting WebSocket from \(peer): more than \(core.webSocket.maxOutboundBytes) bytes unsent")
             report(code: .policyViolation, reason: "outbound buffer limit exceeded", clean: false)
             closeNow(reset: true)
             return
         }
-        if outputOffset == output.count {
-            output = bytes
-            outputOffset = 0
-        } else {
-            if outputOffset >= 64 * 1024 {
-                output.removeSubrange(0..<outputOffset)
-                outputOffset = 0
-            }
-            output.append(contentsOf: bytes)
-        }
     }
 
     /// Writes pending output until the socket is full; then waits for EPOLLOUT.
     func flush() {
-        writeWantsRead = false
-        while outputPending && isOpenForInput {
-            let result = output.withUnsafeBytes { raw in
-                stream.write(UnsafeRawBufferPointer(rebasing: raw[outputOffset...]))
-            }
-            switch result {
-            case .bytes(let count):
-                outputOffset += count
-            case .wantWrite:
-                updateInterest()
-                return
-            case .wantRead:
-                writeWantsRead = true
-                updateInterest()
-                return
-            case .eof, .failed:
-                report(code: .abnormalClosure, reason: "", clean: false)
-                closeNow(reset: false)
-                return
-            }
-        }
         guard isOpenForInput else { return }
-        output = []
-        outputOffset = 0
+        switch channel.flush() {
+        case .blocked:
+            updateInterest()
+            return
+        case .failed:
+            report(code: .abnormalClosure, reason: "", clean: false)
+            closeNow(reset: false)
+            return
+        case .drained:
+            break
+        }
         if finAfterFlush {
             finAfterFlush = false
-            stream.shutdownWrite()
+            channel.shutdownWrite()
             // Read and discard until the peer closes, so unread input never turns the FIN into a RST.
             timer?.cancel()
             timer = loop.schedule(afterNanos: core.finDrainNanos) { [weak self] in self?.closeNow(reset: false) }

@@ -1,9 +1,4 @@
 // SPDX-License-Identifier: MIT
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import CPosix
 
 /// One upgraded connection on its event loop: decodes frames, answers pings and close frames
@@ -23,54 +18,38 @@ final class WebSocketConnection: LoopHandler {
 
     let loop: EventLoop
     let core: ServerCore
-    let fd: Int32
-    let stream: any StreamIO
-    let connectionID: UInt64
-    let peer: String
-    let localPort: Int
-    let isTLS: Bool
+    /// The socket, taken over from the HTTP connection with its registration.
+    let channel: SocketChannel
     let handler: any WebSocketHandler
     var handle: WebSocketHandle?
-    var registration: UInt64 = 0
-    var interest: UInt32 = 0
     var state = State.open
     var decoder: WebSocketFrameDecoder
     var assembler: WebSocketMessageAssembler
-    var output: [UInt8] = []
-    var outputOffset = 0
     /// Once the output is written: FIN and drain.
     var finAfterFlush = false
-    var readWantsWrite = false
-    var writeWantsRead = false
     var timer: TimerHandle?
     /// Whether `webSocketDidClose` was called.
     var reported = false
 
-    init(from connection: Connection, handler: any WebSocketHandler) {
-        loop = connection.loop
-        core = connection.core
-        fd = connection.fd
-        stream = connection.stream
-        connectionID = connection.connectionID
-        peer = connection.peer
-        localPort = connection.localPort
-        isTLS = connection.isTLS
+    init(channel: SocketChannel, handler: any WebSocketHandler) {
+        loop = channel.loop
+        core = channel.core
+        self.channel = channel
         self.handler = handler
+        channel.outboundLimit = channel.core.webSocket.maxOutboundBytes
         decoder = WebSocketFrameDecoder(role: .server, maxPayloadLength: core.webSocket.maxMessageBytes)
         assembler = WebSocketMessageAssembler(maxMessageSize: core.webSocket.maxMessageBytes)
     }
 
-    /// Takes over the socket: registers, writes `responseHead`, opens the handler, then decodes
-    /// `leftover` (bytes that arrived right behind the request head) and whatever is readable.
+    var connectionID: UInt64 { channel.connectionID }
+    var peer: String { channel.peer }
+    var localPort: Int { channel.localPort }
+    var isTLS: Bool { channel.isTLS }
+
+    /// Takes over the socket's registration, writes `responseHead`, opens the handler, then
+    /// decodes `leftover` (bytes that arrived right behind the request head) and whatever is readable.
     func start(responseHead: [UInt8], leftover: [UInt8]) {
-        interest = cposix_EPOLLIN | cposix_EPOLLRDHUP
-        guard let id = loop.register(fd: fd, events: interest, handler: self) else {
-            state = .closed
-            Glibc.close(fd)
-            core.openConnections.subtract(1, ordering: .relaxed)
-            return
-        }
-        registration = id
+        channel.handOver(to: self)
         core.openWebSockets.add(1, ordering: .relaxed)
         let handle = WebSocketHandle(connection: self)
         self.handle = handle
@@ -96,10 +75,10 @@ final class WebSocketConnection: LoopHandler {
 
     func handleEvents(_ events: UInt32) {
         guard isOpenForInput else { return }
-        if outputPending || writeWantsRead { flush() }
+        if channel.wantsFlush { flush() }
         let hangUp = events & (cposix_EPOLLRDHUP | cposix_EPOLLHUP | cposix_EPOLLERR) != 0
         let readable = events & cposix_EPOLLIN != 0 || hangUp
-        if isOpenForInput && (readable || (readWantsWrite && events & cposix_EPOLLOUT != 0)) {
+        if isOpenForInput && (readable || (channel.readWantsWrite && events & cposix_EPOLLOUT != 0)) {
             readAvailable(peerHungUp: hangUp)
         }
         updateInterest()
@@ -112,39 +91,20 @@ final class WebSocketConnection: LoopHandler {
 
     func updateInterest() {
         guard isOpenForInput else { return }
-        var wanted = cposix_EPOLLRDHUP | cposix_EPOLLIN
-        if outputPending || readWantsWrite { wanted |= cposix_EPOLLOUT }
-        if wanted != interest {
-            interest = wanted
-            loop.modify(fd: fd, id: registration, events: wanted)
-        }
+        channel.updateInterest(reading: true)
     }
 
     /// Reads what is available (bounded per event for fairness) and decodes it.
     private func readAvailable(peerHungUp: Bool) {
-        readWantsWrite = false
-        var rounds = 0
-        while isOpenForInput && rounds < 8 {
-            rounds += 1
-            switch stream.read(into: loop.scratch) {
-            case .bytes(let count):
-                let drained = count < loop.scratch.count && stream.shortReadDrains
-                if case .draining = state {
-                    // Discarded: the close is decided, only the peer's FIN is awaited.
-                } else {
-                    decoder.feed(UnsafeRawBufferPointer(rebasing: loop.scratch[0..<count]))
-                    processInput()
-                }
-                if drained && !peerHungUp { return }
-            case .wantRead:
-                return
-            case .wantWrite:
-                readWantsWrite = true
-                return
-            case .eof, .failed:
-                peerEnded()
-                return
-            }
+        let outcome = channel.readRounds(peerHungUp: peerHungUp, canRead: { isOpenForInput }) { bytes in
+            // While draining, input is discarded: the close is decided, only the peer's FIN is awaited.
+            if case .draining = state { return }
+            decoder.feed(bytes)
+            processInput()
+        }
+        switch outcome {
+        case .waiting, .refused: break
+        case .eof, .failed: peerEnded()
         }
     }
 
@@ -173,14 +133,9 @@ final class WebSocketConnection: LoopHandler {
         state = .closed
         timer?.cancel()
         timer = nil
-        output = []
-        outputOffset = 0
         decoder = WebSocketFrameDecoder(role: .server, maxPayloadLength: 125)
         assembler = WebSocketMessageAssembler(maxMessageSize: 0)
-        if reset { _ = cposix_set_linger_reset(fd) }
-        loop.deregister(fd: fd, id: registration)
-        Glibc.close(fd)
-        core.openConnections.subtract(1, ordering: .relaxed)
+        channel.release(reset: reset)
         core.openWebSockets.subtract(1, ordering: .relaxed)
     }
 }

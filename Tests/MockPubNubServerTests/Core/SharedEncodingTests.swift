@@ -26,15 +26,31 @@ import Testing
     @Test func aLoopSharesTheBytesOfACopyAndEncodesEverythingElseAfresh() throws {
         let loop = try EventLoop(index: 0)
         let first = loop.encode(response, keepAlive: true, headRequest: false)
-        #expect(first == HTTPResponseEncoder.encode(response, keepAlive: true))
+        #expect(first.bytes == HTTPResponseEncoder.encode(response, keepAlive: true))
+        // The body is the response's own array (shared by every connection answered with it).
+        #expect(address(of: first.body) == address(of: response.body))
         let again = loop.encode(response, keepAlive: true, headRequest: false)
-        #expect(again.withUnsafeBufferPointer { $0.baseAddress } == first.withUnsafeBufferPointer { $0.baseAddress })
+        #expect(address(of: again.head) == address(of: first.head))
         // Other framing, or another response with the same status, gets its own bytes.
-        #expect(loop.encode(response, keepAlive: false, headRequest: false)
-            == HTTPResponseEncoder.encode(response, keepAlive: false))
-        #expect(loop.encode(response, keepAlive: true, headRequest: true)
-            == HTTPResponseEncoder.encode(response, keepAlive: true, headRequest: true))
+        let closing = loop.encode(response, keepAlive: false, headRequest: false)
+        #expect(closing.bytes == HTTPResponseEncoder.encode(response, keepAlive: false))
+        #expect(address(of: closing.head) != address(of: first.head))
+        let head = loop.encode(response, keepAlive: true, headRequest: true)
+        #expect(head.bytes == HTTPResponseEncoder.encode(response, keepAlive: true, headRequest: true))
+        #expect(head.body.isEmpty)
         let other = HTTPResponse.pubNub(200, "[1,\"Sent\",\"17000000000000002\"]")
-        #expect(loop.encode(other, keepAlive: true, headRequest: false) == HTTPResponseEncoder.encode(other, keepAlive: true))
+        #expect(loop.encode(other, keepAlive: true, headRequest: false).bytes == HTTPResponseEncoder.encode(other, keepAlive: true))
+    }
+
+    @Test func theHeadEncoderWritesEverythingUpToTheBody() {
+        for (keepAlive, http10) in [(true, false), (false, false), (true, true), (false, true)] {
+            let head = HTTPResponseEncoder.encodeHead(response, keepAlive: keepAlive, http10: http10)
+            #expect(head + response.body == HTTPResponseEncoder.encode(response, keepAlive: keepAlive, http10: http10))
+            #expect(head.suffix(4) == [13, 10, 13, 10])
+        }
+    }
+
+    private func address(of bytes: [UInt8]) -> UnsafePointer<UInt8>? {
+        bytes.withUnsafeBufferPointer { $0.baseAddress }
     }
 }
