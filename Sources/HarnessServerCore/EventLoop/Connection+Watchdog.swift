@@ -19,15 +19,15 @@ enum WatchPhase {
 extension Connection {
     /// Decides what to watch once the pipeline is empty (no request in flight).
     func watchAfterPump() {
-        if parser.hasBufferedBytes {
+        if machine.parser.hasBufferedBytes {
             guard watchPhase != .request, core.requestTimeoutNanos > 0 else { return }
             // The request started with the read that brought its first byte (`nextArrival`, wall clock).
             let now = loop.batchTime
-            let elapsed = nextArrival.map { max(0, cposix_wall_seconds() - $0) } ?? 0
+            let elapsed = machine.nextArrival.map { max(0, cposix_wall_seconds() - $0) } ?? 0
             let elapsedNanos = UInt64(min(elapsed, 86_400) * 1e9)
             let deadline = now &+ core.requestTimeoutNanos
             setWatch(.request, deadline: deadline > elapsedNanos ? deadline - elapsedNanos : now)
-        } else if sequence > 0 {
+        } else if machine.sequence > 0 {
             // Between requests. (Before the first one, the deadline from the accept stays.)
             guard watchPhase != .idle else { return }
             guard core.idleTimeoutNanos > 0 else {
@@ -70,28 +70,11 @@ extension Connection {
         case .request:
             core.requestTimeouts.add(1, ordering: .relaxed)
             core.logger?.debug("closing connection from \(peer): request not complete within the header timeout")
-            guard state == .open, current == nil else {
-                closeNow(reset: false)
-                return
-            }
-            guard parser.hasBufferedBytes else {
-                // Not one byte since the accept (a pre-connected socket): FIN without an answer.
-                finish(with: .fin)
-                return
-            }
-            // Part of a request arrived: answered like a framing error, 408, then FIN.
-            current = InFlight(
-                token: 0, responder: Responder { _ in }, keepAlive: false, isHead: false,
-                pendingAction: nil, executing: true)
-            queue.removeAll()
-            queueHead = 0
-            enqueueOutput(HTTPResponseEncoder.encode(core.parseErrorResponse(.requestTimeout), keepAlive: false))
-            afterFlush = .close(.fin)
-            flush()
+            feed(.requestTimedOut)
         case .idle:
             core.idleTimeouts.add(1, ordering: .relaxed)
             core.logger?.debug("closing idle connection from \(peer)")
-            finish(with: .fin)
+            feed(.idleTimedOut)
         }
     }
 }

@@ -1,49 +1,25 @@
 // SPDX-License-Identifier: MIT
 import CPosix
 
-/// One HTTP/1.1 connection, owned by one event loop: reads and parses requests, hands them to the
-/// handler one at a time in arrival order, and executes each `ResponseAction`.
+/// One HTTP/1.1 connection, owned by one event loop: the thin layer between its `SocketChannel`
+/// and its `HTTPConnectionMachine`. It feeds the machine what it reads and what happens (answers
+/// delivered, output flushed, timers) and performs the machine's actions (`Connection+Actions`).
 final class Connection: LoopHandler {
-    enum State { case handshaking, open, draining, closed }
-
-    /// The request being answered.
-    struct InFlight {
-        var token: UInt64
-        var responder: Responder
-        var keepAlive: Bool
-        var isHead: Bool
-        /// The request was HTTP/1.0: its answer gets an `HTTP/1.0` status line.
-        var http10 = false
-        var pendingAction: ResponseAction?
-        var executing = false
-    }
-
-    /// What happens once the output buffer is flushed.
-    enum AfterFlush { case nothing, nextRequest, close(CloseMode), dripNext }
-
     let loop: EventLoop
     let core: ServerCore
     /// The socket below this connection (handed to the `WebSocketConnection` on an upgrade).
     let channel: SocketChannel
-    var state = State.handshaking
-    var parser: HTTPRequestParser
-    var queue: [(parsed: HTTPRequestParser.Parsed, arrival: Double)] = []
-    var queueHead = 0
-    var nextArrival: Double?
-    var parseError: HTTPParseError?
-    var sequence = 0
-    var nextToken: UInt64 = 0
-    var current: InFlight?
-    var afterFlush = AfterFlush.nothing
-    var drip: (bytes: [UInt8], offset: Int, chunk: Int, intervalNanos: UInt64, then: CloseMode)?
+    /// Every decision about requests and answers.
+    var machine: HTTPConnectionMachine
+    /// The responder of the request in flight, and its token.
+    var responder: (token: UInt64, responder: Responder)?
+    /// Actions waiting to be performed; `performing` makes nested inputs queue behind the current one.
+    var actions: [HTTPConnectionAction] = []
+    var performing = false
     var timers: [TimerHandle] = []
-    var pumping = false
     /// True while the handler is being called for this connection's current request.
     var dispatching = false
-    var continueSent = false
     var handshakeWantsWrite = false
-    /// Reading stopped for backpressure; on resuming, read at once (a TLS stream may hold buffered bytes).
-    var readPaused = false
     /// What the connection timeouts currently watch (see `Connection+Watchdog`).
     var watchPhase = WatchPhase.none
     /// When the watched phase times out (monotonic nanoseconds).
@@ -51,16 +27,16 @@ final class Connection: LoopHandler {
     /// The one loop timer of the watchdog, and when it fires; re-armed lazily.
     var watchTimer: TimerHandle?
     var watchTimerDeadline: UInt64 = 0
-    /// A WebSocket upgrade request was parsed: nothing after it is parsed as HTTP until it is routed.
-    var upgradeHold = false
 
     init(loop: EventLoop, core: ServerCore, fd: Int32, stream: any StreamIO, localPort: Int, isTLS: Bool) {
         self.loop = loop
         self.core = core
         channel = SocketChannel(loop: loop, core: core, fd: fd, stream: stream, localPort: localPort, isTLS: isTLS)
-        parser = HTTPRequestParser(limits: core.limits)
+        machine = HTTPConnectionMachine(
+            limits: core.limits, maxQueuedRequests: core.maxQueuedRequests, upgradesPossible: core.upgradeRouter != nil)
     }
 
+    var state: HTTPConnectionMachine.Phase { machine.phase }
     var connectionID: UInt64 { channel.connectionID }
     var peer: String { channel.peer }
     var localPort: Int { channel.localPort }
@@ -69,7 +45,7 @@ final class Connection: LoopHandler {
     /// Registers with the loop and starts the handshake; closes the socket if registration fails.
     func start() {
         guard channel.register(handler: self) else {
-            state = .closed
+            machine.handle(.closed, into: &actions)
             return
         }
         if core.requestTimeoutNanos > 0 {
@@ -102,8 +78,8 @@ final class Connection: LoopHandler {
     private func advanceHandshake() {
         switch channel.stream.handshake() {
         case .bytes:
-            state = .open
             handshakeWantsWrite = false
+            feed(.handshakeCompleted)
             readAvailable(peerHungUp: false)
         case .wantRead:
             handshakeWantsWrite = false
@@ -122,116 +98,39 @@ final class Connection: LoopHandler {
 
     var outputPending: Bool { channel.outputPending }
 
-    private var readingAllowed: Bool {
-        switch state {
-        case .draining, .handshaking: true
-        case .open: parseError == nil && !upgradeHold && queue.count - queueHead < core.maxQueuedRequests
-        case .closed: false
-        }
-    }
-
     func updateInterest() {
-        guard state != .closed else { return }
-        if state == .handshaking {
-            channel.updateInterest(reading: !handshakeWantsWrite, writing: handshakeWantsWrite)
-        } else {
-            channel.updateInterest(reading: readingAllowed)
+        switch state {
+        case .closed: return
+        case .handshaking: channel.updateInterest(reading: !handshakeWantsWrite, writing: handshakeWantsWrite)
+        case .open, .draining: channel.updateInterest(reading: machine.readingAllowed)
         }
     }
 
-    /// Reads what is available (bounded per event for fairness) and parses it.
+    /// Reads what is available (bounded per event for fairness) and hands it to the machine.
     func readAvailable(peerHungUp: Bool) {
-        let outcome = channel.readRounds(peerHungUp: peerHungUp, canRead: { state != .closed && readingAllowed }) { bytes in
-            // While draining after a FIN, input is read only to be discarded.
-            guard state == .open else { return }
-            if nextArrival == nil { nextArrival = cposix_wall_seconds() }
-            parser.append(bytes)
-            parseRequests()
-            pump()
+        let outcome = channel.readRounds(peerHungUp: peerHungUp, canRead: { machine.readingAllowed }) { bytes in
+            machine.received(bytes, now: cposix_wall_seconds(), into: &actions)
+            performActions()
         }
         switch outcome {
-        case .waiting:
-            break
-        case .refused:
-            guard state != .closed else { return }
-            // Reading is paused (pipelined backlog); a hang-up still ends the connection.
-            readPaused = true
-            if peerHungUp { peerClosed() }
-        case .eof:
-            peerClosed()
-        case .failed:
-            peerGone()
+        case .waiting: break
+        case .refused: feed(.readingRefused(peerHungUp: peerHungUp))
+        case .eof: feed(.peerClosed)
+        case .failed: closeNow(reset: false)
         }
-    }
-
-    func parseRequests() {
-        while parseError == nil && !upgradeHold {
-            do {
-                guard let parsed = try parser.next() else { break }
-                let arrival = nextArrival ?? cposix_wall_seconds()
-                nextArrival = parser.bufferedByteCount > 0 ? arrival : nil
-                queue.append((parsed, arrival))
-                continueSent = false
-                // Bytes behind an upgrade request may be frames: they wait until it is routed.
-                if core.upgradeRouter != nil && parsed.request.asksForWebSocket { upgradeHold = true }
-            } catch {
-                parseError = error
-                if error == .tlsOnPlainPort {
-                    core.tlsOnPlainPort.add(1, ordering: .relaxed)
-                    core.diagnostics?(.tlsOnPlainPort(peer: peer, port: localPort))
-                } else {
-                    core.diagnostics?(.parseFailure(peer: peer, status: error.status, reason: "\(error)"))
-                }
-            }
-        }
-        sendContinueIfExpected()
-    }
-
-    /// Sends `100 Continue` (RFC 9110 §10.1.1) when the request being received expects it, before
-    /// its body is read, once nothing is in flight before it; never to an HTTP/1.0 client.
-    func sendContinueIfExpected() {
-        if parser.expectsContinue && !continueSent && current == nil && queueHead == queue.count && !outputPending
-            && parseError == nil {
-            continueSent = true
-            enqueueOutput(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
-            flush()
-        }
-    }
-
-    /// The peer closed its sending side: a pending request is abandoned.
-    private func peerClosed() {
-        if state == .draining {
-            closeNow(reset: false)
-            return
-        }
-        if outputPending, case .nextRequest = afterFlush {
-            current?.responder.cancel()
-            // The last response is still going out: finish it, then close.
-            afterFlush = .close(.fin)
-            queue.removeAll()
-            queueHead = 0
-            return
-        }
-        closeNow(reset: false)
-    }
-
-    /// The connection failed (reset, broken pipe).
-    func peerGone() {
-        closeNow(reset: false)
     }
 
     /// Releases the socket and everything attached to it.
     func closeNow(reset: Bool) {
         guard state != .closed else { return }
-        state = .closed
         for timer in timers { timer.cancel() }
         timers.removeAll()
         watchTimer?.cancel()
         watchTimer = nil
-        let abandoned = current?.responder
-        current = nil
-        queue.removeAll()
-        drip = nil
+        let abandoned = machine.current.flatMap { current in responder.flatMap { $0.token == current.token ? $0.responder : nil } }
+        responder = nil
+        machine.handle(.closed, into: &actions)
+        actions.removeAll()
         channel.release(reset: reset)
         abandoned?.cancel()
     }

@@ -2,28 +2,20 @@
 
 /// The switch from HTTP to WebSocket on one connection.
 extension Connection {
-    /// Routes an upgrade request being dispatched (it is `current`). Returns true when the request
-    /// was consumed here (refused, or the socket now belongs to a `WebSocketConnection`); false
-    /// when it is an ordinary request for the handler.
-    func routeUpgrade(_ request: HTTPRequest, context: RequestContext) -> Bool {
-        upgradeHold = false
+    /// Routes the upgrade request the machine holds (it is in flight): refused, it is answered
+    /// and the connection closes; taken, the channel now belongs to a `WebSocketConnection`;
+    /// otherwise it goes to the handler as an ordinary request.
+    func routeUpgrade(_ request: HTTPRequest, context: RequestContext) {
         guard let router = core.upgradeRouter, let outcome = router.route(request, context: context) else {
-            // Not an upgrade anyone takes: what follows it is HTTP again.
-            parseRequests()
-            return false
+            feed(.upgradeDeclined)
+            return
         }
         switch outcome {
         case .refuse(let response):
-            // The bytes behind the request may be frames: answer, then close.
-            upgradeHold = true
-            sequence += 1
-            current?.keepAlive = false
-            current?.pendingAction = .respond(response)
-            return true
+            feed(.upgradeRefused(response))
         case .switchProtocols(let head, let handler):
             let leftover = detachForUpgrade()
             WebSocketConnection(channel: channel, handler: handler).start(responseHead: head, leftover: leftover)
-            return true
         }
     }
 
@@ -31,16 +23,16 @@ extension Connection {
     /// read after the request head. The channel (descriptor, registration, counted as open) goes
     /// on under the new owner.
     private func detachForUpgrade() -> [UInt8] {
-        state = .closed
         for timer in timers { timer.cancel() }
         timers.removeAll()
         watchTimer?.cancel()
         watchTimer = nil
         watchPhase = .none
-        current = nil
-        queue.removeAll()
-        queueHead = 0
+        responder = nil
         // A request is dispatched only once the previous answer is written: no output is pending.
-        return parser.takeBufferedBytes()
+        let leftover = machine.takeBufferedBytes()
+        machine.handle(.upgradeAccepted, into: &actions)
+        actions.removeAll()
+        return leftover
     }
 }

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: MIT
+import CPosix
+
+/// Performing the machine's actions: writes, flushes, the handler call, timers, the close.
+extension Connection {
+    /// Tells the machine `input` and performs what it decides.
+    func feed(_ input: HTTPConnectionInput) {
+        machine.handle(input, into: &actions)
+        performActions()
+    }
+
+    /// Performs queued actions in order. Not reentrant: an input fed while an action is being
+    /// performed (a handler answering at once) queues its actions behind the current ones.
+    func performActions() {
+        guard !performing else { return }
+        performing = true
+        defer { performing = false }
+        var index = 0
+        while index < actions.count {
+            let action = actions[index]
+            index += 1
+            perform(action)
+        }
+        actions.removeAll(keepingCapacity: true)
+        updateInterest()
+    }
+
+    private func perform(_ action: HTTPConnectionAction) {
+        switch action {
+        case .dispatch(let request, let token, let arrival, let sequence):
+            dispatch(request, token: token, context: context(arrival: arrival, sequence: sequence))
+        case .routeUpgrade(let request, let token, let arrival, let sequence):
+            makeResponder(token: token)
+            routeUpgrade(request, context: context(arrival: arrival, sequence: sequence))
+        case .writeResponse(let response, let keepAlive, let headRequest, let http10):
+            let encoded = loop.encode(response, keepAlive: keepAlive, headRequest: headRequest, http10: http10)
+            channel.enqueue(head: encoded.head, body: encoded.body)
+        case .write(let bytes):
+            channel.enqueue(bytes)
+        case .writeErrorResponse(let error):
+            channel.enqueue(HTTPResponseEncoder.encode(core.parseErrorResponse(error), keepAlive: false))
+        case .flush:
+            flush()
+        case .reportParseError(let error):
+            if error == .tlsOnPlainPort {
+                core.tlsOnPlainPort.add(1, ordering: .relaxed)
+                core.diagnostics?(.tlsOnPlainPort(peer: peer, port: localPort))
+            } else {
+                core.diagnostics?(.parseFailure(peer: peer, status: error.status, reason: "\(error)"))
+            }
+        case .schedule(let timer, let nanos):
+            let timer = loop.schedule(afterNanos: nanos) { [weak self] in self?.feed(.timerFired(timer)) }
+            timers.append(timer)
+        case .cancelRequest(let token):
+            if let current = responder, current.token == token { current.responder.cancel() }
+        case .shutdownWrite:
+            channel.shutdownWrite()
+            // Read and discard until the peer closes, so unread input never turns the FIN into a RST.
+            let timer = loop.schedule(afterNanos: core.finDrainNanos) { [weak self] in self?.closeNow(reset: false) }
+            timers.append(timer)
+        case .resetAfterSendQueueDrains:
+            closeAfterSendQueueDrains()
+        case .close:
+            closeNow(reset: false)
+        case .pipelineIdle:
+            if core.watchesConnections { watchAfterPump() }
+        case .resumeReading:
+            // From the loop (not recursively): level-triggered epoll may not fire again if the
+            // stream (TLS) already holds the bytes.
+            let bound = LoopBound(self, loop: loop)
+            loop.execute {
+                let connection = bound.value
+                guard connection.state == .open else { return }
+                connection.readAvailable(peerHungUp: false)
+                connection.updateInterest()
+            }
+        }
+    }
+
+    private func context(arrival: Double, sequence: Int) -> RequestContext {
+        RequestContext(
+            connectionID: connectionID, peer: peer, localPort: localPort, isTLS: isTLS,
+            arrivalTime: arrival, sequenceOnConnection: sequence)
+    }
+
+    /// The responder of request `token`: it brings the answer back to this loop.
+    @discardableResult
+    private func makeResponder(token: UInt64) -> Responder {
+        let bound = LoopBound(self, loop: loop)
+        let loop = self.loop
+        let made = Responder { action in
+            if !loop.inLoop {
+                loop.execute { bound.value.deliver(action, token: token) }
+            } else if bound.value.dispatching {
+                // The handler answered while being called for this very request: write now.
+                bound.value.deliver(action, token: token)
+            } else {
+                // Answered on this loop on behalf of another request (a publish waking parked
+                // long-polls) or by a timer: write after the current work.
+                loop.executeLater { bound.value.deliver(action, token: token) }
+            }
+        }
+        responder = (token, made)
+        // In flight: neither slow nor idle (a parked long-poll has its own timeout).
+        watchPhase = .none
+        return made
+    }
+
+    private func dispatch(_ request: HTTPRequest, token: UInt64, context: RequestContext) {
+        let responder: Responder
+        if let routed = self.responder, routed.token == token {
+            responder = routed.responder  // an upgrade request nobody took
+        } else {
+            responder = makeResponder(token: token)
+        }
+        dispatching = true
+        core.handler.handle(request, context: context, responder: responder)
+        dispatching = false
+    }
+
+    /// Receives the handler's answer (on the loop thread) for the request numbered `token`.
+    func deliver(_ action: ResponseAction, token: UInt64) {
+        feed(.delivered(action, token: token))
+    }
+
+    /// Writes pending output; when it is all written, tells the machine.
+    func flush() {
+        guard state != .closed else { return }
+        switch channel.flush() {
+        case .blocked: updateInterest()
+        case .failed: closeNow(reset: false)
+        case .drained: feed(.flushed)
+        }
+    }
+
+    /// RST discards unsent data; wait (bounded) until the peer acknowledged what was written.
+    private func closeAfterSendQueueDrains(attempt: Int = 0) {
+        if channel.unsentBytes <= 0 || attempt >= 200 {
+            closeNow(reset: true)
+            return
+        }
+        let timer = loop.schedule(afterNanos: 1_000_000) { [weak self] in
+            self?.closeAfterSendQueueDrains(attempt: attempt + 1)
+        }
+        timers.append(timer)
+    }
+}

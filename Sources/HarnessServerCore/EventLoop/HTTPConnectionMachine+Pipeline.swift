@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: MIT
+
+/// The pipeline: parsing ahead, handing requests out in order, executing their answers.
+extension HTTPConnectionMachine {
+    /// `HTTP/1.1 100 Continue` and the blank line.
+    static let continueBytes = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+
+    mutating func parseRequests(into actions: inout [HTTPConnectionAction]) {
+        while parseError == nil && !upgradeHold {
+            do {
+                guard let parsed = try parser.next() else { break }
+                let arrival = nextArrival ?? 0
+                nextArrival = parser.bufferedByteCount > 0 ? arrival : nil
+                queue.append((parsed, arrival))
+                continueSent = false
+                // Bytes behind an upgrade request may be frames: they wait until it is routed.
+                if upgradesPossible && parsed.request.asksForWebSocket { upgradeHold = true }
+            } catch {
+                parseError = error
+                actions.append(.reportParseError(error))
+            }
+        }
+        sendContinueIfExpected(into: &actions)
+    }
+
+    /// `100 Continue` (RFC 9110 §10.1.1) when the request being received expects it, before its
+    /// body is read, once nothing is in flight before it; the parser never expects it of HTTP/1.0.
+    private mutating func sendContinueIfExpected(into actions: inout [HTTPConnectionAction]) {
+        guard parser.expectsContinue, !continueSent, current == nil, queuedCount == 0, !outputPending, parseError == nil
+        else { return }
+        continueSent = true
+        write(.write(Self.continueBytes), into: &actions)
+    }
+
+    /// Moves the pipeline forward: executes a delivered answer, hands out the next request,
+    /// answers a framing error once everything before it was answered.
+    mutating func pump(into actions: inout [HTTPConnectionAction]) {
+        while phase == .open {
+            if var inFlight = current {
+                guard !inFlight.executing, let action = inFlight.pendingAction else { break }
+                inFlight.pendingAction = nil
+                inFlight.executing = true
+                current = inFlight
+                execute(action, into: &actions)
+                continue
+            }
+            if queueHead < queue.count {
+                let next = queue[queueHead]
+                queueHead += 1
+                if queueHead == queue.count {
+                    queue.removeAll(keepingCapacity: true)
+                    queueHead = 0
+                }
+                dispatch(next.parsed, arrival: next.arrival, into: &actions)
+                continue
+            }
+            if let error = parseError {
+                current = InFlight(token: 0, keepAlive: false, isHead: false, http10: false, pendingAction: nil, executing: true)
+                afterFlush = .close(.fin)
+                write(.writeErrorResponse(error), into: &actions)
+            }
+            break
+        }
+        if current == nil && phase == .open {
+            actions.append(.pipelineIdle)
+            sendContinueIfExpected(into: &actions)
+        }
+        if readPaused && phase == .open && parseError == nil && queuedCount < maxQueuedRequests {
+            readPaused = false
+            actions.append(.resumeReading)
+        }
+    }
+
+    private mutating func dispatch(_ parsed: HTTPRequestParser.Parsed, arrival: Double, into actions: inout [HTTPConnectionAction]) {
+        nextToken += 1
+        let token = nextToken
+        current = InFlight(
+            token: token, keepAlive: parsed.keepAlive, isHead: parsed.request.method == "HEAD",
+            http10: parsed.request.version == "HTTP/1.0", pendingAction: nil, executing: false)
+        // Parsing stops right behind an upgrade request, so the one that set the hold is the last queued.
+        if upgradeHold && parsed.request.asksForWebSocket {
+            heldUpgrade = (parsed.request, arrival, sequence)
+            actions.append(.routeUpgrade(parsed.request, token: token, arrival: arrival, sequence: sequence))
+            return
+        }
+        actions.append(.dispatch(parsed.request, token: token, arrival: arrival, sequence: sequence))
+        sequence += 1
+    }
+
+    /// Not an upgrade anyone takes: what follows it is HTTP again, and it goes to the handler.
+    mutating func upgradeDeclined(into actions: inout [HTTPConnectionAction]) {
+        upgradeHold = false
+        guard let held = heldUpgrade, let token = current?.token else { return }
+        heldUpgrade = nil
+        parseRequests(into: &actions)
+        actions.append(.dispatch(held.request, token: token, arrival: held.arrival, sequence: held.sequence))
+        sequence += 1
+    }
+
+    /// Performs one answer; completion continues with `flushed` (through `afterFlush`) or a timer.
+    private mutating func execute(_ action: ResponseAction, into actions: inout [HTTPConnectionAction]) {
+        guard phase == .open, let inFlight = current else { return }
+        switch action {
+        case .respond(let response):
+            afterFlush = inFlight.keepAlive ? .nextRequest : .close(.fin)
+            write(.writeResponse(response, keepAlive: inFlight.keepAlive, headRequest: inFlight.isHead, http10: inFlight.http10), into: &actions)
+        case .raw(let bytes, let then):
+            afterFlush = then == .keepAlive ? .nextRequest : .close(then)
+            write(.write(bytes), into: &actions)
+        case .drip(let bytes, let chunkSize, let interval, let then):
+            drip = (bytes, 0, max(1, chunkSize), interval.clampedNanoseconds, then)
+            writeNextDripChunk(into: &actions)
+        case .delay(let delay, let then):
+            actions.append(.schedule(.delay(token: inFlight.token, then: then), afterNanos: delay.clampedNanoseconds))
+        case .close(.keepAlive):
+            finishRequest(into: &actions)
+        case .close(let mode):
+            finish(with: mode, into: &actions)
+        case .hang:
+            break
+        }
+    }
+
+    /// Queues `write` and a flush.
+    private mutating func write(_ write: HTTPConnectionAction, into actions: inout [HTTPConnectionAction]) {
+        outputPending = true
+        actions.append(write)
+        actions.append(.flush)
+    }
+
+    private mutating func writeNextDripChunk(into actions: inout [HTTPConnectionAction]) {
+        guard let piece = drip else { return }
+        let end = min(piece.bytes.count, piece.offset + piece.chunk)
+        drip?.offset = end
+        afterFlush = .dripNext
+        write(.write(Array(piece.bytes[piece.offset..<end])), into: &actions)
+    }
+
+    mutating func flushed(into actions: inout [HTTPConnectionAction]) {
+        outputPending = false
+        let next = afterFlush
+        afterFlush = .nothing
+        switch next {
+        case .nothing: break
+        case .nextRequest: finishRequest(into: &actions)
+        case .close(let mode): finish(with: mode, into: &actions)
+        case .dripNext: dripChunkFlushed(into: &actions)
+        }
+    }
+
+    private mutating func dripChunkFlushed(into actions: inout [HTTPConnectionAction]) {
+        guard let piece = drip else { return }
+        if piece.offset >= piece.bytes.count {
+            drip = nil
+            if piece.then == .keepAlive {
+                finishRequest(into: &actions)
+            } else {
+                finish(with: piece.then, into: &actions)
+            }
+            return
+        }
+        actions.append(.schedule(.dripNext, afterNanos: piece.intervalNanos))
+    }
+
+    mutating func timerFired(_ timer: Timer, into actions: inout [HTTPConnectionAction]) {
+        guard phase == .open else { return }
+        switch timer {
+        case .delay(let token, let then):
+            guard current?.token == token else { return }
+            execute(then, into: &actions)
+            pump(into: &actions)
+        case .dripNext:
+            writeNextDripChunk(into: &actions)
+        }
+    }
+
+    /// The current request is done and the connection stays: go on with the next one.
+    private mutating func finishRequest(into actions: inout [HTTPConnectionAction]) {
+        current = nil
+        afterFlush = .nothing
+        pump(into: &actions)
+    }
+
+    /// Ends the connection: FIN after the output and drain, or RST once the output is acknowledged.
+    mutating func finish(with mode: CloseMode, into actions: inout [HTTPConnectionAction]) {
+        switch mode {
+        case .keepAlive:
+            finishRequest(into: &actions)
+        case .reset:
+            actions.append(.resetAfterSendQueueDrains)
+        case .fin:
+            // Token 0 is the server's own answer: no responder to cancel.
+            if let token = current?.token, token != 0 { actions.append(.cancelRequest(token: token)) }
+            current = nil
+            queue.removeAll()
+            queueHead = 0
+            phase = .draining
+            actions.append(.shutdownWrite)
+        }
+    }
+
+    /// The peer closed its sending side: a pending request is abandoned; an answer still being
+    /// written is finished first, then FIN.
+    mutating func peerClosed(into actions: inout [HTTPConnectionAction]) {
+        if phase == .open, outputPending, afterFlush == .nextRequest {
+            if let token = current?.token { actions.append(.cancelRequest(token: token)) }
+            afterFlush = .close(.fin)
+            queue.removeAll()
+            queueHead = 0
+            return
+        }
+        actions.append(.close)
+    }
+
+    /// The header timeout: a partly received request gets the 408 answer, then FIN; a connection
+    /// that never sent a byte gets FIN alone; anything else closes.
+    mutating func requestTimedOut(into actions: inout [HTTPConnectionAction]) {
+        guard phase == .open, current == nil else {
+            actions.append(.close)
+            return
+        }
+        guard parser.hasBufferedBytes else {
+            // Not one byte since the accept (a pre-connected socket): FIN without an answer.
+            finish(with: .fin, into: &actions)
+            return
+        }
+        current = InFlight(token: 0, keepAlive: false, isHead: false, http10: false, pendingAction: nil, executing: true)
+        queue.removeAll()
+        queueHead = 0
+        afterFlush = .close(.fin)
+        write(.writeErrorResponse(.requestTimeout), into: &actions)
+    }
+}
