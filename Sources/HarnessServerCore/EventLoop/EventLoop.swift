@@ -193,6 +193,12 @@ final class EventLoop: @unchecked Sendable {
         _ = cposix_epoll_ctl(epfd, EPOLL_CTL_MOD, fd, events, id)
     }
 
+    /// The handler that gets the events of registration `id` (loop thread only).
+    func handler(registeredAs id: UInt64) -> (any LoopHandler)? {
+        assertInLoop("handler(registeredAs:)")
+        return handlers[id]
+    }
+
     /// Removes `fd` from the epoll set and forgets its handler; call before closing `fd`.
     func deregister(fd: Int32, id: UInt64) {
         assertInLoop("deregister")
@@ -297,9 +303,18 @@ final class EventLoop: @unchecked Sendable {
         for task in batch { task() }
     }
 
-    private func runTimers() {
+    /// Runs, on the calling thread, what a turn of `run` runs besides the epoll events: queued
+    /// tasks, the timers due by `now` (monotonic nanoseconds; later than the clock fires timers
+    /// early) and deferred work. For tests that step a loop by hand; never while `run` runs.
+    func step(now: UInt64 = cposix_monotonic_nanos()) {
+        assertInLoop("step")
+        drainWake()
+        runTimers(now: now)
+        runDeferred()
+    }
+
+    private func runTimers(now: UInt64 = cposix_monotonic_nanos()) {
         guard !timers.isEmpty else { return }
-        let now = cposix_monotonic_nanos()
         while let entry = timers.popDue(now: now) {
             if entry.handle.isCancelled {
                 cancelledTimers.count.subtract(1, ordering: .relaxed)

@@ -22,6 +22,9 @@ struct OutboundBuffer {
     /// The number of bytes not yet written.
     var pendingCount: Int { first.count - offset + second.count + third.count }
 
+    /// Whether the buffer still holds array storage (false once drained: nothing is kept).
+    var holdsStorage: Bool { first.capacity > 0 || second.capacity > 0 || third.capacity > 0 }
+
     /// Queues `bytes` behind everything already queued (empty arrays are ignored).
     mutating func append(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }

@@ -109,6 +109,12 @@ final class SocketChannel {
     /// The number of bytes queued and not yet written.
     var pendingCount: Int { output.pendingCount }
 
+    /// Whether the outbound buffer holds storage (an idle channel holds none).
+    var holdsOutputStorage: Bool { output.holdsStorage }
+
+    /// The epoll events the channel waits for now.
+    var currentInterest: UInt32 { interest }
+
     /// Queues `bytes` (shared, not copied, when the buffer is empty or short of pieces). Returns
     /// false, queuing nothing, when the unsent total would pass `outboundLimit`.
     @discardableResult
