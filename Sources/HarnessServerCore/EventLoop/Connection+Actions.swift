@@ -48,9 +48,8 @@ extension Connection {
             } else {
                 core.diagnostics?(.parseFailure(peer: peer, status: error.status, reason: "\(error)"))
             }
-        case .schedule(let timer, let nanos):
-            let timer = loop.schedule(afterNanos: nanos) { [weak self] in self?.feed(.timerFired(timer)) }
-            timers.append(timer)
+        case .schedule(let due, let nanos):
+            timers.append(loop.schedule(afterNanos: nanos) { [weak self] in self?.feed(.timerFired(due)) })
         case .cancelRequest(let token):
             if let current = responder, current.token == token { current.responder.cancel() }
         case .shutdownWrite:

@@ -5,8 +5,6 @@ import CPosix
 /// and its `HTTPConnectionMachine`. It feeds the machine what it reads and what happens (answers
 /// delivered, output flushed, timers) and performs the machine's actions (`Connection+Actions`).
 final class Connection: LoopHandler {
-    let loop: EventLoop
-    let core: ServerCore
     /// The socket below this connection (handed to the `WebSocketConnection` on an upgrade).
     let channel: SocketChannel
     /// Every decision about requests and answers.
@@ -29,13 +27,13 @@ final class Connection: LoopHandler {
     var watchTimerDeadline: UInt64 = 0
 
     init(loop: EventLoop, core: ServerCore, fd: Int32, stream: any StreamIO, localPort: Int, isTLS: Bool) {
-        self.loop = loop
-        self.core = core
         channel = SocketChannel(loop: loop, core: core, fd: fd, stream: stream, localPort: localPort, isTLS: isTLS)
         machine = HTTPConnectionMachine(
             limits: core.limits, maxQueuedRequests: core.maxQueuedRequests, upgradesPossible: core.upgradeRouter != nil)
     }
 
+    var loop: EventLoop { channel.loop }
+    var core: ServerCore { channel.core }
     var state: HTTPConnectionMachine.Phase { machine.phase }
     var connectionID: UInt64 { channel.connectionID }
     var peer: String { channel.peer }

@@ -79,7 +79,6 @@ extension HTTPConnectionMachine {
             http10: parsed.request.version == "HTTP/1.0", pendingAction: nil, executing: false)
         // Parsing stops right behind an upgrade request, so the one that set the hold is the last queued.
         if upgradeHold && parsed.request.asksForWebSocket {
-            heldUpgrade = (parsed.request, arrival, sequence)
             actions.append(.routeUpgrade(parsed.request, token: token, arrival: arrival, sequence: sequence))
             return
         }
@@ -88,12 +87,11 @@ extension HTTPConnectionMachine {
     }
 
     /// Not an upgrade anyone takes: what follows it is HTTP again, and it goes to the handler.
-    mutating func upgradeDeclined(into actions: inout [HTTPConnectionAction]) {
+    mutating func upgradeDeclined(_ request: HTTPRequest, arrival: Double, into actions: inout [HTTPConnectionAction]) {
+        guard upgradeHold, phase == .open, let inFlight = current, !inFlight.executing else { return }
         upgradeHold = false
-        guard let held = heldUpgrade, let token = current?.token else { return }
-        heldUpgrade = nil
         parseRequests(into: &actions)
-        actions.append(.dispatch(held.request, token: token, arrival: held.arrival, sequence: held.sequence))
+        actions.append(.dispatch(request, token: inFlight.token, arrival: arrival, sequence: sequence))
         sequence += 1
     }
 

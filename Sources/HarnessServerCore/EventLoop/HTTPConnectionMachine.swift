@@ -66,8 +66,6 @@ struct HTTPConnectionMachine {
     var continueSent = false
     /// A WebSocket upgrade request was parsed: nothing after it is parsed as HTTP until it is routed.
     var upgradeHold = false
-    /// The upgrade request being routed, kept to dispatch it if no one takes it.
-    var heldUpgrade: (request: HTTPRequest, arrival: Double, sequence: Int)?
     /// Reading stopped for backpressure (`readingRefused`); resumed by a `resumeReading` action.
     var readPaused = false
     /// Output was written and not yet reported flushed.
@@ -125,12 +123,11 @@ struct HTTPConnectionMachine {
             if peerHungUp { peerClosed(into: &actions) }
         case .peerClosed:
             peerClosed(into: &actions)
-        case .upgradeDeclined:
-            upgradeDeclined(into: &actions)
+        case .upgradeDeclined(let request, let arrival):
+            upgradeDeclined(request, arrival: arrival, into: &actions)
         case .upgradeRefused(let response):
             // The bytes behind the request may be frames: answer, then close.
             upgradeHold = true
-            heldUpgrade = nil
             sequence += 1
             current?.keepAlive = false
             current?.pendingAction = .respond(response)
@@ -141,7 +138,6 @@ struct HTTPConnectionMachine {
             queue.removeAll()
             queueHead = 0
             drip = nil
-            heldUpgrade = nil
         case .requestTimedOut:
             requestTimedOut(into: &actions)
         case .idleTimedOut:
@@ -181,8 +177,9 @@ enum HTTPConnectionInput {
     case readingRefused(peerHungUp: Bool)
     /// The peer closed its sending side (end of stream).
     case peerClosed
-    /// The router does not take the held upgrade request: it is an ordinary request.
-    case upgradeDeclined
+    /// The router does not take the held upgrade request (handed back with its arrival time, as
+    /// `routeUpgrade` gave them): it is an ordinary request.
+    case upgradeDeclined(HTTPRequest, arrival: Double)
     /// The router refused the held upgrade request with this answer.
     case upgradeRefused(HTTPResponse)
     /// The socket now belongs to a WebSocket connection.

@@ -7,7 +7,7 @@ extension Connection {
     /// otherwise it goes to the handler as an ordinary request.
     func routeUpgrade(_ request: HTTPRequest, context: RequestContext) {
         guard let router = core.upgradeRouter, let outcome = router.route(request, context: context) else {
-            feed(.upgradeDeclined)
+            feed(.upgradeDeclined(request, arrival: context.arrivalTime))
             return
         }
         switch outcome {

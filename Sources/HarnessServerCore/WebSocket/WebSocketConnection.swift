@@ -16,8 +16,6 @@ final class WebSocketConnection: LoopHandler {
         case closed
     }
 
-    let loop: EventLoop
-    let core: ServerCore
     /// The socket, taken over from the HTTP connection with its registration.
     let channel: SocketChannel
     let handler: any WebSocketHandler
@@ -32,14 +30,15 @@ final class WebSocketConnection: LoopHandler {
     var reported = false
 
     init(channel: SocketChannel, handler: any WebSocketHandler) {
-        loop = channel.loop
-        core = channel.core
         self.channel = channel
         self.handler = handler
         channel.outboundLimit = channel.core.webSocket.maxOutboundBytes
-        decoder = WebSocketFrameDecoder(role: .server, maxPayloadLength: core.webSocket.maxMessageBytes)
-        assembler = WebSocketMessageAssembler(maxMessageSize: core.webSocket.maxMessageBytes)
+        decoder = WebSocketFrameDecoder(role: .server, maxPayloadLength: channel.core.webSocket.maxMessageBytes)
+        assembler = WebSocketMessageAssembler(maxMessageSize: channel.core.webSocket.maxMessageBytes)
     }
+
+    var loop: EventLoop { channel.loop }
+    var core: ServerCore { channel.core }
 
     var connectionID: UInt64 { channel.connectionID }
     var peer: String { channel.peer }

@@ -13,8 +13,15 @@ struct HTTPMachineHarness {
         _ = machine.handle(.handshakeCompleted)
     }
 
+    /// The request the last `receive` asked to route as an upgrade.
+    var routed: HTTPRequest?
+
     @discardableResult
-    mutating func receive(_ text: String) -> [String] { machine.received(text).map(Self.line) }
+    mutating func receive(_ text: String) -> [String] {
+        let actions = machine.received(text)
+        for case .routeUpgrade(let request, _, _, _) in actions { routed = request }
+        return actions.map(Self.line)
+    }
 
     @discardableResult
     mutating func feed(_ input: HTTPConnectionInput) -> [String] { machine.handle(input).map(Self.line) }
@@ -192,7 +199,7 @@ private let ok = HTTPResponse(status: 200, body: Array("ok".utf8))
         #expect(idle.feed(.idleTimedOut) == ["fin"])
     }
 
-    @Test func anUpgradeRequestHoldsTheBytesBehindItUntilRouted() {
+    @Test func anUpgradeRequestHoldsTheBytesBehindItUntilRouted() throws {
         let upgrade = "GET /ws HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n"
         var taken = HTTPMachineHarness(upgradesPossible: true)
         #expect(taken.receive(upgrade + "\u{81}\u{05}frame") == ["route /ws token 1"])
@@ -203,7 +210,10 @@ private let ok = HTTPResponse(status: 200, body: Array("ok".utf8))
 
         var declined = HTTPMachineHarness(upgradesPossible: true)
         declined.receive(upgrade + "GET /next HTTP/1.1\r\n\r\n")
-        #expect(declined.feed(.upgradeDeclined) == ["dispatch GET /ws token 1 seq 0"])
+        let held = try #require(declined.routed)
+        #expect(declined.feed(.upgradeDeclined(held, arrival: 0)) == ["dispatch GET /ws token 1 seq 0"])
+        // Handed back twice: once is enough.
+        #expect(declined.feed(.upgradeDeclined(held, arrival: 0)) == [])
         declined.answer(.respond(ok))
         #expect(declined.feed(.flushed) == ["dispatch GET /next token 2 seq 1"])
 
