@@ -4,8 +4,12 @@
 A driver that declares `"reuse": true` in `hello` may be sent the next case's `configure` after it
 answered `close`. Before it answers a `close` that carries `"reuse": true`, everything of the case
 must be gone: no listener may write another line, no thread of the case may run, no socket may be
-open. `CaseGate` silences a case's callbacks; `settle()` ends what is left and says whether the
-process is as clean as it was before the case (only then may the driver answer `reusable: true`).
+open. `CaseGate` silences a case's callbacks; `quiesce()` shuts the case's sockets down until its
+request threads have ended (before the client closes its own connections: a socket closed under
+a blocked read never wakes it); `settle()` ends what is left and says whether the process is as
+clean as it was before the case (only then may the driver answer `reusable: true`);
+`freeze_process_objects()` keeps what exists before the first case out of the collections
+`settle()` makes.
 Standard library only; Linux (`/proc/self/fd`).
 """
 import gc
