@@ -258,6 +258,8 @@ class Session:
 
 def main():
     session = None
+    if case_cleanup is not None:
+        case_cleanup.freeze_process_objects()  # the collection that ends a case scans the case's objects only
     # What a closed case must leave behind: the threads of the process before any case.
     baseline = set(threading.enumerate())
     for raw in sys.stdin:

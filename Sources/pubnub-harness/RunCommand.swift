@@ -31,7 +31,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "The client's expectation file of known deviations.")
     var expectations: String?
     @Option(name: [.customLong("jobs"), .customLong("concurrency")],
-            help: "How many cases run at once at first (default: from the core count, fewer for --client-command); halved when cases miss their budgets.")
+            help: "How many cases run at once at first (default: 4 per core, at most 16; 2 per core for a driver that starts a process per case); halved when cases miss their budgets.")
     var jobs: Int?
     @Option(help: "Stretch every case budget and wait window by this factor (>= 1), or 'auto' to measure the machine first.")
     var timeScale: String = "auto"
@@ -134,10 +134,14 @@ struct RunCommand: AsyncParsableCommand {
         } else {
             scale = TimeScale.fromProbe(await MachineProbe.measured())
         }
-        let jobs = self.jobs ?? ConcurrencyGovernor.defaultJobs(cores: ProcessInfo.processInfo.activeProcessorCount,
-                                                               externalDriver: clientCommand != nil)
-        console.pacing("\(scale), \(jobs) case(s) at once\(clientCommand == nil ? "" : ", driver start-up limit \(driverStartTimeout) s")")
-        let options = RunOptions(seed: seed, concurrency: jobs, expectations: expectationFile, timeScale: scale.factor, retryMissedTime: !noRetry)
+        let jobs = self.jobs ?? warmDriverLimit
+        // Without --jobs, a driver that turns out to start a process per case (no reuse) starts fewer at once.
+        let perCaseJobs = self.jobs == nil && clientCommand != nil
+            ? ConcurrencyGovernor.defaultJobs(cores: ProcessInfo.processInfo.activeProcessorCount, externalDriver: true) : nil
+        let perCaseNote = perCaseJobs.map { $0 == jobs ? "" : " (\($0) if the driver starts a process per case)" } ?? ""
+        console.pacing("\(scale), \(jobs) case(s) at once\(perCaseNote)\(clientCommand == nil ? "" : ", driver start-up limit \(driverStartTimeout) s")")
+        let options = RunOptions(seed: seed, concurrency: jobs, perCaseProcessConcurrency: perCaseJobs, expectations: expectationFile,
+                                 timeScale: scale.factor, retryMissedTime: !noRetry)
         let report = await family.run(cases, on: harness.server, client: client, options: options) { result, finished, total in
             console.progress(result, finished: finished, total: total)
         }
@@ -162,9 +166,11 @@ struct RunCommand: AsyncParsableCommand {
         if report.exitCode != 0 { throw ExitCode(report.exitCode) }
     }
 
-    /// At most this many driver processes wait between cases: the run's starting concurrency.
+    /// At most this many driver processes wait between cases: the run's starting concurrency
+    /// (without --jobs: the default for the client, warm driver processes unless --no-driver-reuse).
     var warmDriverLimit: Int {
-        jobs ?? ConcurrencyGovernor.defaultJobs(cores: ProcessInfo.processInfo.activeProcessorCount, externalDriver: true)
+        jobs ?? ConcurrencyGovernor.defaultJobs(cores: ProcessInfo.processInfo.activeProcessorCount, externalDriver: clientCommand != nil,
+                                                processPerCase: noDriverReuse)
     }
 
     /// One line on the driver processes of a run (docs/driver-protocol.md, "Reuse").

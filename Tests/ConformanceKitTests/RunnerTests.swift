@@ -167,6 +167,15 @@ import Testing
         #expect(strictReport.exitCode == 1)
     }
 
+    @Test func theRunsCAGoesWithEveryCaseWhenThereIsATLSListener() async throws {
+        let (report, client) = await run([.test("a.b.plain", steps: [.publish("c", 1)], expected: [.acknowledgment])])
+        #expect(report.results.first?.outcome == .pass)
+        let configuration = try #require(client.configurations.withLock { $0.first })
+        #expect(configuration.tls == false)
+        #expect(configuration.caPEM == "-----BEGIN CERTIFICATE-----\nfake\n-----END CERTIFICATE-----\n")
+        #expect(configuration.driverFields["caPEM"]?.stringValue == configuration.caPEM)
+    }
+
     @Test func seedReplaysTheSameOrder() {
         let cases = (0..<20).map { ConformanceCase.test("s.g.case-\($0)", steps: [], expected: []) }
         let first = ConformanceRunner.executionOrder(of: cases, seed: 1234)

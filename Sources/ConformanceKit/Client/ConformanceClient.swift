@@ -12,11 +12,15 @@ public protocol ConformanceClient: Sendable {
     var profile: ClientProfile { get }
     /// The client ready for a run (e.g. an external driver asked for its `hello`); called once.
     func prepared() async -> any ConformanceClient
+    /// Whether every case starts a process of its own (a driver without warm processes): the run
+    /// then starts fewer cases at once (``RunOptions/perCaseProcessConcurrency``).
+    var startsProcessPerCase: Bool { get }
 }
 
 extension ConformanceClient {
     public var profile: ClientProfile { .reference }
     public func prepared() async -> any ConformanceClient { self }
+    public var startsProcessPerCase: Bool { false }
 }
 
 /// One configured client instance, used by one case.

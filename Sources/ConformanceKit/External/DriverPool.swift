@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import Dispatch
+import Foundation
 import HarnessJSON
 import Synchronization
 
@@ -38,9 +39,16 @@ package final class DriverPool: Sendable {
     /// An idle process is ended after this long without a case (no process outlives its run by more).
     package let idleLimit: Duration
 
-    package init(capacity: Int, idleLimit: Duration = .seconds(5)) {
+    /// At most this many processes start at once (the cores): the cases that start first, the
+    /// longest (``StartOrder``), get their interpreter first instead of all sharing the CPU with
+    /// every other start and being ready last together.
+    private let starts: StartGate
+
+    package init(capacity: Int, idleLimit: Duration = .seconds(5),
+                 concurrentStarts: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.capacity = max(0, capacity)
         self.idleLimit = idleLimit
+        starts = StartGate(slots: concurrentStarts)
     }
 
     /// Keeps processes between cases from now on (the driver declared `"reuse": true`).
@@ -69,6 +77,21 @@ package final class DriverPool: Sendable {
     /// process's failure is the case's (the caller closes it); `reply` is its answer otherwise.
     func open(command: String, family: DriverConnection.DriverFamily, configure: JSONValue,
               warmTimeout: Duration, startTimeout: Duration) async throws -> OpenedDriver {
+        while true {
+            if let warm = await openWarm(configure: configure, warmTimeout: warmTimeout) { return warm }
+            await starts.enter()
+            // A process may have come back while this case waited for its turn to start one.
+            if hasIdle {
+                starts.leave()
+                continue
+            }
+            defer { starts.leave() }
+            return try await openFresh(command: command, family: family, configure: configure, startTimeout: startTimeout)
+        }
+    }
+
+    /// An idle process that accepted `configure`, trying each in turn; nil when none is left.
+    private func openWarm(configure: JSONValue, warmTimeout: Duration) async -> OpenedDriver? {
         while let connection = take() {
             let streams = connection.beginSession(afterReply: true)
             let reply: DriverLines.ReplyBody
@@ -85,6 +108,14 @@ package final class DriverPool: Sendable {
             state.withLock { $0.counts.reused += 1 }
             return OpenedDriver(connection: connection, streams: streams, reply: .success(reply))
         }
+        return nil
+    }
+
+    private var hasIdle: Bool { state.withLock { !$0.idle.isEmpty } }
+
+    /// A new process with the case's session begun and its first `configure` answered (or failed).
+    private func openFresh(command: String, family: DriverConnection.DriverFamily, configure: JSONValue,
+                           startTimeout: Duration) async throws -> OpenedDriver {
         let connection = try DriverConnection(command: command, family: family)
         state.withLock { $0.counts.started += 1 }
         let streams = connection.beginSession()
@@ -182,5 +213,47 @@ final class SessionTicket: Sendable {
     /// True for the first caller only.
     func claimClose() -> Bool {
         !closed.exchange(true, ordering: .acquiringAndReleasing)
+    }
+}
+
+/// A first-come, first-served limit on how many driver processes start at once.
+final class StartGate: Sendable {
+    private struct State {
+        var free: Int
+        var waiting: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state: Mutex<State>
+
+    init(slots: Int) { state = Mutex(State(free: max(1, slots))) }
+
+    /// How many callers wait for a slot.
+    var waitingCount: Int { state.withLock { $0.waiting.count } }
+
+    /// Waits for a free slot (in arrival order) and takes it.
+    func enter() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { state -> Bool in
+                guard state.free > 0 else {
+                    state.waiting.append(continuation)
+                    return false
+                }
+                state.free -= 1
+                return true
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    /// Gives the slot back: to the longest-waiting caller if there is one.
+    func leave() {
+        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard !state.waiting.isEmpty else {
+                state.free += 1
+                return nil
+            }
+            return state.waiting.removeFirst()
+        }
+        next?.resume()
     }
 }

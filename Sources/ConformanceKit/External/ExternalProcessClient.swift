@@ -53,6 +53,9 @@ public struct ExternalProcessClient: ConformanceClient {
         return session
     }
 
+    /// True unless the driver's processes are kept warm between cases (prepared, with reuse).
+    public var startsProcessPerCase: Bool { !pool.isEnabled }
+
     /// Ends the driver processes kept between cases (at the end of a run; they also end by
     /// themselves after a few idle seconds).
     public func endWarmDrivers() { pool.drain() }

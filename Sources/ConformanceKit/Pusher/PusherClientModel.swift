@@ -158,11 +158,14 @@ public protocol PusherConformanceClient: Sendable {
     func makeSession(configuration: PusherSessionConfiguration) async throws -> any PusherClientSession
     /// The client ready for a run (a driver asked for its `hello`); called once.
     func prepared() async -> any PusherConformanceClient
+    /// Whether every case starts a process of its own (as ``ConformanceClient/startsProcessPerCase``).
+    var startsProcessPerCase: Bool { get }
 }
 
 extension PusherConformanceClient {
     public var profile: PusherProfile { .reference }
     public func prepared() async -> any PusherConformanceClient { self }
+    public var startsProcessPerCase: Bool { false }
 }
 
 /// One configured Pusher client instance, used by one case.

@@ -60,6 +60,9 @@ public struct PusherDriverClient: PusherConformanceClient {
     /// Ends the driver processes kept between cases (at the end of a run).
     public func endWarmDrivers() { pool.drain() }
 
+    /// True unless the driver's processes are kept warm between cases (prepared, with reuse).
+    public var startsProcessPerCase: Bool { !pool.isEnabled }
+
     /// How many processes the run started, reused and discarded.
     public var driverCounts: (started: Int, reused: Int, discarded: Int) {
         let counts = pool.counts

@@ -38,6 +38,7 @@ public struct PusherRunner: Sendable {
         let expectations = options.expectations
         return await ConformanceRunner.schedule(
             ids: cases.map(\.id), clientName: client.name, options: options,
+            estimate: { id in byID[id].map(StartOrder.estimate) ?? .none }, processPerCase: client.startsProcessPerCase,
             listedSkip: { id in
                 guard let testCase = byID[id], let listed = expectations?.deviation(for: id), listed.outcome == .skipped else { return nil }
                 return CaseResult(id: id, suite: testCase.suite, title: testCase.title, spec: testCase.spec, outcome: .skipped,

@@ -81,7 +81,15 @@ struct CaseExecutor: Sendable {
             // A TLS listener fault implies a TLS client unless the case says otherwise.
             var overrides = testCase.client
             if overrides.tls == nil, case .fault(let fault) = testCase.listener, fault.hasPrefix("tls-") { overrides.tls = true }
-            let caPEM = (overrides.tls ?? false) ? try await server.caPEM() : nil
+            // The run's CA goes with every case when there is a TLS listener: a client trusts it
+            // for `tls` only, and a driver may set its trust once for all its cases
+            // (docs/driver-protocol.md, `configure`). Needed, so a failure to get it fails, with `tls` only.
+            let caPEM: String?
+            if overrides.tls ?? false {
+                caPEM = try await server.caPEM()
+            } else {
+                caPEM = server.tlsAddress == nil ? nil : try? await server.caPEM()
+            }
             configuration = ClientSessionConfiguration(
                 origin: origin, caPEM: caPEM, subscribeKey: keys.subscribeKey, publishKey: keys.publishKey,
                 uuid: keys.uuid, secretKey: keys.secretKey, overrides: overrides)

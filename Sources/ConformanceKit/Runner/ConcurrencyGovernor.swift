@@ -21,11 +21,13 @@ public struct ConcurrencyGovernor: Sendable, Hashable {
         backOffs += 1
     }
 
-    /// The default `--jobs`: an external process driver starts an interpreter per case, so it
-    /// gets two cases per core (its cases mostly wait on the wire); the in-process client gets
-    /// four per core. At most 16.
-    public static func defaultJobs(cores: Int, externalDriver: Bool) -> Int {
+    /// The default `--jobs`: four cases per core, at most 16. A case mostly waits on the wire
+    /// and on its windows, so the in-process client and a driver whose processes stay warm
+    /// between cases (docs/driver-protocol.md, "Reuse") keep two cores busy with four each; a
+    /// driver that starts an interpreter for every case (`processPerCase`) spends a few hundred
+    /// milliseconds of CPU on each start, and gets two per core.
+    public static func defaultJobs(cores: Int, externalDriver: Bool, processPerCase: Bool = true) -> Int {
         let cores = max(1, cores)
-        return min(16, externalDriver ? cores * 2 : cores * 4)
+        return min(16, externalDriver && processPerCase ? cores * 2 : cores * 4)
     }
 }

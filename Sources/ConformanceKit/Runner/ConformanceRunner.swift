@@ -6,6 +6,10 @@ public struct RunOptions: Sendable {
     public var seed: UInt64
     /// How many cases run at once against the server at first (halved on budget misses).
     public var concurrency: Int
+    /// How many run at once at first instead when the client is a driver that starts a process
+    /// for every case (one without reuse, or `--no-driver-reuse`): each case then pays for an
+    /// interpreter's start-up. `nil`: ``concurrency`` in every case.
+    public var perCaseProcessConcurrency: Int?
     public var expectations: ExpectationFile?
     /// How many journal entries each result keeps.
     public var wireLogLength: Int
@@ -14,10 +18,11 @@ public struct RunOptions: Sendable {
     /// Whether a case that ran out of time is retried once alone (and reported `flaky` if it then passes).
     public var retryMissedTime: Bool
 
-    public init(seed: UInt64, concurrency: Int = 8, expectations: ExpectationFile? = nil, wireLogLength: Int = 8,
-                timeScale: Double = 1, retryMissedTime: Bool = true) {
+    public init(seed: UInt64, concurrency: Int = 8, perCaseProcessConcurrency: Int? = nil, expectations: ExpectationFile? = nil,
+                wireLogLength: Int = 8, timeScale: Double = 1, retryMissedTime: Bool = true) {
         self.seed = seed
         self.concurrency = max(1, concurrency)
+        self.perCaseProcessConcurrency = perCaseProcessConcurrency.map { max(1, $0) }
         self.expectations = expectations
         self.wireLogLength = wireLogLength
         self.timeScale = max(1, timeScale.isFinite ? timeScale : 1)
@@ -39,10 +44,19 @@ public struct ConformanceRunner: Sendable {
         self.options = options
     }
 
-    /// The order cases start in for `seed` (a seeded shuffle of `cases`).
-    public static func executionOrder(of cases: [ConformanceCase], seed: UInt64) -> [String] {
-        var generator = SeededGenerator(seed: seed)
-        return cases.map(\.id).shuffled(using: &generator)
+    /// The order cases start in for `seed` and a client with `profile` (``StartOrder``: a seeded
+    /// shuffle, the longest cases first).
+    public static func executionOrder(of cases: [ConformanceCase], seed: UInt64, profile: ClientProfile = .reference,
+                                      expectations: ExpectationFile? = nil) -> [String] {
+        let estimates = estimates(of: cases, profile: profile, expectations: expectations)
+        return StartOrder.order(ids: cases.map(\.id), seed: seed) { estimates[$0] ?? .none }
+    }
+
+    static func estimates(of cases: [ConformanceCase], profile: ClientProfile, expectations: ExpectationFile?) -> [String: StartOrder.Estimate] {
+        Dictionary(cases.map { testCase in
+            let listed = expectations?.deviation(for: testCase.id).map { $0.outcome == .fail || $0.outcome == .nonStrict } ?? false
+            return (testCase.id, StartOrder.estimate(testCase, profile: profile, listedFailure: listed))
+        }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Runs `cases`; `progress` is called after each case with (result, finished, total).
@@ -54,8 +68,10 @@ public struct ConformanceRunner: Sendable {
         let executor = CaseExecutor(server: server, client: client, runSeed: options.seed, wireLogLength: options.wireLogLength,
                                     timeScale: options.timeScale)
         let expectations = options.expectations
+        let estimates = Self.estimates(of: cases, profile: client.profile, expectations: expectations)
         return await Self.schedule(
             ids: cases.map(\.id), clientName: client.name, options: options,
+            estimate: { estimates[$0] ?? .none }, processPerCase: client.startsProcessPerCase,
             listedSkip: { id in
                 guard let testCase = byID[id], let listed = expectations?.deviation(for: id), listed.outcome == .skipped else { return nil }
                 return CaseResult(id: testCase.id, suite: testCase.suite, title: testCase.title, spec: testCase.spec,
@@ -65,22 +81,24 @@ public struct ConformanceRunner: Sendable {
             execute: { id in await executor.run(byID[id]!) }, progress: progress)
     }
 
-    /// The scheduling every case family shares: seeded order, bounded concurrency that halves on
-    /// budget misses, expectation-file classification, one serial retry of a case that ran out
-    /// of time. `ids` are in catalog order; `execute` runs one case.
+    /// The scheduling every case family shares: seeded order with the longest cases first
+    /// (``StartOrder``), bounded concurrency that halves on budget misses, expectation-file
+    /// classification, one serial retry of a case that ran out of time. `ids` are in catalog
+    /// order; `estimate` says how long a case takes; `processPerCase` starts at
+    /// ``RunOptions/perCaseProcessConcurrency``; `execute` runs one case.
     static func schedule(
         ids: [String], clientName: String, options: RunOptions,
+        estimate: (String) -> StartOrder.Estimate, processPerCase: Bool,
         listedSkip: @escaping @Sendable (String) -> CaseResult?,
         execute: @escaping @Sendable (String) async -> CaseResult,
         progress: @escaping @Sendable (CaseResult, Int, Int) -> Void
     ) async -> RunReport {
         let started = ContinuousClock.now
-        var generator = SeededGenerator(seed: options.seed)
-        let order = ids.shuffled(using: &generator)
+        let order = StartOrder.order(ids: ids, seed: options.seed, estimate: estimate)
         let expectations = options.expectations
         var results: [String: CaseResult] = [:]
         var retries: [(String, CaseResult)] = []
-        var governor = ConcurrencyGovernor(jobs: options.concurrency)
+        var governor = ConcurrencyGovernor(jobs: processPerCase ? options.perCaseProcessConcurrency ?? options.concurrency : options.concurrency)
         let retry = options.retryMissedTime
 
         func report(_ result: CaseResult) {
