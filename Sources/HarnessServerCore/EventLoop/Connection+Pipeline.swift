@@ -46,6 +46,10 @@ extension Connection {
         if current == nil && state == .open {
             if core.watchesConnections { watchAfterPump() }
             sendContinueIfExpected()
+        } else if state == .open && queueHead == queue.count {
+            // Waiting for an answer (a parked long-poll) with nothing else received: hold no input buffers.
+            if queue.capacity > 0 { queue = [] }
+            parser.releaseIdleBuffer()
         }
         if readPaused && state == .open && parseError == nil && queue.count - queueHead < core.maxQueuedRequests {
             // Resume from the loop (not recursively): level-triggered epoll may not fire again if
@@ -65,20 +69,7 @@ extension Connection {
     private func dispatch(_ parsed: HTTPRequestParser.Parsed, arrival: Double) {
         nextToken += 1
         let token = nextToken
-        let bound = LoopBound(self, loop: loop)
-        let loop = self.loop
-        let responder = Responder { action in
-            if !loop.inLoop {
-                loop.execute { bound.value.deliver(action, token: token) }
-            } else if bound.value.dispatching {
-                // The handler answered while being called for this very request: write now.
-                bound.value.deliver(action, token: token)
-            } else {
-                // Answered on this loop on behalf of another request (a publish waking parked
-                // long-polls) or by a timer: write after the current work.
-                loop.executeLater { bound.value.deliver(action, token: token) }
-            }
-        }
+        let responder = Responder(connection: ConnectionTarget(connection: self, loop: loop, token: token))
         current = InFlight(
             token: token, responder: responder, keepAlive: parsed.keepAlive,
             isHead: parsed.request.method == "HEAD", http10: parsed.request.version == "HTTP/1.0", pendingAction: nil)

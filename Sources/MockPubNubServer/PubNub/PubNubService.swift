@@ -207,7 +207,16 @@ public final class PubNubService: RequestHandler {
                 self.intervalTimerFired(keyspace, env: env)
             }
         }
-        for (responder, response) in outbox.sends { responder.send(.respond(response)) }
+        guard !outbox.sends.isEmpty else { return }
+        // One action per distinct body (the waiters of one publish mostly share theirs), and one
+        // hand-over per event loop for all of them.
+        var last: (response: HTTPResponse, action: ResponseAction)?
+        Responder.send(outbox.sends.lazy.map { responder, response in
+            if let last, last.response.isSameValue(as: response) { return (responder, last.action) }
+            let action = ResponseAction.respond(response)
+            last = (response, action)
+            return (responder, action)
+        })
     }
 
     private func intervalTimerFired(_ keyspace: Keyspace, env: ServiceEnvironment) {
