@@ -64,18 +64,7 @@ final class ServerTLSStream: StreamIO {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return .bytes(0) }
         let (rc, savedErrno) = attempt { SSL_read(ssl, base, Int32(clamping: buffer.count)) }
         if rc > 0 { return .bytes(Int(rc)) }
-        let result = outcome(rc, errno: savedErrno, operation: "read")
-        if case .wantRead = result { releaseIdleBuffers() }
-        return result
-    }
-
-    /// The socket had nothing more: gives the record buffers back. `SSL_MODE_RELEASE_BUFFERS`
-    /// frees the read buffer only once a record was consumed whole, not after a read that found
-    /// the socket empty, so every idle connection (a parked long-poll, a WebSocket) would keep its
-    /// ~17 KB read buffer. `SSL_free_buffers` refuses while a partial record is buffered.
-    private func releaseIdleBuffers() {
-        guard SSL_has_pending(ssl) == 0 else { return }
-        _ = SSL_free_buffers(ssl)
+        return outcome(rc, errno: savedErrno, operation: "read")
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) -> IOResult {
