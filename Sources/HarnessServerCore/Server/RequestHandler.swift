@@ -121,7 +121,8 @@ public final class Responder: Sendable {
     /// event loop its connections' answers in one task with one wake-up (a publish waking
     /// thousands of parked long-polls), and the loop of the calling thread its share after the
     /// other loops got theirs, so that all loops write at once.
-    public static func send(_ batch: some Sequence<(Responder, ResponseAction)>) {
+    /// (An array, not any sequence: a generic call across modules would iterate through witness tables.)
+    public static func send(_ batch: [(Responder, ResponseAction)]) {
         var shares = LoopShares()
         for (responder, action) in batch { responder.route(action, into: &shares) }
         shares.hand()

@@ -210,13 +210,19 @@ public final class PubNubService: RequestHandler {
         guard !outbox.sends.isEmpty else { return }
         // One action per distinct body (the waiters of one publish mostly share theirs), and one
         // hand-over per event loop for all of them.
+        var batch: [(Responder, ResponseAction)] = []
+        batch.reserveCapacity(outbox.sends.count)
         var last: (response: HTTPResponse, action: ResponseAction)?
-        Responder.send(outbox.sends.lazy.map { responder, response in
-            if let last, last.response.isSameValue(as: response) { return (responder, last.action) }
-            let action = ResponseAction.respond(response)
-            last = (response, action)
-            return (responder, action)
-        })
+        for (responder, response) in outbox.sends {
+            if let last, last.response.isSameValue(as: response) {
+                batch.append((responder, last.action))
+            } else {
+                let action = ResponseAction.respond(response)
+                last = (response, action)
+                batch.append((responder, action))
+            }
+        }
+        Responder.send(batch)
     }
 
     private func intervalTimerFired(_ keyspace: Keyspace, env: ServiceEnvironment) {
