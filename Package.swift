@@ -107,7 +107,12 @@ let package = Package(
         .testTarget(name: "PubNubTokenTests", dependencies: ["PubNubToken", "HarnessJSON", "PubNubCrypto"], swiftSettings: strict),
         .testTarget(name: "PubNubCryptoTests", dependencies: ["HarnessTesting", "PubNubCrypto"], swiftSettings: strict),
         .testTarget(
-            name: "MockPubNubServerTests", dependencies: ["HarnessHTTP", "HarnessJSON", "HarnessPrimitives", "HarnessServerCore", "HarnessTesting", "MockPubNubServer", "PubNubToken"], swiftSettings: strict
+            name: "MockPubNubServerTests",
+            dependencies: [
+                "HarnessHTTP", "HarnessJSON", "HarnessPrimitives", "HarnessServerCore", "HarnessTesting", "MockPubNubServer", "PubNubToken",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
         ),
         // Fuzz entry points (docs/reliability.md): plain functions in a library, so `swift test`
         // runs them on seeded mutations and `harness-fuzz` serves both libFuzzer and corpus replay.

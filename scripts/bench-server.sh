@@ -44,6 +44,7 @@ if [[ -z "$BIN" ]]; then
 fi
 [[ -x "$BIN/pubnub-harness" && -x "$BIN/harness-bench" ]] || { echo "no pubnub-harness and harness-bench in $BIN" >&2; exit 2; }
 echo "binaries: $BIN"
+echo "machine: nproc=$(nproc) load=\"$(cut -d' ' -f1-3 /proc/loadavg)\""
 
 WORK=$(mktemp -d)
 PIDS=()
@@ -134,8 +135,16 @@ echo "median: pubnub-harness serve $(printf '%s\n' "${SERVE_RATIOS[@]}" | median
 for target in "pubnub-harness serve:$SERVE_PORT:$SERVE_PID" "harness-bench serve-core:$CORE_PORT:$CORE_PID"; do
     IFS=: read -r name port pid <<<"$target"
     echo "--- $CONNECTIONS long-polls against $name, $ROUNDS rounds"
+    LASTS=()
+    RSSES=()
     for round in $(seq 1 "$ROUNDS"); do
         "$BIN/harness-bench" longpoll --connections "$CONNECTIONS" --url "http://127.0.0.1:$port" --pid "$pid" \
-            | grep -E 'RSS|fan-out' | sed "s/^/round $round: /"
+            | grep -E 'RSS|fan-out' | sed "s/^/round $round: /" | tee "$WORK/longpoll.out"
+        LASTS+=("$(sed -nE 's/.*last ([0-9.]+) ms after the publish.*/\1/p' "$WORK/longpoll.out")")
+        RSSES+=("$(sed -nE 's/.*long-polls: ([0-9]+) MiB.*/\1/p' "$WORK/longpoll.out")")
     done
+    # The issue's targets (10,000 long-polls): last answer < 60 ms after the publish, RSS < 48 MiB.
+    echo "median of $ROUNDS rounds, $name: last answer $(printf '%s\n' "${LASTS[@]}" | median) ms (< 60)," \
+        "RSS $(printf '%s\n' "${RSSES[@]}" | median) MiB (< 48)"
 done
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -91,6 +91,14 @@ package struct HTTPRequestParser: Sendable {
     /// Number of buffered, unconsumed bytes.
     package var bufferedByteCount: Int { buffer.count - start }
 
+    /// Frees the receive buffer while nothing is buffered (a connection waiting for an answer or
+    /// idle between requests); the next `append` allocates it again.
+    package mutating func releaseIdleBuffer() {
+        guard !hasBufferedBytes, buffer.capacity > 0 else { return }
+        buffer = []
+        start = 0
+    }
+
     /// Returns the next complete request, `nil` if more bytes are needed, or throws the framing error.
     package mutating func next() throws(HTTPParseError) -> Parsed? {
         if let error { throw error }

@@ -64,6 +64,7 @@ struct LongPollBench {
         }
         var partial = [[UInt8]](repeating: [], count: sockets.count)
         var doneAt = [UInt64](repeating: 0, count: sockets.count)
+        let cpuBefore = settings.serverPID.flatMap(ServerCPU.nanoseconds)
         let publishAt = cposix_monotonic_nanos()
         _ = try exchange("GET /publish/\(settings.publishKey)/\(settings.subscribeKey)/0/\(settings.channel)/0/%22hello%22?uuid=bench-pub HTTP/1.1\r\nHost: bench\r\n\r\n")
         var remaining = sockets.count
@@ -97,6 +98,7 @@ struct LongPollBench {
                 }
             }
         }
+        let cpuAfter = settings.serverPID.flatMap(ServerCPU.nanoseconds)
         let latencies = doneAt.filter { $0 > 0 }.map { Double($0 - publishAt) / 1e6 }.sorted()
         let answered = latencies.count
         emit("fan-out: \(answered)/\(sockets.count) responses; "
@@ -104,6 +106,10 @@ struct LongPollBench {
                 ? "p50 \(format(latencies[answered / 2])) ms, p99 \(format(latencies[min(answered - 1, answered * 99 / 100)])) ms, "
                     + "last \(format(latencies[answered - 1])) ms after the publish"
                 : "none arrived"))
+        // The server's CPU from the publish until the last answer arrived (publish included).
+        if let cpu = ServerCPU.describe(before: cpuBefore, after: cpuAfter, items: answered, unit: "response") {
+            emit("cpu during fan-out: \(cpu)")
+        }
         for fd in sockets { close(fd) }
         close(epfd)
     }

@@ -107,6 +107,7 @@ enum PusherFanoutBench {
         defer { cposix_epoll_events_free(events) }
         var buffer = [UInt8](repeating: 0, count: 4096)
         let serverTicksBefore = serverPID.flatMap(cpuTicks)
+        let serverNanosBefore = serverPID.flatMap(ServerCPU.nanoseconds)
         var usageBefore = rusage()
         getrusage(Int32(RUSAGE_SELF.rawValue), &usageBefore)
         let triggeredAt = cposix_monotonic_nanos()
@@ -133,6 +134,7 @@ enum PusherFanoutBench {
         var usageAfter = rusage()
         getrusage(Int32(RUSAGE_SELF.rawValue), &usageAfter)
         let serverTicksAfter = serverPID.flatMap(cpuTicks)
+        let serverNanosAfter = serverPID.flatMap(ServerCPU.nanoseconds)
         let status = String(decoding: readUntil(trigger, suffix: Array("\r\n".utf8), limit: 64), as: UTF8.self)
         let latencies = doneAt.filter { $0 > 0 }.map { Double($0 - triggeredAt) / 1e6 }.sorted()
         let delivered = latencies.count
@@ -145,6 +147,10 @@ enum PusherFanoutBench {
         if let serverTicksBefore, let serverTicksAfter {
             let hertz = sysconf(Int32(_SC_CLK_TCK))
             emit("cpu during fan-out: server_ms=\((serverTicksAfter - serverTicksBefore) * 1000 / max(1, hertz)) client_ms=\(format(clientCPU))")
+        }
+        // The same from the threads' schedstat (nanoseconds, not 10 ms ticks), per delivered frame.
+        if let cpu = ServerCPU.describe(before: serverNanosBefore, after: serverNanosAfter, items: delivered, unit: "frame") {
+            emit("cpu during fan-out (schedstat): \(cpu)")
         }
     }
 

@@ -85,20 +85,7 @@ extension Connection {
     /// The responder of request `token`: it brings the answer back to this loop.
     @discardableResult
     private func makeResponder(token: UInt64) -> Responder {
-        let bound = LoopBound(self, loop: loop)
-        let loop = self.loop
-        let made = Responder { action in
-            if !loop.inLoop {
-                loop.execute { bound.value.deliver(action, token: token) }
-            } else if bound.value.dispatching {
-                // The handler answered while being called for this very request: write now.
-                bound.value.deliver(action, token: token)
-            } else {
-                // Answered on this loop on behalf of another request (a publish waking parked
-                // long-polls) or by a timer: write after the current work.
-                loop.executeLater { bound.value.deliver(action, token: token) }
-            }
-        }
+        let made = Responder(connection: ConnectionTarget(connection: self, loop: loop, token: token))
         responder = (token, made)
         // In flight: neither slow nor idle (a parked long-poll has its own timeout).
         watchPhase = .none

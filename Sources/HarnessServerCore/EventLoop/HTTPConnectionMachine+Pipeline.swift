@@ -64,6 +64,11 @@ extension HTTPConnectionMachine {
         if current == nil && phase == .open {
             actions.append(.pipelineIdle)
             sendContinueIfExpected(into: &actions)
+        } else if phase == .open && queuedCount == 0 {
+            // Waiting for an answer (a parked long-poll) with nothing else received: hold no input buffers.
+            if queue.capacity > 0 { queue = [] }
+            queueHead = 0
+            parser.releaseIdleBuffer()
         }
         if readPaused && phase == .open && parseError == nil && queuedCount < maxQueuedRequests {
             readPaused = false

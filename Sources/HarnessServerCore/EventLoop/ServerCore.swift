@@ -97,6 +97,9 @@ final class LoopBound<Value: AnyObject>: @unchecked Sendable {
         self.wrapped = value
     }
 
+    /// The object without the thread check, for code that hands it to its loop itself.
+    var unchecked: Value { wrapped }
+
     /// The object; debug builds trap when called off its loop's thread.
     var value: Value {
         loop.assertInLoop("LoopBound.value")

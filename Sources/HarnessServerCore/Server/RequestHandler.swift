@@ -52,31 +52,105 @@ public struct RequestContext: Sendable, Hashable {
 /// The first `send` wins; later sends are ignored. If the client goes away first, the transport
 /// calls `cancel()`, which runs the registered cancellation handlers (for example to forget a
 /// parked long-poll) and makes every later `send` a no-op.
+///
+/// A responder ends in one of three ways: a closure, a connection of the transport (the
+/// responders the server hands to handlers), or another responder behind an observer (a layer
+/// that records or logs the answer, see `init(relayingTo:observer:)`). The last two carry no
+/// closure, so `send(_:)` over many responders can hand each event loop its share at once.
 public final class Responder: Sendable {
     private struct State {
         var done = false
         var cancelHandlers: [@Sendable () -> Void] = []
+        /// The relaying responder in front of this one, cancelled with it.
+        var relay: Responder?
+    }
+
+    /// Where a sent action goes.
+    private enum Target: Sendable {
+        case closure(@Sendable (ResponseAction) -> Void)
+        case connection(ConnectionTarget)
+        case relay(Responder, any ResponseObserver)
     }
 
     private let state = Mutex(State())
-    private let deliver: @Sendable (ResponseAction) -> Void
+    private let target: Target
 
     /// Creates a responder that hands the action to `deliver` (exactly once).
     public init(_ deliver: @escaping @Sendable (ResponseAction) -> Void) {
-        self.deliver = deliver
+        target = .closure(deliver)
+    }
+
+    /// The responder of request `token` on `connection` (the transport's own).
+    init(connection: ConnectionTarget) {
+        target = .connection(connection)
+    }
+
+    /// A responder in front of `outer`: what is sent here is shown to `observer`, then sent to
+    /// `outer`; when `outer` is cancelled (the client went away), `observer` hears of it first,
+    /// then this responder is cancelled too. Costs no closure per request.
+    package init(relayingTo outer: Responder, observer: some ResponseObserver) {
+        target = .relay(outer, observer)
+        let cancelledAlready = outer.state.withLock { state -> Bool in
+            if state.done { return true }
+            state.relay = self
+            return false
+        }
+        if cancelledAlready && outer.wasCancelled {
+            observer.cancelled()
+            cancel()
+        }
     }
 
     /// Sends `action` if nothing was sent and the request was not cancelled; returns whether it was sent.
     @discardableResult
     public func send(_ action: ResponseAction) -> Bool {
-        let first = state.withLock { state -> Bool in
+        guard claim() else { return false }
+        switch target {
+        case .closure(let deliver):
+            deliver(action)
+        case .connection(let connection):
+            connection.deliver(action)
+        case .relay(let outer, let observer):
+            observer.responded(action)
+            outer.send(action)
+        }
+        return true
+    }
+
+    /// Sends each action to its responder, as `send(_:)` one after another would, but hands each
+    /// event loop its connections' answers in one task with one wake-up (a publish waking
+    /// thousands of parked long-polls), and the loop of the calling thread its share after the
+    /// other loops got theirs, so that all loops write at once.
+    /// (An array, not any sequence: a generic call across modules would iterate through witness tables.)
+    public static func send(_ batch: [(Responder, ResponseAction)]) {
+        var shares = LoopShares()
+        for (responder, action) in batch { responder.route(action, into: &shares) }
+        shares.hand()
+    }
+
+    /// `send(_:)` for one member of a batch: connection targets are collected per loop.
+    private func route(_ action: ResponseAction, into shares: inout LoopShares) {
+        guard claim() else { return }
+        switch target {
+        case .closure(let deliver):
+            deliver(action)
+        case .connection(let connection):
+            shares.add(action, for: connection)
+        case .relay(let outer, let observer):
+            observer.responded(action)
+            outer.route(action, into: &shares)
+        }
+    }
+
+    /// Marks the request answered; false when it already was, or was cancelled.
+    private func claim() -> Bool {
+        state.withLock { state -> Bool in
             if state.done { return false }
             state.done = true
             state.cancelHandlers.removeAll()
+            state.relay = nil
             return true
         }
-        if first { deliver(action) }
-        return first
     }
 
     /// Whether a response was sent or the request was cancelled.
@@ -100,13 +174,29 @@ public final class Responder: Sendable {
 
     /// Marks the request as abandoned by the client and runs the cancellation handlers once.
     public func cancel() {
-        let handlers = state.withLock { state -> [@Sendable () -> Void] in
-            if state.done { return [] }
+        let (handlers, relay) = state.withLock { state -> ([@Sendable () -> Void], Responder?) in
+            if state.done { return ([], nil) }
             state.done = true
             cancelled.store(true, ordering: .releasing)
-            defer { state.cancelHandlers.removeAll() }
-            return state.cancelHandlers
+            defer {
+                state.cancelHandlers.removeAll()
+                state.relay = nil
+            }
+            return (state.cancelHandlers, state.relay)
         }
         for handler in handlers { handler() }
+        if let relay, case .relay(_, let observer) = relay.target {
+            observer.cancelled()
+            relay.cancel()
+        }
     }
+}
+
+/// What a relaying responder (`Responder.init(relayingTo:observer:)`) tells its observer; called
+/// on whichever thread answers or cancels, at most once in all.
+package protocol ResponseObserver: Sendable {
+    /// The action is about to be passed on.
+    func responded(_ action: ResponseAction)
+    /// The client went away before any answer.
+    func cancelled()
 }

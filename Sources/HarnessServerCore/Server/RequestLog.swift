@@ -8,24 +8,32 @@ struct RequestLog: RequestHandler {
     let level: Logger.Level
 
     func handle(_ request: HTTPRequest, context: RequestContext, responder: Responder) {
-        let started = ContinuousClock.now
-        let line = "\(request.method) \(request.target)"
-        let logger = logger
-        let level = level
-        let connection = context.connectionID
-        let logged = Responder { action in
+        // A relaying responder (no closure): batched answers stay batched with the log on.
+        let observer = Observer(
+            line: "\(request.method) \(request.target)", logger: logger, level: level,
+            connection: context.connectionID, started: ContinuousClock.now)
+        next.handle(request, context: context, responder: Responder(relayingTo: responder, observer: observer))
+    }
+
+    /// Writes the request's line once it is answered or abandoned.
+    private struct Observer: ResponseObserver {
+        let line: String
+        let logger: Logger
+        let level: Logger.Level
+        let connection: UInt64
+        let started: ContinuousClock.Instant
+
+        func responded(_ action: ResponseAction) {
             let elapsed = ContinuousClock.now - started
             let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
             logger.log(
-                level: level, "\(line) -> \(Self.outcome(of: action)) (\(Int(milliseconds.rounded())) ms)",
+                level: level, "\(line) -> \(RequestLog.outcome(of: action)) (\(Int(milliseconds.rounded())) ms)",
                 metadata: ["connection.id": "\(connection)"])
-            responder.send(action)
         }
-        responder.onCancel {
+
+        func cancelled() {
             logger.log(level: level, "\(line) -> client went away", metadata: ["connection.id": "\(connection)"])
-            logged.cancel()
         }
-        next.handle(request, context: context, responder: logged)
     }
 
     /// A short description of what the server did.

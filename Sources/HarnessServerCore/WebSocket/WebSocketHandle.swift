@@ -15,8 +15,8 @@ public final class WebSocketHandle: Sendable, CustomStringConvertible {
     /// Whether the connection speaks TLS (wss).
     public let isTLS: Bool
 
-    private let loop: EventLoop
-    private let connection: LoopBound<WebSocketConnection>
+    let loop: EventLoop
+    let connection: LoopBound<WebSocketConnection>
 
     init(connection: WebSocketConnection) {
         id = connection.connectionID

@@ -68,19 +68,24 @@ extension JournalSubject {
     /// A responder in front of `outer` that writes what is sent (or the client's going away)
     /// into this subject's answer, then passes it on.
     func recording(_ outer: Responder) -> Responder {
-        let arrival = context.arrivalTime
-        let answer = self.answer
-        let inner = Responder { action in
-            let elapsed = max(0, (cposix_wall_seconds() - arrival) * 1_000)
-            answer.withLock { $0 = JournalAnswer(action, elapsedMs: elapsed) }
-            outer.send(action)
-        }
-        outer.onCancel {
-            let elapsed = max(0, (cposix_wall_seconds() - arrival) * 1_000)
-            answer.withLock { if $0 == nil { $0 = JournalAnswer(kind: "cancelled", durationMs: elapsed) } }
-            inner.cancel()
-        }
-        return inner
+        Responder(relayingTo: outer, observer: JournalAnswerRecorder(arrival: context.arrivalTime, answer: answer))
+    }
+}
+
+/// Writes a journalled request's answer (or its abandonment) into the record's answer slot.
+struct JournalAnswerRecorder: ResponseObserver {
+    /// The request's arrival, wall-clock Unix seconds.
+    let arrival: Double
+    let answer: JournalAnswerSlot
+
+    func responded(_ action: ResponseAction) {
+        let elapsed = max(0, (cposix_wall_seconds() - arrival) * 1_000)
+        answer.withLock { $0 = JournalAnswer(action, elapsedMs: elapsed) }
+    }
+
+    func cancelled() {
+        let elapsed = max(0, (cposix_wall_seconds() - arrival) * 1_000)
+        answer.withLock { if $0 == nil { $0 = JournalAnswer(kind: "cancelled", durationMs: elapsed) } }
     }
 }
 

@@ -207,7 +207,22 @@ public final class PubNubService: RequestHandler {
                 self.intervalTimerFired(keyspace, env: env)
             }
         }
-        for (responder, response) in outbox.sends { responder.send(.respond(response)) }
+        guard !outbox.sends.isEmpty else { return }
+        // One action per distinct body (the waiters of one publish mostly share theirs), and one
+        // hand-over per event loop for all of them.
+        var batch: [(Responder, ResponseAction)] = []
+        batch.reserveCapacity(outbox.sends.count)
+        var last: (response: HTTPResponse, action: ResponseAction)?
+        for (responder, response) in outbox.sends {
+            if let last, last.response.isSameValue(as: response) {
+                batch.append((responder, last.action))
+            } else {
+                let action = ResponseAction.respond(response)
+                last = (response, action)
+                batch.append((responder, action))
+            }
+        }
+        Responder.send(batch)
     }
 
     private func intervalTimerFired(_ keyspace: Keyspace, env: ServiceEnvironment) {

@@ -40,10 +40,19 @@ final class PusherConnectionRegistry: Sendable {
     /// The connection's handle and what its faults make of `action` (nil when it is gone).
     func steps(for action: PusherAction, to id: PusherConnectionID) -> (WebSocketHandle, [PusherWireStep])? {
         entries.withLock { entries in
-            guard var entry = entries[id] else { return nil }
-            let steps = entry.faults.steps(for: action)
-            entries[id] = entry
-            return (entry.handle, steps)
+            guard let index = entries.index(forKey: id) else { return nil }
+            // In place: the entry (its fault state) is neither copied out nor hashed again.
+            let steps = entries.values[index].faults.steps(for: action)
+            return (entries.values[index].handle, steps)
+        }
+    }
+
+    /// The connection's handle when it has no faults, so that its messages go out unchanged
+    /// (`steps` would make each one `.text` of itself); nil when it has faults or is gone.
+    func unfaultedHandle(_ id: PusherConnectionID) -> WebSocketHandle? {
+        entries.withLock { entries in
+            guard let index = entries.index(forKey: id), entries.values[index].faults.isEmpty else { return nil }
+            return entries.values[index].handle
         }
     }
 

@@ -72,27 +72,39 @@ public final class PusherService: Sendable {
     }
 
     private func execute(_ actions: [PusherAction]) {
-        // A trigger is one message to every subscriber: its frame is encoded once and shared.
+        // A trigger is one message to every subscriber: its frame is encoded once and shared, and
+        // each event loop gets its subscribers' frames in one hand-over (`WebSocketBatch`).
         var frames = SharedTextFrame()
+        var batch = WebSocketBatch()
         for action in actions {
+            // The common case, a message to a connection without faults: its frame as it is.
+            if case .send(let id, let text) = action, let handle = connections.unfaultedHandle(id) {
+                batch.send(encodedFrame: frames.bytes(for: text), on: handle)
+                continue
+            }
             switch action {
             case .send(let id, _), .close(let id, _, _), .webSocketPing(let id):
                 guard let (handle, steps) = connections.steps(for: action, to: id) else {
                     // No socket: a harness peer's message, or a closed connection's leftover.
+                    batch.flush()
                     if let answer = peers.deliver(action, now: now) { execute(core.handle(answer)) }
                     continue
                 }
                 for step in steps {
                     if case .text(let text) = step {
-                        handle.send(encodedFrame: frames.bytes(for: text))
+                        batch.send(encodedFrame: frames.bytes(for: text), on: handle)
                     } else {
+                        // Whatever else goes out (closes, raw bytes, delays) stays behind the frames queued before it.
+                        batch.flush()
                         Self.put(step, on: handle)
                     }
                 }
             case let .webhook(appID, event):
+                batch.flush()
                 sink.withLock { $0 }(appID, event)
             }
         }
+        batch.flush()
     }
 
     /// The last text's encoded frame, reused while consecutive sends carry the same text.

@@ -28,6 +28,26 @@ import Testing
         return .success(out)
     }
 
+    @Test func anIdleBufferIsFreedAndABufferedPartialRequestIsKept() throws {
+        var parser = HTTPRequestParser()
+        parser.append(Array("GET /a HTTP/1.1\r\nHost: h\r\n\r\n".utf8))
+        #expect(try parser.next()?.request.target == "/a")
+        #expect(parser.buffer.capacity > 0)
+        parser.releaseIdleBuffer()
+        #expect(parser.buffer.capacity == 0)
+        // Half a request arrives: nothing may be dropped.
+        parser.append(Array("GET /b HTTP/1.1\r\nHo".utf8))
+        #expect(try parser.next() == nil)
+        parser.releaseIdleBuffer()
+        #expect(parser.bufferedByteCount > 0)
+        parser.append(Array("st: h\r\nContent-Length: 2\r\n\r\nhi".utf8))
+        let second = try #require(try parser.next())
+        #expect(second.request.target == "/b" && second.request.body == Array("hi".utf8))
+        parser.releaseIdleBuffer()
+        parser.append(Array("GET /c HTTP/1.1\r\n\r\n".utf8))
+        #expect(try parser.next()?.request.target == "/c")
+    }
+
     private func parseError(_ text: String, limits: HTTPRequestParser.Limits = .init()) -> HTTPParseError? {
         var parser = HTTPRequestParser(limits: limits)
         parser.append(Array(text.utf8))

@@ -30,6 +30,8 @@ final class WebSocketEventLog: Sendable {
 
     var all: [WebSocketEvent] { events.withLock { $0 } }
     var lastHandle: WebSocketHandle? { handles.withLock { $0.last } }
+    /// Every opened connection's handle, in the order they opened.
+    var allHandles: [WebSocketHandle] { handles.withLock { $0 } }
 
     /// Waits up to `seconds` for `predicate` to hold; returns the events then (nil on timeout).
     func wait(seconds: Double = 5, until predicate: ([WebSocketEvent]) -> Bool) -> [WebSocketEvent]? {
