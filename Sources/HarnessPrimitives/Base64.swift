@@ -15,7 +15,7 @@ import Darwin
 /// only, with or without the final padding (a length of 4n+1 characters is never valid); whitespace, URL-safe
 /// characters, `=` anywhere but the end, and more than two `=` are a ``Base64Error``.
 ///
-/// Whole groups go through a vector kernel (``Kernel``: AVX2 or SSSE3, chosen from CPUID) and the rest through
+/// Whole groups go through a vector kernel (``Kernel``: AVX-512 VBMI, AVX2 or SSSE3, chosen from CPUID) and the rest through
 /// the scalar code, which also does everything on CPUs without those instructions. Both give the same bytes
 /// and the same errors.
 package enum Base64 {
@@ -27,17 +27,20 @@ package enum Base64 {
         case url
     }
 
-    /// The code that handles whole groups of 12 (SSSE3) or 24 (AVX2) bytes; `.scalar` uses none.
+    /// The vector code that handles whole groups (12 bytes per step with SSSE3, 24 with AVX2, 48 with AVX-512 VBMI,
+    /// which decodes with the AVX2 code); `.scalar` uses none.
     package enum Kernel: Int32, Sendable, CaseIterable, CustomStringConvertible {
         case scalar = 0
         case ssse3 = 1
         case avx2 = 2
+        case avx512vbmi = 3
 
         /// Whether this CPU (and operating system) can run the kernel.
         package var isAvailable: Bool { cbase64_path_available(rawValue) != 0 }
 
         /// The kernel every call uses by default: the best one available, or a slower one named by the
-        /// environment variable `PUBNUB_HARNESS_BASE64_KERNEL` (`scalar`, `ssse3`, `avx2`; for benchmarks).
+        /// environment variable `PUBNUB_HARNESS_BASE64_KERNEL` (`scalar`, `ssse3`, `avx2`, `avx512vbmi`; for
+        /// benchmarks).
         package static let active: Kernel = {
             let best = Kernel(rawValue: cbase64_best_path()) ?? .scalar
             guard let name = getenv("PUBNUB_HARNESS_BASE64_KERNEL").map({ String(cString: $0) }),
@@ -51,6 +54,7 @@ package enum Base64 {
             case .scalar: "scalar"
             case .ssse3: "ssse3"
             case .avx2: "avx2"
+            case .avx512vbmi: "avx512vbmi"
             }
         }
     }
@@ -64,6 +68,18 @@ package enum Base64 {
 
     private static func pairTable(_ alphabet: [UInt8]) -> [UInt16] {
         (0..<4096).map { value in UInt16(alphabet[value >> 6]) | UInt16(alphabet[value & 0x3F]) << 8 }
+    }
+
+    /// The character of a 6-bit value.
+    @inline(__always)
+    static func character(_ value: Int, _ alphabet: Alphabet) -> UInt8 {
+        switch value {
+        case 0..<26: UInt8(truncatingIfNeeded: value + 65)  // A-Z
+        case 26..<52: UInt8(truncatingIfNeeded: value + 71)  // a-z
+        case 52..<62: UInt8(truncatingIfNeeded: value - 4)  // 0-9
+        case 62: alphabet == .url ? UInt8(ascii: "-") : UInt8(ascii: "+")
+        default: alphabet == .url ? UInt8(ascii: "_") : UInt8(ascii: "/")
+        }
     }
 
     /// 0...63 for alphabet characters, 0xFF otherwise.
@@ -114,28 +130,12 @@ package enum Base64 {
         return written + encodeScalar(UnsafeBufferPointer(rebasing: input[consumed...]), into: out + written, alphabet: alphabet)
     }
 
-    /// Encodes the whole 3-byte groups at the start of `input` (no padding), for text built piece by piece:
-    /// returns the bytes consumed (a multiple of 3; `4/3` as many characters are written). Encoding the rest
-    /// later with ``encode(_:into:alphabet:kernel:)`` gives the same text as one call. Same in-place rule.
-    package static func encodeWholeGroups(
-        _ input: UnsafeBufferPointer<UInt8>,
-        into out: UnsafeMutablePointer<UInt8>,
-        alphabet: Alphabet = .standard,
-        kernel: Kernel = .active
-    ) -> Int {
-        let whole = input.count - input.count % 3
-        _ = encode(UnsafeBufferPointer(rebasing: input[..<whole]), into: out, alphabet: alphabet, kernel: kernel)
-        return whole
-    }
-
     /// ``encode(_:into:alphabet:kernel:)`` without a vector kernel.
     static func encodeScalar(_ input: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>, alphabet: Alphabet) -> Int {
         guard let source = input.baseAddress else { return 0 }
         let count = input.count
-        let table = alphabet == .url ? urlPairs : pairs
-        let characters = alphabet == .url ? urlAlphabet : Self.alphabet
-        // Locals only inside the closure: captured mutable variables would be boxed and slow the loop down.
-        let (consumed, written) = table.withUnsafeBufferPointer { pairs -> (Int, Int) in
+        // After a vector kernel only the 1-2 padded bytes are left: they need no table.
+        let (consumed, written) = count < 3 ? (0, 0) : (alphabet == .url ? urlPairs : pairs).withUnsafeBufferPointer { pairs -> (Int, Int) in
             let table = pairs.baseAddress!
             let raw = UnsafeMutableRawPointer(out)
             var offset = 0
@@ -165,9 +165,9 @@ package enum Base64 {
         if rest > 0 {
             let first = Int(source[consumed])
             let second = rest == 2 ? Int(source[consumed + 1]) : 0
-            out[target] = characters[first >> 2]
-            out[target + 1] = characters[(first & 0x03) << 4 | second >> 4]
-            out[target + 2] = rest == 2 ? characters[(second & 0x0F) << 2] : UInt8(ascii: "=")
+            out[target] = character(first >> 2, alphabet)
+            out[target + 1] = character((first & 0x03) << 4 | second >> 4, alphabet)
+            out[target + 2] = rest == 2 ? character((second & 0x0F) << 2, alphabet) : UInt8(ascii: "=")
             out[target + 3] = UInt8(ascii: "=")
             target += 4
         }

@@ -39,29 +39,25 @@ final class CipherEngine: Sendable {
 
     /// Encrypts `input` in `scheme`'s format into `out` (room for ``encryptedCount(_:scheme:)``; not overlapping
     /// `input`). `iv` nil means a random IV (ignored for `legacy`, which always uses the static IV).
-    /// `progress` gets the number of bytes at `out` (header and IV included) that are final, from time to time
-    /// while the ciphertext is being written (see ``AESCBCContextPool/run(iv:input:into:progress:)``).
     func encrypt(
         _ input: UnsafeBufferPointer<UInt8>,
         scheme: CryptoScheme,
         iv: UnsafePointer<UInt8>?,
-        into out: UnsafeMutablePointer<UInt8>,
-        progress: (Int) -> Void = { _ in }
+        into out: UnsafeMutablePointer<UInt8>
     ) throws(CryptoError) -> Int {
         switch scheme {
         case .legacy:
-            return try legacyEncryptor.run(iv: Self.staticIVPointer, input: input, into: out, progress: progress)
+            return try legacyEncryptor.run(iv: Self.staticIVPointer, input: input, into: out)
         case .legacyRandomIV:
             try Self.fillIV(out, from: iv)
-            return try 16 + legacyEncryptor.run(iv: out, input: input, into: out + 16) { progress(16 + $0) }
+            return try 16 + legacyEncryptor.run(iv: out, input: input, into: out + 16)
         case .aesCBC:
             let prefix = Self.aesCBCHeaderPrefix.count
             Self.aesCBCHeaderPrefix.withUnsafeBufferPointer { header in
                 out.update(from: header.baseAddress!, count: prefix)
             }
             try Self.fillIV(out + prefix, from: iv)
-            return try prefix + 16
-                + aesCBCEncryptor.run(iv: out + prefix, input: input, into: out + prefix + 16) { progress(prefix + 16 + $0) }
+            return try prefix + 16 + aesCBCEncryptor.run(iv: out + prefix, input: input, into: out + prefix + 16)
         }
     }
 

@@ -190,21 +190,14 @@ public struct CryptoModule: Sendable {
         let textCount = Base64.encodedCount(cipherCount)
         var failure: CryptoError?
         // One allocation: the ciphertext is written to the end of the string's buffer and base64-encoded forwards
-        // in place (see `Base64.encode`: the writer never overtakes the reader). The encoding runs one chunk
-        // behind the encryption: CBC encryption is a chain of dependent AES rounds that leaves most of the CPU's
-        // execution units idle, so the base64 of a finished chunk executes in the shadow of the next one.
+        // in place (see `Base64.encode`: the writer never overtakes the reader). The encoding does not wait for
+        // the encryption to end: CBC encryption is a chain of dependent AES rounds that leaves most execution
+        // units idle, and the next message's chain does not depend on this base64, so the CPU overlaps them.
         let text = String(unsafeUninitializedCapacity: textCount) { out in
             let cipher = out.baseAddress! + (textCount - cipherCount)
-            var encoded = 0
-            var finished = 0
             do throws(CryptoError) {
-                let count = try engine.encrypt(input, scheme: scheme, iv: iv, into: cipher) { complete in
-                    encoded += Base64.encodeWholeGroups(
-                        UnsafeBufferPointer(start: cipher + encoded, count: finished - encoded), into: out.baseAddress! + encoded / 3 * 4)
-                    finished = complete
-                }
-                let rest = UnsafeBufferPointer(start: cipher + encoded, count: count - encoded)
-                return encoded / 3 * 4 + Base64.encode(rest, into: out.baseAddress! + encoded / 3 * 4)
+                let count = try engine.encrypt(input, scheme: scheme, iv: iv, into: cipher)
+                return Base64.encode(UnsafeBufferPointer(start: cipher, count: count), into: out.baseAddress!)
             } catch {
                 failure = error
                 return 0

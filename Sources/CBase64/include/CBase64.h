@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Vector (SSSE3 / AVX2) kernels for base64 (RFC 4648) on x86-64, chosen at run time from CPUID.
-// The kernels handle whole groups only (12 or 24 input bytes, 16 or 32 characters) and report how
-// far they got; the caller (HarnessPrimitives' Base64) finishes the rest with its scalar code, which
-// is also the whole path on CPUs (or architectures) without these instructions.
+// Vector (SSSE3 / AVX2 / AVX-512 VBMI) kernels for base64 (RFC 4648) on x86-64, chosen at run time from CPUID.
+// The kernels handle whole groups only and report how far they got; the caller (HarnessPrimitives'
+// Base64) finishes the rest with its scalar code, which is also the whole path on CPUs (or
+// architectures) without these instructions.
 #ifndef CBASE64_H
 #define CBASE64_H
 #include <stddef.h>
@@ -13,18 +13,22 @@ enum {
     CBASE64_PATH_SCALAR = 0,
     CBASE64_PATH_SSSE3 = 1,
     CBASE64_PATH_AVX2 = 2,
+    /// AVX-512 VBMI for encoding (48 bytes per step); decoding uses the AVX2 kernel on such CPUs.
+    CBASE64_PATH_AVX512VBMI = 3,
 };
 
-/// The fastest path this CPU and operating system support (AVX2 needs OS-enabled YMM state).
+/// The fastest path this CPU and operating system support (AVX2 needs OS-enabled YMM state, AVX-512
+/// the opmask and ZMM state as well).
 int cbase64_best_path(void);
 
 /// Whether `path` can run here (CBASE64_PATH_SCALAR always can).
 int cbase64_path_available(int path);
 
-/// Encodes the longest prefix of `in` that `path` handles in whole groups into `out`.
+/// Encodes every whole 3-byte group of `in` (`count / 3 * 3` bytes: vector blocks of 12 or 24 bytes,
+/// then single groups) into `out`, without padding; the caller encodes the last 1-2 bytes.
 ///
-/// Returns the input bytes consumed, a multiple of 3; `out` receives 4/3 as many characters (exactly
-/// that many bytes are written). `url` selects the base64url alphabet (`-`, `_`) instead of `+`, `/`.
+/// Returns the input bytes consumed; `out` receives 4/3 as many characters (exactly that many bytes
+/// are written). `url` selects the base64url alphabet (`-`, `_`) instead of `+`, `/`.
 /// Reads only `in[0..<count]`. `in` may lie inside `out` at offset `count / 3` or later (in-place
 /// encoding): every group is loaded before the store that could reach it. CBASE64_PATH_SCALAR, or a
 /// path this CPU lacks, consumes nothing.
