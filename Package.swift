@@ -34,10 +34,12 @@ let package = Package(
         // CBOR (RFC 8949) for Access Manager v3 tokens: Debian's libcbor (docs/access-manager.md).
         .systemLibrary(name: "CCBOR", pkgConfig: "libcbor", providers: [.apt(["libcbor-dev"])]),
         .target(name: "CPosix"),
+        // SSSE3/AVX2 base64 kernels, chosen at run time from CPUID (the scalar code is in HarnessPrimitives).
+        .target(name: "CBase64"),
         .target(name: "HarnessJSON", swiftSettings: strict),
         // Digests, HMAC, constant-time compare, hex/base64/base64url, percent coding, SplitMix64: the one
         // home of these primitives (docs/architecture.md).
-        .target(name: "HarnessPrimitives", dependencies: ["COpenSSL"], swiftSettings: strict),
+        .target(name: "HarnessPrimitives", dependencies: ["CBase64", "COpenSSL"], swiftSettings: strict),
         .target(name: "PubNubCrypto", dependencies: ["COpenSSL", "HarnessJSON", "HarnessPrimitives"], swiftSettings: strict),
         // Pure HTTP/1.1 values, request parser, response encoder and response-head reader (no sockets).
         .target(name: "HarnessHTTP", dependencies: ["HarnessPrimitives"], swiftSettings: strict),

@@ -1,16 +1,85 @@
 // SPDX-License-Identifier: MIT
+internal import CBase64
 
-/// Standard base64 (RFC 4648 §4) on raw buffers, written for speed on the message path.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Standard base64 (RFC 4648 §4) and base64url (§5) on raw buffers, written for speed on the message path.
 ///
-/// Encoding always pads with `=`. Decoding accepts the standard alphabet only, with or without the final
-/// padding (a length of 4n+1 characters is never valid); whitespace, URL-safe characters, `=` anywhere but the
-/// end, and more than two `=` are a ``Base64Error``.
+/// Encoding pads with `=` (``ByteEncoding`` drops it for base64url). Decoding accepts the standard alphabet
+/// only, with or without the final padding (a length of 4n+1 characters is never valid); whitespace, URL-safe
+/// characters, `=` anywhere but the end, and more than two `=` are a ``Base64Error``.
+///
+/// Whole groups go through a vector kernel (``Kernel``: AVX-512 VBMI, AVX2 or SSSE3, chosen from CPUID) and the rest through
+/// the scalar code, which also does everything on CPUs without those instructions. Both give the same bytes
+/// and the same errors.
 package enum Base64 {
+    /// The two characters that differ between the alphabets.
+    package enum Alphabet: Sendable {
+        /// RFC 4648 §4: `+` and `/`.
+        case standard
+        /// RFC 4648 §5: `-` and `_`.
+        case url
+    }
+
+    /// The vector code that handles whole groups (12 bytes per step with SSSE3, 24 with AVX2, 48 with AVX-512 VBMI,
+    /// which decodes with the AVX2 code); `.scalar` uses none.
+    package enum Kernel: Int32, Sendable, CaseIterable, CustomStringConvertible {
+        case scalar = 0
+        case ssse3 = 1
+        case avx2 = 2
+        case avx512vbmi = 3
+
+        /// Whether this CPU (and operating system) can run the kernel.
+        package var isAvailable: Bool { cbase64_path_available(rawValue) != 0 }
+
+        /// The kernel every call uses by default: the best one available, or a slower one named by the
+        /// environment variable `PUBNUB_HARNESS_BASE64_KERNEL` (`scalar`, `ssse3`, `avx2`, `avx512vbmi`; for
+        /// benchmarks).
+        package static let active: Kernel = {
+            let best = Kernel(rawValue: cbase64_best_path()) ?? .scalar
+            guard let name = getenv("PUBNUB_HARNESS_BASE64_KERNEL").map({ String(cString: $0) }),
+                let chosen = allCases.first(where: { $0.description == name }), chosen.isAvailable
+            else { return best }
+            return chosen
+        }()
+
+        package var description: String {
+            switch self {
+            case .scalar: "scalar"
+            case .ssse3: "ssse3"
+            case .avx2: "avx2"
+            case .avx512vbmi: "avx512vbmi"
+            }
+        }
+    }
+
     static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+    static let urlAlphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// Two output characters for every 12-bit value: halves the table lookups of the encoder.
-    static let pairs: [UInt16] = (0..<4096).map { value in
-        UInt16(alphabet[value >> 6]) | UInt16(alphabet[value & 0x3F]) << 8
+    static let pairs: [UInt16] = pairTable(alphabet)
+    static let urlPairs: [UInt16] = pairTable(urlAlphabet)
+
+    private static func pairTable(_ alphabet: [UInt8]) -> [UInt16] {
+        (0..<4096).map { value in UInt16(alphabet[value >> 6]) | UInt16(alphabet[value & 0x3F]) << 8 }
+    }
+
+    /// The character of a 6-bit value.
+    @inline(__always)
+    static func character(_ value: Int, _ alphabet: Alphabet) -> UInt8 {
+        switch value {
+        case 0..<26: UInt8(truncatingIfNeeded: value + 65)  // A-Z
+        case 26..<52: UInt8(truncatingIfNeeded: value + 71)  // a-z
+        case 52..<62: UInt8(truncatingIfNeeded: value - 4)  // 0-9
+        case 62: alphabet == .url ? UInt8(ascii: "-") : UInt8(ascii: "+")
+        default: alphabet == .url ? UInt8(ascii: "_") : UInt8(ascii: "/")
+        }
     }
 
     /// 0...63 for alphabet characters, 0xFF otherwise.
@@ -45,11 +114,28 @@ package enum Base64 {
     /// `input` may lie inside `out` at offset `encodedCount(input.count) - input.count` or later (in-place
     /// encoding): each group is read before it is written, and the writer (4 bytes per 3) never overtakes the
     /// reader because that offset is at least a third of the input.
-    package static func encode(_ input: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int {
+    /// `kernel` is for tests and benchmarks; an unavailable one falls back to the scalar code.
+    package static func encode(
+        _ input: UnsafeBufferPointer<UInt8>,
+        into out: UnsafeMutablePointer<UInt8>,
+        alphabet: Alphabet = .standard,
+        kernel: Kernel = .active
+    ) -> Int {
+        guard let source = input.baseAddress else { return 0 }
+        // The kernel's in-place bound is the same as the scalar code's, and what it leaves keeps that bound.
+        let vectorBytes =
+            kernel == .scalar ? 0 : cbase64_encode_prefix(kernel.rawValue, source, input.count, out, alphabet == .url ? 1 : 0)
+        let consumed = Int(vectorBytes)
+        let written = consumed / 3 * 4
+        return written + encodeScalar(UnsafeBufferPointer(rebasing: input[consumed...]), into: out + written, alphabet: alphabet)
+    }
+
+    /// ``encode(_:into:alphabet:kernel:)`` without a vector kernel.
+    static func encodeScalar(_ input: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>, alphabet: Alphabet) -> Int {
         guard let source = input.baseAddress else { return 0 }
         let count = input.count
-        // Locals only inside the closure: captured mutable variables would be boxed and slow the loop down.
-        let (consumed, written) = pairs.withUnsafeBufferPointer { pairs -> (Int, Int) in
+        // After a vector kernel only the 1-2 padded bytes are left: they need no table.
+        let (consumed, written) = count < 3 ? (0, 0) : (alphabet == .url ? urlPairs : pairs).withUnsafeBufferPointer { pairs -> (Int, Int) in
             let table = pairs.baseAddress!
             let raw = UnsafeMutableRawPointer(out)
             var offset = 0
@@ -79,9 +165,9 @@ package enum Base64 {
         if rest > 0 {
             let first = Int(source[consumed])
             let second = rest == 2 ? Int(source[consumed + 1]) : 0
-            out[target] = alphabet[first >> 2]
-            out[target + 1] = alphabet[(first & 0x03) << 4 | second >> 4]
-            out[target + 2] = rest == 2 ? alphabet[(second & 0x0F) << 2] : UInt8(ascii: "=")
+            out[target] = character(first >> 2, alphabet)
+            out[target + 1] = character((first & 0x03) << 4 | second >> 4, alphabet)
+            out[target + 2] = rest == 2 ? character((second & 0x0F) << 2, alphabet) : UInt8(ascii: "=")
             out[target + 3] = UInt8(ascii: "=")
             target += 4
         }
@@ -89,7 +175,12 @@ package enum Base64 {
     }
 
     /// Decodes `input` into `out` (room for ``maxDecodedCount(_:)`` bytes); returns the byte count.
-    package static func decode(_ input: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) throws(Base64Error) -> Int {
+    /// `kernel` is for tests and benchmarks; an unavailable one falls back to the scalar code.
+    package static func decode(
+        _ input: UnsafeBufferPointer<UInt8>,
+        into out: UnsafeMutablePointer<UInt8>,
+        kernel: Kernel = .active
+    ) throws(Base64Error) -> Int {
         guard let source = input.baseAddress else { return 0 }
         var length = input.count
         if length % 4 == 0, length > 0, input[length - 1] == UInt8(ascii: "=") {
@@ -98,15 +189,22 @@ package enum Base64 {
         guard length % 4 != 1 else {
             throw Base64Error("base64 text has an impossible length of \(input.count) characters")
         }
+        // Whole groups of 16 or 32 characters through the vector kernel, leaving at least the last quad (the
+        // only one that may be partial) to the tail code below; it flags an invalid character like the tables.
+        var vectorInvalid: Int32 = 0
+        let vectorCharacters =
+            kernel == .scalar || length < 8
+            ? 0
+            : Int(cbase64_decode_prefix(kernel.rawValue, source, length - 4, out, maxDecodedCount(input.count), &vectorInvalid))
         let (written, invalid) = quadTables.withUnsafeBufferPointer { tables -> (Int, UInt32) in
             let t0 = tables.baseAddress!
             let t1 = t0 + 256
             let t2 = t0 + 512
             let t3 = t0 + 768
             let raw = UnsafeMutableRawPointer(out)
-            var offset = 0
-            var target = 0
-            var invalid: UInt32 = 0
+            var offset = vectorCharacters
+            var target = vectorCharacters / 4 * 3
+            var invalid: UInt32 = vectorInvalid == 0 ? 0 : 0x0100_0000
             // Full quads but the last: one 4-byte store each (its 4th byte is overwritten by the next quad).
             while offset + 8 <= length {
                 let word =

@@ -41,16 +41,12 @@ public enum ByteEncoding {
 
     /// Base64 with the URL alphabet (RFC 4648 §5: `-` and `_`) and no `=` padding, as in JWTs and PubNub's v2 signatures.
     public static func base64URL(_ bytes: [UInt8]) -> String {
-        var text = Array(base64(bytes).utf8)
-        while text.last == UInt8(ascii: "=") { text.removeLast() }
-        for index in text.indices {
-            switch text[index] {
-            case UInt8(ascii: "+"): text[index] = UInt8(ascii: "-")
-            case UInt8(ascii: "/"): text[index] = UInt8(ascii: "_")
-            default: break
+        bytes.withUnsafeBufferPointer { input in
+            String(unsafeUninitializedCapacity: Base64.encodedCount(input.count)) { out in
+                let written = Base64.encode(input, into: out.baseAddress!, alphabet: .url)
+                return written - (3 - input.count % 3) % 3  // without the padding
             }
         }
-        return String(decoding: text, as: UTF8.self)
     }
 
     /// Decodes standard base64; see ``Base64`` for the accepted forms.

@@ -37,8 +37,8 @@ final class CipherEngine: Sendable {
         }
     }
 
-    /// Encrypts `input` in `scheme`'s format into `out` (room for ``encryptedCount(_:scheme:)``).
-    /// `iv` nil means a random IV (ignored for `legacy`, which always uses the static IV).
+    /// Encrypts `input` in `scheme`'s format into `out` (room for ``encryptedCount(_:scheme:)``; not overlapping
+    /// `input`). `iv` nil means a random IV (ignored for `legacy`, which always uses the static IV).
     func encrypt(
         _ input: UnsafeBufferPointer<UInt8>,
         scheme: CryptoScheme,

@@ -30,6 +30,7 @@ extension CryptoCommand {
 
         func run() throws {
             let schemes = scheme.isEmpty ? CryptoScheme.allCases : scheme
+            print("base64 code: \(CryptoBenchmark.base64Kernel)")
             for scheme in schemes {
                 let result: CryptoBenchmark.Result
                 do throws(CryptoError) {

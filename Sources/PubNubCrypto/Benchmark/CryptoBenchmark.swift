@@ -43,6 +43,10 @@ public enum CryptoBenchmark {
         public var decrypt: Figure
     }
 
+    /// The base64 code in use: `scalar`, `ssse3`, `avx2` or `avx512vbmi` (the best this CPU has, unless the
+    /// environment variable `PUBNUB_HARNESS_BASE64_KERNEL` names a slower one).
+    public static var base64Kernel: String { Base64.Kernel.active.description }
+
     /// A JSON string message of exactly `size` bytes (`size` >= 2), like the vectors' messages.
     public static func message(size: Int) -> String {
         let alphabet = Array("The quick brown fox jumps over the lazy dog 0123456789.".utf8)
