@@ -21,7 +21,9 @@ extension Connection {
             index += 1
             perform(action)
         }
-        actions.removeAll(keepingCapacity: true)
+        // Storage released, not kept: the actions carry whole requests, and a parked connection
+        // (thousands of long-polls) must not hold room for them.
+        actions = []
         updateInterest()
     }
 

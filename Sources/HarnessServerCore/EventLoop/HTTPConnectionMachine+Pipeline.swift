@@ -48,7 +48,8 @@ extension HTTPConnectionMachine {
                 let next = queue[queueHead]
                 queueHead += 1
                 if queueHead == queue.count {
-                    queue.removeAll(keepingCapacity: true)
+                    // Released, not kept: a parked long-poll holds no room for requests.
+                    queue = []
                     queueHead = 0
                 }
                 dispatch(next.parsed, arrival: next.arrival, into: &actions)
