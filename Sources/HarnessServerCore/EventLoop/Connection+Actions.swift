@@ -5,6 +5,7 @@ import CPosix
 extension Connection {
     /// Tells the machine `input` and performs what it decides.
     func feed(_ input: HTTPConnectionInput) {
+        if actions.capacity == 0 { actions.reserveCapacity(4) }
         machine.handle(input, into: &actions)
         performActions()
     }

@@ -193,11 +193,14 @@ enum HTTPConnectionInput {
 }
 
 /// What the owner of an HTTP connection does, in order.
+///
+/// The cases carrying a whole request are boxed (`indirect`), so that an action stays small to
+/// queue and copy.
 enum HTTPConnectionAction {
     /// Hands the request to the handler; its answer comes back as `.delivered(_, token:)`.
-    case dispatch(HTTPRequest, token: UInt64, arrival: Double, sequence: Int)
+    indirect case dispatch(HTTPRequest, token: UInt64, arrival: Double, sequence: Int)
     /// Asks the upgrade router about the request; the outcome comes back as an input.
-    case routeUpgrade(HTTPRequest, token: UInt64, arrival: Double, sequence: Int)
+    indirect case routeUpgrade(HTTPRequest, token: UInt64, arrival: Double, sequence: Int)
     /// Queues the response with the framing given.
     case writeResponse(HTTPResponse, keepAlive: Bool, headRequest: Bool, http10: Bool)
     /// Queues these bytes exactly.
