@@ -122,7 +122,9 @@ extension Connection {
 
     /// Receives the handler's answer (on the loop thread) for the request numbered `token`.
     func deliver(_ action: ResponseAction, token: UInt64) {
-        feed(.delivered(action, token: token))
+        if actions.capacity == 0 { actions.reserveCapacity(4) }
+        machine.delivered(action, token: token, into: &actions)
+        performActions()
     }
 
     /// Writes pending output; when it is all written, tells the machine.
