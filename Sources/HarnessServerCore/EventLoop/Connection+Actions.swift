@@ -5,6 +5,7 @@ import CPosix
 extension Connection {
     /// Tells the machine `input` and performs what it decides.
     func feed(_ input: HTTPConnectionInput) {
+        if actions.capacity == 0 { actions.reserveCapacity(4) }
         machine.handle(input, into: &actions)
         performActions()
     }
@@ -21,7 +22,9 @@ extension Connection {
             index += 1
             perform(action)
         }
-        actions.removeAll(keepingCapacity: true)
+        // Storage released, not kept: the actions carry whole requests, and a parked connection
+        // (thousands of long-polls) must not hold room for them.
+        actions = []
         updateInterest()
     }
 
@@ -106,7 +109,9 @@ extension Connection {
 
     /// Receives the handler's answer (on the loop thread) for the request numbered `token`.
     func deliver(_ action: ResponseAction, token: UInt64) {
-        feed(.delivered(action, token: token))
+        if actions.capacity == 0 { actions.reserveCapacity(4) }
+        machine.delivered(action, token: token, into: &actions)
+        performActions()
     }
 
     /// Writes pending output; when it is all written, tells the machine.

@@ -44,13 +44,11 @@ extension HTTPConnectionMachine {
                 execute(action, into: &actions)
                 continue
             }
-            if queueHead < queue.count {
-                let next = queue[queueHead]
-                queueHead += 1
-                if queueHead == queue.count {
-                    queue.removeAll(keepingCapacity: true)
-                    queueHead = 0
-                }
+            if !queue.isEmpty {
+                // Moved out, not copied (at most `maxQueuedRequests` entries shift).
+                let next = queue.removeFirst()
+                // Released, not kept: a parked long-poll holds no room for requests.
+                if queue.isEmpty { queue = [] }
                 dispatch(next.parsed, arrival: next.arrival, into: &actions)
                 continue
             }
@@ -195,8 +193,7 @@ extension HTTPConnectionMachine {
             // Token 0 is the server's own answer: no responder to cancel.
             if let token = current?.token, token != 0 { actions.append(.cancelRequest(token: token)) }
             current = nil
-            queue.removeAll()
-            queueHead = 0
+            queue = []
             phase = .draining
             actions.append(.shutdownWrite)
         }
@@ -208,8 +205,7 @@ extension HTTPConnectionMachine {
         if phase == .open, outputPending, afterFlush == .nextRequest {
             if let token = current?.token { actions.append(.cancelRequest(token: token)) }
             afterFlush = .close(.fin)
-            queue.removeAll()
-            queueHead = 0
+            queue = []
             return
         }
         actions.append(.close)
@@ -228,8 +224,7 @@ extension HTTPConnectionMachine {
             return
         }
         current = InFlight(token: 0, keepAlive: false, isHead: false, http10: false, pendingAction: nil, executing: true)
-        queue.removeAll()
-        queueHead = 0
+        queue = []
         afterFlush = .close(.fin)
         write(.writeErrorResponse(.requestTimeout), into: &actions)
     }

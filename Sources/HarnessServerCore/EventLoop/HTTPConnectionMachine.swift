@@ -53,7 +53,6 @@ struct HTTPConnectionMachine {
     var phase = Phase.handshaking
     var parser: HTTPRequestParser
     var queue: [(parsed: HTTPRequestParser.Parsed, arrival: Double)] = []
-    var queueHead = 0
     /// When the first byte of the request being received arrived (wall clock).
     var nextArrival: Double?
     var parseError: HTTPParseError?
@@ -87,7 +86,7 @@ struct HTTPConnectionMachine {
     }
 
     /// Parsed requests not yet handed out.
-    var queuedCount: Int { queue.count - queueHead }
+    var queuedCount: Int { queue.count }
 
     // MARK: Inputs
 
@@ -107,12 +106,7 @@ struct HTTPConnectionMachine {
         case .handshakeCompleted:
             if phase == .handshaking { phase = .open }
         case .delivered(let action, let token):
-            guard phase == .open, var inFlight = current, inFlight.token == token, inFlight.pendingAction == nil,
-                !inFlight.executing
-            else { return }
-            inFlight.pendingAction = action
-            current = inFlight
-            pump(into: &actions)
+            delivered(action, token: token, into: &actions)
         case .flushed:
             flushed(into: &actions)
         case .timerFired(let timer):
@@ -135,14 +129,20 @@ struct HTTPConnectionMachine {
         case .upgradeAccepted, .closed:
             phase = .closed
             current = nil
-            queue.removeAll()
-            queueHead = 0
+            queue = []
             drip = nil
         case .requestTimedOut:
             requestTimedOut(into: &actions)
         case .idleTimedOut:
             finish(with: .fin, into: &actions)
         }
+    }
+
+    /// The handler answered request `token` (`.delivered`, without wrapping the action in an input).
+    mutating func delivered(_ action: ResponseAction, token: UInt64, into actions: inout [HTTPConnectionAction]) {
+        guard phase == .open, current?.token == token, current?.pendingAction == nil, current?.executing == false else { return }
+        current?.pendingAction = action
+        pump(into: &actions)
     }
 
     /// Convenience for tests: the actions of one input.
@@ -193,11 +193,14 @@ enum HTTPConnectionInput {
 }
 
 /// What the owner of an HTTP connection does, in order.
+///
+/// The cases carrying a whole request are boxed (`indirect`), so that an action stays small to
+/// queue and copy.
 enum HTTPConnectionAction {
     /// Hands the request to the handler; its answer comes back as `.delivered(_, token:)`.
-    case dispatch(HTTPRequest, token: UInt64, arrival: Double, sequence: Int)
+    indirect case dispatch(HTTPRequest, token: UInt64, arrival: Double, sequence: Int)
     /// Asks the upgrade router about the request; the outcome comes back as an input.
-    case routeUpgrade(HTTPRequest, token: UInt64, arrival: Double, sequence: Int)
+    indirect case routeUpgrade(HTTPRequest, token: UInt64, arrival: Double, sequence: Int)
     /// Queues the response with the framing given.
     case writeResponse(HTTPResponse, keepAlive: Bool, headRequest: Bool, http10: Bool)
     /// Queues these bytes exactly.

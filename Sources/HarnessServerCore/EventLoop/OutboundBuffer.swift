@@ -1,18 +1,17 @@
 // SPDX-License-Identifier: MIT
 
-/// The bytes a connection still has to write, in order, as at most three pieces.
+/// The bytes a connection still has to write, in order, as at most two pieces.
 ///
 /// Pieces are kept as the arrays they were handed in, not copied together: the connections of a
-/// fan-out share one response body (and one encoded head per loop), and a queue of two or three
-/// pieces leaves in one gather write. A buffer that is written out holds no storage at all, so an
-/// idle connection costs no buffer. Only a fourth piece queued behind three unwritten ones is
-/// copied (appended to the last piece).
+/// fan-out share one response body (and one encoded head per loop), and a head with its body
+/// leaves in one gather write. A buffer that is written out holds no storage at all, so an idle
+/// connection costs no buffer. Bytes queued behind two unwritten pieces are appended to the
+/// second (copied once).
 struct OutboundBuffer {
     /// The piece being written; empty only when the whole buffer is.
     private var first: [UInt8] = []
-    /// The pieces queued behind `first`, in order (`third` only when `second` is set).
+    /// What is queued behind `first`.
     private var second: [UInt8] = []
-    private var third: [UInt8] = []
     /// Bytes of `first` already written.
     private var offset = 0
 
@@ -20,10 +19,10 @@ struct OutboundBuffer {
     var isEmpty: Bool { first.isEmpty }
 
     /// The number of bytes not yet written.
-    var pendingCount: Int { first.count - offset + second.count + third.count }
+    var pendingCount: Int { first.count - offset + second.count }
 
     /// Whether the buffer still holds array storage (false once drained: nothing is kept).
-    var holdsStorage: Bool { first.capacity > 0 || second.capacity > 0 || third.capacity > 0 }
+    var holdsStorage: Bool { first.capacity > 0 || second.capacity > 0 }
 
     /// Queues `bytes` behind everything already queued (empty arrays are ignored).
     mutating func append(_ bytes: [UInt8]) {
@@ -33,32 +32,20 @@ struct OutboundBuffer {
             offset = 0
         } else if second.isEmpty {
             second = bytes
-        } else if third.isEmpty {
-            third = bytes
         } else {
-            third.append(contentsOf: bytes)
+            second.append(contentsOf: bytes)
         }
     }
 
-    /// Writes as much as `write` takes, with every unwritten piece in one gather write; returns
+    /// Writes as much as `write` takes, with both unwritten pieces in one gather write; returns
     /// `write`'s result. On `.bytes(n)` the first `n` bytes are consumed.
     mutating func writeOut(_ write: (UnsafeBufferPointer<UnsafeRawBufferPointer>) -> IOResult) -> IOResult {
         let result = first.withUnsafeBytes { one in
             second.withUnsafeBytes { two in
-                third.withUnsafeBytes { three in
-                    withUnsafeTemporaryAllocation(of: UnsafeRawBufferPointer.self, capacity: 3) { pieces in
-                        pieces[0] = UnsafeRawBufferPointer(rebasing: one[offset...])
-                        var count = 1
-                        if two.count > 0 {
-                            pieces[count] = two
-                            count += 1
-                        }
-                        if three.count > 0 {
-                            pieces[count] = three
-                            count += 1
-                        }
-                        return write(UnsafeBufferPointer(rebasing: pieces[0..<count]))
-                    }
+                withUnsafeTemporaryAllocation(of: UnsafeRawBufferPointer.self, capacity: 2) { pieces in
+                    pieces[0] = UnsafeRawBufferPointer(rebasing: one[offset...])
+                    pieces[1] = two
+                    return write(UnsafeBufferPointer(rebasing: pieces[0..<(two.isEmpty ? 1 : 2)]))
                 }
             }
         }
@@ -77,8 +64,7 @@ struct OutboundBuffer {
             }
             left -= inFirst
             first = second
-            second = third
-            third = []
+            second = []
             offset = 0
         }
     }
@@ -87,7 +73,6 @@ struct OutboundBuffer {
     mutating func removeAll() {
         first = []
         second = []
-        third = []
         offset = 0
     }
 }

@@ -35,22 +35,20 @@ final class SocketChannel {
         case failed
     }
 
+    // Stored in this order so that the small fields share words (one channel per connection).
     let loop: EventLoop
     let core: ServerCore
-    let fd: Int32
     let stream: any StreamIO
     /// A process-unique number (journal, logs, `WebSocketHandle.id`).
     let connectionID: UInt64
     /// The peer as `host:port`.
     let peer: String
-    /// The listener's port.
-    let localPort: Int
-    let isTLS: Bool
     private(set) var registration: UInt64 = 0
-    private var interest: UInt32 = 0
     private var output = OutboundBuffer()
-    /// Unsent bytes beyond which `enqueue` refuses (nil: no limit).
-    var outboundLimit: Int?
+    let fd: Int32
+    private var interest: UInt32 = 0
+    private let port: UInt16
+    let isTLS: Bool
     /// A read returned `wantWrite` (TLS): retry it when the socket is writable.
     private(set) var readWantsWrite = false
     /// A write returned `wantRead` (TLS): retry it when the socket is readable.
@@ -63,7 +61,7 @@ final class SocketChannel {
         self.core = core
         self.fd = fd
         self.stream = stream
-        self.localPort = localPort
+        port = UInt16(clamping: localPort)
         self.isTLS = isTLS
         connectionID = core.nextConnectionID()
         peer = SocketAddress.peer(of: fd)
@@ -100,6 +98,9 @@ final class SocketChannel {
         }
     }
 
+    /// The listener's port.
+    var localPort: Int { Int(port) }
+
     /// Whether bytes wait to be written.
     var outputPending: Bool { !output.isEmpty }
 
@@ -115,13 +116,9 @@ final class SocketChannel {
     /// The epoll events the channel waits for now.
     var currentInterest: UInt32 { interest }
 
-    /// Queues `bytes` (shared, not copied, when the buffer is empty or short of pieces). Returns
-    /// false, queuing nothing, when the unsent total would pass `outboundLimit`.
-    @discardableResult
-    func enqueue(_ bytes: [UInt8]) -> Bool {
-        if let limit = outboundLimit, output.pendingCount + bytes.count > limit { return false }
+    /// Queues `bytes` (shared, not copied, unless two pieces already wait).
+    func enqueue(_ bytes: [UInt8]) {
         output.append(bytes)
-        return true
     }
 
     /// Queues a response as its head and its body; the body array is shared with every other

@@ -15,13 +15,14 @@ extension WebSocketConnection {
     /// Queues bytes; aborts the connection when the unsent total would pass `maxOutboundBytes`.
     func enqueue(_ bytes: [UInt8]) {
         guard isOpenForInput else { return }
-        guard channel.enqueue(bytes) else {
+        guard channel.pendingCount + bytes.count <= core.webSocket.maxOutboundBytes else {
             core.webSocketOverflows.add(1, ordering: .relaxed)
             core.logger?.debug("aborting WebSocket from \(peer): more than \(core.webSocket.maxOutboundBytes) bytes unsent")
             report(code: .policyViolation, reason: "outbound buffer limit exceeded", clean: false)
             closeNow(reset: true)
             return
         }
+        channel.enqueue(bytes)
     }
 
     /// Writes pending output until the socket is full; then waits for EPOLLOUT.

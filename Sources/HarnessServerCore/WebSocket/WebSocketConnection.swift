@@ -32,7 +32,6 @@ final class WebSocketConnection: LoopHandler {
     init(channel: SocketChannel, handler: any WebSocketHandler) {
         self.channel = channel
         self.handler = handler
-        channel.outboundLimit = channel.core.webSocket.maxOutboundBytes
         decoder = WebSocketFrameDecoder(role: .server, maxPayloadLength: channel.core.webSocket.maxMessageBytes)
         assembler = WebSocketMessageAssembler(maxMessageSize: channel.core.webSocket.maxMessageBytes)
     }
