@@ -62,10 +62,8 @@ extension HTTPConnectionMachine {
         if current == nil && phase == .open {
             actions.append(.pipelineIdle)
             sendContinueIfExpected(into: &actions)
-        } else if phase == .open && queuedCount == 0 {
-            // Waiting for an answer (a parked long-poll) with nothing else received: hold no input buffers.
-            if queue.capacity > 0 { queue = [] }
-            queueHead = 0
+        } else if phase == .open && queue.isEmpty {
+            // Waiting for an answer (a parked long-poll) with nothing else received: hold no input buffer.
             parser.releaseIdleBuffer()
         }
         if readPaused && phase == .open && parseError == nil && queuedCount < maxQueuedRequests {
