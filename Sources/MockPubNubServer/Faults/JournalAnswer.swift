@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 import CPosix
 import HarnessJSON
-import Synchronization
 
 /// How the server answered a journalled request, as handed to the transport.
 public struct JournalAnswer: Sendable, Hashable, Codable {
@@ -62,31 +61,4 @@ public struct JournalAnswer: Sendable, Hashable, Codable {
     static func milliseconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) * 1_000 + Double(duration.components.attoseconds) / 1e15
     }
-}
-
-extension JournalSubject {
-    /// A responder in front of `outer` that writes what is sent (or the client's going away)
-    /// into this subject's answer, then passes it on.
-    func recording(_ outer: Responder) -> Responder {
-        let arrival = context.arrivalTime
-        let answer = self.answer
-        let inner = Responder { action in
-            let elapsed = max(0, (cposix_wall_seconds() - arrival) * 1_000)
-            answer.withLock { $0 = JournalAnswer(action, elapsedMs: elapsed) }
-            outer.send(action)
-        }
-        outer.onCancel {
-            let elapsed = max(0, (cposix_wall_seconds() - arrival) * 1_000)
-            answer.withLock { if $0 == nil { $0 = JournalAnswer(kind: "cancelled", durationMs: elapsed) } }
-            inner.cancel()
-        }
-        return inner
-    }
-}
-
-/// The answer slot of a journal record, filled once from whichever thread answers.
-final class JournalAnswerSlot: Sendable {
-    private let value = Mutex<JournalAnswer?>(nil)
-
-    func withLock<Result>(_ body: (inout JournalAnswer?) -> Result) -> Result { value.withLock { body(&$0) } }
 }

@@ -6,6 +6,23 @@ enum PubNubBodies {
 
     static func published(_ timetoken: UInt64) -> String { "[1,\"Sent\",\"" + String(timetoken) + "\"]" }
 
+    /// `published(timetoken)` as bytes, written straight into one buffer.
+    static func publishedBytes(_ timetoken: UInt64) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        bytes.append(contentsOf: "[1,\"Sent\",\"".utf8)
+        var divisor: UInt64 = 1
+        while divisor <= timetoken / 10 { divisor *= 10 }
+        var rest = timetoken
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        }
+        bytes.append(contentsOf: "\"]".utf8)
+        return bytes
+    }
+
     /// `{"t":{"t":"<tt>","r":R},"m":[…]}` with `"t"` first (spec §5.2).
     static func subscribe(cursor: UInt64, region: Int, envelopes: [String]) -> String {
         "{\"t\":{\"t\":\"" + String(cursor) + "\",\"r\":" + String(region) + "},\"m\":[" + envelopes.joined(separator: ",") + "]}"
