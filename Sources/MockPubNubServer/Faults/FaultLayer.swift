@@ -84,20 +84,26 @@ package final class FaultLayer: RequestHandler {
 
     package func handle(_ request: HTTPRequest, context: RequestContext, responder: Responder) {
         let classified = PubNubRoute.classify(request)
-        let route = try? classified.get()
-        if route?.endpoint == .admin {
-            upstream.handle(request, context: context, responder: responder)
-            return
+        // Read in place: the route is copied only for a rule to look at.
+        var routeKey: String?
+        var routeUUID: String?
+        if case .success(let route) = classified {
+            if route.endpoint == .admin {
+                upstream.handle(request, context: context, responder: responder)
+                return
+            }
+            routeKey = route.subscribeKey
+            routeUUID = route.uuid
         }
-        let uuid = route?.uuid ?? request.queryItems?["uuid"]
+        let uuid = routeUUID ?? request.queryItems?["uuid"]
         // Stored as a value; rendered only when the journal is read. The lock stamps the
         // sequence, the key and the decision.
         let bounded = JournalRecord.bounded(request)
         let (decision, key, position, evicted) = state.withLock {
             state -> (FaultDecision, String, JournalPosition, JournalRecord?) in
-            let key = Self.attribute(route?.subscribeKey, uuid: uuid, in: &state)
+            let key = Self.attribute(routeKey, uuid: uuid, in: &state)
             var decision = FaultDecision.passThrough
-            if let route, !state.planners.isEmpty {
+            if !state.planners.isEmpty, case .success(let route) = classified {
                 let planKey = state.planners[key] != nil ? key : Self.wildcardKey
                 // Mutated in place through the dictionary, so the counters are not copied per request.
                 decision = state.planners[planKey]?.decide(route, method: request.method) ?? .passThrough
@@ -123,6 +129,7 @@ package final class FaultLayer: RequestHandler {
             }
             return
         }
+        let route = try? classified.get()
         logger?.info(
             "fault \(fired.fault.kind.rawValue) (rule \(fired.ruleID)) fired on \(request.method) \(request.target)",
             metadata: ["peer": "\(context.peer)", "subscribeKey": "\(route?.subscribeKey ?? "-")"])

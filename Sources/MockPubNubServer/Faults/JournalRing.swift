@@ -9,12 +9,36 @@ struct JournalRecord: Sendable {
     var sequence: UInt64
     var subscribeKey: String
     var fired: FiredRule?
-    var request: HTTPRequest
+    /// The request's parts; the split path and query are derived again on reading, so the
+    /// record holds (and a full ring frees) no copies of them.
+    var method: String
+    var target: String
+    var version: String
+    var headers: HTTPHeaders
+    var body: [UInt8]
     var context: RequestContext
     /// How the server answered; `nil` while it has not (a parked long-poll).
     var answer: JournalAnswer?
 
+    init(sequence: UInt64, subscribeKey: String, fired: FiredRule?, request: HTTPRequest, context: RequestContext) {
+        self.sequence = sequence
+        self.subscribeKey = subscribeKey
+        self.fired = fired
+        method = request.method
+        target = request.target
+        version = request.version
+        headers = request.headers
+        body = request.body
+        self.context = context
+    }
+
+    /// The request as it arrived.
+    var request: HTTPRequest {
+        HTTPRequest(method: method, target: target, version: version, headers: headers, body: body)
+    }
+
     var entry: JournalEntry {
+        let request = self.request
         let route = try? PubNubRoute.classify(request).get()
         var entry = JournalEntry(
             sequence: sequence, request: request, context: context, route: route,

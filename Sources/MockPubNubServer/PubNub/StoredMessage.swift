@@ -32,22 +32,23 @@ struct StoredMessage: Sendable {
     var live: Bool
     /// Service-clock second after which history no longer returns it (publish `ttl`).
     var expiresAt: Int64?
-    /// The envelope up to the timetoken (`…,"p":{"t":"`), rendered once at publish time.
-    var envelopePrefix: String = ""
-    /// The envelope from after the timetoken up to and including `"d":…`, rendered once at publish time.
-    var envelopeSuffix: String = ""
+    /// The envelope up to and including `"d":…` without the timetoken's digits, which belong at
+    /// UTF-8 offset `timetokenOffset` (after `…,"p":{"t":"`); rendered once at publish time.
+    var envelopeHead: String = ""
+    var timetokenOffset = 0
     /// What follows `b` in the envelope (`,"cmt":…`), rendered once at publish time.
     var envelopeTail: String = ""
 
     /// Whether `renderEnvelope` ran.
-    var isRendered: Bool { !envelopeSuffix.isEmpty }
+    var isRendered: Bool { !envelopeHead.isEmpty }
 
-    /// Renders `envelopePrefix`, `envelopeSuffix` and `envelopeTail` (spec §5.3-§5.6 key order: a
-    /// f e i s p o k c u d b cmt). The timetoken is not part of them, so a publish renders its
-    /// message before taking the keyspace lock that assigns the timetoken.
+    /// Renders `envelopeHead` and `envelopeTail` (spec §5.3-§5.6 key order: a f e i s p o k c u d
+    /// b cmt). The timetoken is not part of them, so a publish renders its message before taking
+    /// the keyspace lock that assigns the timetoken.
     mutating func renderEnvelope(subscribeKey: String, region: Int, shard: String) {
         var head: [UInt8] = []
-        head.reserveCapacity(80 + shard.utf8.count + (publisher?.utf8.count ?? 0))
+        head.reserveCapacity(128 + shard.utf8.count + (publisher?.utf8.count ?? 0) + (originTimetoken?.utf8.count ?? 0)
+            + subscribeKey.utf8.count + channel.utf8.count + (meta?.utf8.count ?? 0) + payload.utf8.count)
         head.appendLiteral("{\"a\":")
         JSONText.appendStringLiteral(shard, to: &head)
         head.appendLiteral(",\"f\":0")
@@ -67,29 +68,26 @@ struct StoredMessage: Sendable {
             head.appendDecimal(sequence)
         }
         head.appendLiteral(",\"p\":{\"t\":\"")
-        envelopePrefix = String(decoding: head, as: UTF8.self)
-        var rest: [UInt8] = []
-        rest.reserveCapacity(80 + (originTimetoken?.utf8.count ?? 0) + subscribeKey.utf8.count
-            + channel.utf8.count + (meta?.utf8.count ?? 0) + payload.utf8.count)
-        rest.appendLiteral("\",\"r\":")
-        rest.appendDecimal(region)
-        rest.append(UInt8(ascii: "}"))
+        timetokenOffset = head.count
+        head.appendLiteral("\",\"r\":")
+        head.appendDecimal(region)
+        head.append(UInt8(ascii: "}"))
         if let originTimetoken {
-            rest.appendLiteral(",\"o\":{\"t\":")
-            JSONText.appendStringLiteral(originTimetoken, to: &rest)
-            rest.append(UInt8(ascii: "}"))
+            head.appendLiteral(",\"o\":{\"t\":")
+            JSONText.appendStringLiteral(originTimetoken, to: &head)
+            head.append(UInt8(ascii: "}"))
         }
-        rest.appendLiteral(",\"k\":")
-        JSONText.appendStringLiteral(subscribeKey, to: &rest)
-        rest.appendLiteral(",\"c\":")
-        JSONText.appendStringLiteral(channel, to: &rest)
+        head.appendLiteral(",\"k\":")
+        JSONText.appendStringLiteral(subscribeKey, to: &head)
+        head.appendLiteral(",\"c\":")
+        JSONText.appendStringLiteral(channel, to: &head)
         if let meta {
-            rest.appendLiteral(",\"u\":")
-            rest.appendText(meta)
+            head.appendLiteral(",\"u\":")
+            head.appendText(meta)
         }
-        rest.appendLiteral(",\"d\":")
-        rest.appendText(payload)
-        envelopeSuffix = String(decoding: rest, as: UTF8.self)
+        head.appendLiteral(",\"d\":")
+        head.appendText(payload)
+        envelopeHead = String(decoding: head, as: UTF8.self)
         envelopeTail = customMessageType.map { ",\"cmt\":" + PubNubJSON.quote($0) + "}" } ?? "}"
     }
 
@@ -97,15 +95,20 @@ struct StoredMessage: Sendable {
     /// except for presence channels, which always carry it (as recorded).
     func envelope(match: String?) -> String {
         let via = match ?? (kind == .presence ? channel : nil)
-        var text = envelopePrefix
-        text += String(timetoken)
-        text += envelopeSuffix
-        if let via {
-            text += ",\"b\":"
-            text += PubNubJSON.quote(via)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(envelopeHead.utf8.count + 20 + envelopeTail.utf8.count + (via.map { $0.utf8.count + 8 } ?? 0))
+        var head = envelopeHead
+        head.withUTF8 { head in
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: head[..<timetokenOffset]))
+            bytes.appendDecimal(timetoken)
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: head[timetokenOffset...]))
         }
-        text += envelopeTail
-        return text
+        if let via {
+            bytes.appendLiteral(",\"b\":")
+            JSONText.appendStringLiteral(via, to: &bytes)
+        }
+        bytes.appendText(envelopeTail)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Whether history returns the message at service second `now`.
@@ -163,6 +166,18 @@ extension [UInt8] {
     fileprivate mutating func appendText(_ text: String) {
         var text = text
         text.withUTF8 { append(contentsOf: $0) }
+    }
+
+    /// Appends the decimal digits of `value`, as `String(value)` spells them.
+    fileprivate mutating func appendDecimal(_ value: UInt64) {
+        var divisor: UInt64 = 1
+        while divisor <= value / 10 { divisor *= 10 }
+        var rest = value
+        while divisor > 0 {
+            append(UInt8(ascii: "0") + UInt8(rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        }
     }
 
     /// Appends the decimal digits of `value`, as `String(value)` spells them.
