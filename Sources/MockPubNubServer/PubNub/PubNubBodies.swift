@@ -10,17 +10,26 @@ enum PubNubBodies {
     static func publishedBytes(_ timetoken: UInt64) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(32)
-        bytes.append(contentsOf: "[1,\"Sent\",\"".utf8)
-        var divisor: UInt64 = 1
-        while divisor <= timetoken / 10 { divisor *= 10 }
-        var rest = timetoken
-        while divisor > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor))
-            rest %= divisor
-            divisor /= 10
-        }
-        bytes.append(contentsOf: "\"]".utf8)
+        ("[1,\"Sent\",\"" as StaticString).withUTF8Buffer { bytes.append(contentsOf: $0) }
+        appendDecimal(timetoken, to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: "]"))
         return bytes
+    }
+
+    /// Appends the decimal digits of `value` (as `String(value)` spells them), formed from the
+    /// last digit back in a small buffer and copied once.
+    static func appendDecimal(_ value: UInt64, to bytes: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var rest = value
+            var start = 20
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        }
     }
 
     /// `{"t":{"t":"<tt>","r":R},"m":[…]}` with `"t"` first (spec §5.2).

@@ -170,14 +170,7 @@ extension [UInt8] {
 
     /// Appends the decimal digits of `value`, as `String(value)` spells them.
     fileprivate mutating func appendDecimal(_ value: UInt64) {
-        var divisor: UInt64 = 1
-        while divisor <= value / 10 { divisor *= 10 }
-        var rest = value
-        while divisor > 0 {
-            append(UInt8(ascii: "0") + UInt8(rest / divisor))
-            rest %= divisor
-            divisor /= 10
-        }
+        PubNubBodies.appendDecimal(value, to: &self)
     }
 
     /// Appends the decimal digits of `value`, as `String(value)` spells them.
