@@ -29,6 +29,11 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         fields.append((name: name, value: value))
     }
 
+    /// Reserves room for `count` fields.
+    package mutating func reserveCapacity(_ count: Int) {
+        fields.reserveCapacity(count)
+    }
+
     /// Replaces every field named `name` with one field holding `value`.
     public mutating func set(_ name: String, _ value: String) {
         fields.removeAll { $0.name.caseInsensitiveEquals(name) }
@@ -63,9 +68,14 @@ extension String {
     package func caseInsensitiveEquals(_ other: String) -> Bool {
         let a = utf8, b = other.utf8
         guard a.count == b.count else { return false }
-        return zip(a, b).allSatisfy { x, y in
-            x == y || (x ^ 0x20 == y && ((x | 0x20) >= 0x61 && (x | 0x20) <= 0x7A))
+        var i = a.startIndex, j = b.startIndex
+        while i != a.endIndex {
+            let x = a[i], y = b[j]
+            guard x == y || (x ^ 0x20 == y && ((x | 0x20) >= 0x61 && (x | 0x20) <= 0x7A)) else { return false }
+            a.formIndex(after: &i)
+            b.formIndex(after: &j)
         }
+        return true
     }
 }
 

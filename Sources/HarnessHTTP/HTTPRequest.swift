@@ -32,6 +32,16 @@ public struct HTTPRequest: Sendable, Hashable {
         self.headers = headers
         self.body = body
         // Absolute-form (`http://host:port/path?q`, RFC 9112 §3.2.2) routes like its origin-form.
+        if target.utf8.first == UInt8(ascii: "/") {
+            // Origin-form, the usual case: split on the bytes.
+            var text = target
+            (rawPath, rawQuery) = text.withUTF8 { bytes in
+                guard let mark = bytes.firstIndex(of: UInt8(ascii: "?")) else { return (target, "") }
+                return (String(decoding: UnsafeBufferPointer(rebasing: bytes[..<mark]), as: UTF8.self),
+                        String(decoding: UnsafeBufferPointer(rebasing: bytes[(mark + 1)...]), as: UTF8.self))
+            }
+            return
+        }
         let originForm = Self.originForm(of: target)
         if let mark = originForm.utf8.firstIndex(of: UInt8(ascii: "?")) {
             rawPath = String(originForm[..<mark])
@@ -77,6 +87,7 @@ public struct HTTPRequest: Sendable, Hashable {
         var path = rawPath
         return path.withUTF8 { bytes -> [String]? in
             var decoded: [String] = []
+            decoded.reserveCapacity(Self.count(of: UInt8(ascii: "/"), in: bytes) + 1)
             let complete = Self.forEachPiece(of: bytes, separator: UInt8(ascii: "/")) { piece, isFirst in
                 // "" and "/x" both start with an empty piece, which is dropped.
                 if isFirst && piece.isEmpty { return true }
@@ -96,6 +107,7 @@ public struct HTTPRequest: Sendable, Hashable {
         var query = rawQuery
         return query.withUTF8 { bytes -> [QueryItem]? in
             var items: [QueryItem] = []
+            items.reserveCapacity(Self.count(of: UInt8(ascii: "&"), in: bytes) + 1)
             let complete = Self.forEachPiece(of: bytes, separator: UInt8(ascii: "&")) { pair, _ in
                 if pair.isEmpty { return true }
                 let equals = pair.firstIndex(of: UInt8(ascii: "=")) ?? pair.count
@@ -107,6 +119,13 @@ public struct HTTPRequest: Sendable, Hashable {
             }
             return complete ? items : nil
         }
+    }
+
+    /// How many times `byte` occurs in `bytes`.
+    private static func count(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var count = 0
+        for candidate in bytes where candidate == byte { count += 1 }
+        return count
     }
 
     /// Calls `body` with every piece of `bytes` between `separator`s (empty ones included), in
@@ -126,8 +145,7 @@ public struct HTTPRequest: Sendable, Hashable {
     /// Decodes one piece of the (valid UTF-8) target; pieces without `%` (or `+`) need no decoding.
     private static func decode(_ piece: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool) -> String? {
         let needsDecoding = piece.contains { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }
-        let text = String(decoding: piece, as: UTF8.self)
-        return needsDecoding ? PercentDecoding.decode(text, plusAsSpace: plusAsSpace) : text
+        return needsDecoding ? PercentDecoding.decode(bytes: piece, plusAsSpace: plusAsSpace) : String(decoding: piece, as: UTF8.self)
     }
 }
 

@@ -47,7 +47,9 @@ extension HTTPRequestParser {
             }
             headerBytes += consumed
             guard headerBytes <= limits.maxHeaderBytes else { throw .headersTooLarge(limit: limits.maxHeaderBytes) }
-            let (name, value) = try parseHeaderLine(line)
+            let (name, value, nameBytes) = try parseHeaderLine(line)
+            if headers.count == 0 { headers.reserveCapacity(8) }
+            framing.note(name: nameBytes, value: value)
             headers.add(name, value)
         }
         return false
@@ -65,8 +67,14 @@ extension HTTPRequestParser {
             throw .invalidRequestLine
         }
         guard rawTarget.count <= limits.maxTargetBytes else { throw .targetTooLong(limit: limits.maxTargetBytes) }
-        guard !rawTarget.isEmpty, rawTarget.allSatisfy({ $0 > 0x20 && $0 != 0x7F }),
-            let target = String(validating: rawTarget, as: UTF8.self)
+        var ascii = true
+        for byte in rawTarget {
+            guard byte > 0x20 && byte != 0x7F else { throw .invalidRequestLine }
+            if byte >= 0x80 { ascii = false }
+        }
+        // ASCII needs no validation (the usual, percent-encoded target).
+        guard !rawTarget.isEmpty,
+            let target = ascii ? String(decoding: rawTarget, as: UTF8.self) : String(validating: rawTarget, as: UTF8.self)
         else { throw .invalidRequestLine }
         // RFC 9112 §3.2: origin-form (`/…`), absolute-form (`http://…`) or, for OPTIONS, `*`.
         // Anything else (`time/0`, authority-form) is a 400, never routed.
@@ -96,7 +104,8 @@ extension HTTPRequestParser {
         }
     }
 
-    private func parseHeaderLine(_ line: ArraySlice<UInt8>) throws(HTTPParseError) -> (String, String) {
+    /// The field's name and value, and the name's bytes.
+    private func parseHeaderLine(_ line: ArraySlice<UInt8>) throws(HTTPParseError) -> (String, String, ArraySlice<UInt8>) {
         // RFC 9112 §5.2: obsolete line folding is rejected with 400.
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex,
             line[line.startIndex..<colon].allSatisfy(Self.isTokenByte)
@@ -107,21 +116,24 @@ extension HTTPRequestParser {
         while valueEnd > valueStart && (line[valueEnd - 1] == 0x20 || line[valueEnd - 1] == 0x09) { valueEnd -= 1 }
         let value = line[valueStart..<valueEnd]
         guard !value.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) else { throw .invalidHeader }
-        return (String(decoding: line[line.startIndex..<colon], as: UTF8.self), String(decoding: value, as: UTF8.self))
+        let name = line[line.startIndex..<colon]
+        return (String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self), name)
     }
 
     private mutating func completeHead() throws(HTTPParseError) {
         let (method, target, version) = requestLine!
         let fields = headers
+        let framing = self.framing
         requestLine = nil
         headers = HTTPHeaders()
+        self.framing = FramingFields()
         headerBytes = 0
-        let keepAlive = Self.keepAlive(version: version, connection: fields.values(for: "Connection"))
+        let keepAlive = Self.keepAlive(version: version, connection: framing.connection)
         head = Head(method: method, target: target, version: version, headers: fields, keepAlive: keepAlive)
         body = []
         bodyLimit = limits.maxBodyBytes(forTarget: target)
-        let transferEncodings = fields.values(for: "Transfer-Encoding")
-        let lengths = fields.values(for: "Content-Length")
+        let transferEncodings = framing.transferEncoding
+        let lengths = framing.contentLength
         if !transferEncodings.isEmpty {
             guard lengths.isEmpty else { throw .conflictingContentLengthAndTransferEncoding }
             let codings = transferEncodings.flatMap { $0.split(separator: ",") }
@@ -140,16 +152,55 @@ extension HTTPRequestParser {
             remaining = 0
             phase = .fixedBody
         }
-        let expect = fields["Expect"]?.lowercased() == "100-continue"
+        let expect = framing.expect?.lowercased() == "100-continue"
         // Never to an HTTP/1.0 client, which does not know interim responses (RFC 9110 §10.1.1).
         expectsContinue = expect && version == "HTTP/1.1" && (phase != .fixedBody || remaining > 0)
     }
 
     static func keepAlive(version: String, connection: [String]) -> Bool {
-        let tokens = connection.flatMap { $0.split(separator: ",") }.map { $0.trimmingSpaces.lowercased() }
-        if tokens.contains("close") { return false }
-        if tokens.contains("keep-alive") { return true }
+        // Token by token on the bytes, ASCII case-insensitively: no strings are built per request.
+        var close = false
+        var keepAlive = false
+        for value in connection {
+            forEachToken(of: value) { token in
+                if asciiCaseInsensitiveEquals(token, "close") { close = true }
+                if asciiCaseInsensitiveEquals(token, "keep-alive") { keepAlive = true }
+            }
+        }
+        if close { return false }
+        if keepAlive { return true }
         return version == "HTTP/1.1"
+    }
+
+    /// Calls `body` with each comma-separated token of `value`, without surrounding spaces and tabs.
+    private static func forEachToken(of value: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        var value = value
+        value.withUTF8 { bytes in
+            var start = 0
+            while start <= bytes.count {
+                var end = start
+                while end < bytes.count && bytes[end] != UInt8(ascii: ",") { end += 1 }
+                var low = start, high = end
+                while low < high && (bytes[low] == 0x20 || bytes[low] == 0x09) { low += 1 }
+                while high > low && (bytes[high - 1] == 0x20 || bytes[high - 1] == 0x09) { high -= 1 }
+                body(UnsafeBufferPointer(rebasing: bytes[low..<high]))
+                start = end + 1
+            }
+        }
+    }
+
+    /// Whether `bytes` spell `lowercase` (a lower-case ASCII literal) in any letter case.
+    static func asciiCaseInsensitiveEquals<Bytes: Collection<UInt8>>(_ bytes: Bytes, _ lowercase: StaticString) -> Bool {
+        guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
+        return lowercase.withUTF8Buffer { expected in
+            var index = 0
+            for byte in bytes {
+                let folded = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+                guard folded == expected[index] else { return false }
+                index += 1
+            }
+            return true
+        }
     }
 
     static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
@@ -163,6 +214,32 @@ extension HTTPRequestParser {
             UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
             true
         default: false
+        }
+    }
+}
+
+/// The header fields that frame a request (`Connection`, `Content-Length`, `Transfer-Encoding`,
+/// `Expect`), gathered as the head is read so that completing it needs no search by name.
+struct FramingFields: Sendable {
+    var connection: [String] = []
+    var contentLength: [String] = []
+    var transferEncoding: [String] = []
+    /// The first `Expect` value.
+    var expect: String?
+
+    /// Keeps `value` when `name` (the field name's bytes, any case) is one of the framing fields.
+    mutating func note(name: ArraySlice<UInt8>, value: String) {
+        switch name.count {
+        case 6 where HTTPRequestParser.asciiCaseInsensitiveEquals(name, "expect"):
+            if expect == nil { expect = value }
+        case 10 where HTTPRequestParser.asciiCaseInsensitiveEquals(name, "connection"):
+            connection.append(value)
+        case 14 where HTTPRequestParser.asciiCaseInsensitiveEquals(name, "content-length"):
+            contentLength.append(value)
+        case 17 where HTTPRequestParser.asciiCaseInsensitiveEquals(name, "transfer-encoding"):
+            transferEncoding.append(value)
+        default:
+            break
         }
     }
 }

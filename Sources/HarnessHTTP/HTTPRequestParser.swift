@@ -27,8 +27,31 @@ package struct HTTPRequestParser: Sendable {
         /// The body limit of a request to `target`: the first matching override's, else `maxBodyBytes`.
         package func maxBodyBytes(forTarget target: String) -> Int {
             guard !bodyLimitOverrides.isEmpty else { return maxBodyBytes }
+            if target.utf8.first == UInt8(ascii: "/") {
+                // Origin-form, the usual case: a byte-wise prefix test of the target itself, decided
+                // when it is ASCII (then bytes and characters agree).
+                var path = target
+                let decided = path.withUTF8 { bytes -> Int? in
+                    guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+                    for override in bodyLimitOverrides where Self.hasPrefix(bytes, override.pathPrefix) { return override.maxBodyBytes }
+                    return maxBodyBytes
+                }
+                if let decided { return decided }
+            }
             let path = HTTPRequest.originForm(of: target)
             return bodyLimitOverrides.first { path.hasPrefix($0.pathPrefix) }?.maxBodyBytes ?? maxBodyBytes
+        }
+
+        /// Whether `bytes` start with the bytes of `prefix`.
+        private static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: String) -> Bool {
+            let prefixBytes = prefix.utf8
+            guard prefixBytes.count <= bytes.count else { return false }
+            var index = 0
+            for byte in prefixBytes {
+                guard bytes[index] == byte else { return false }
+                index += 1
+            }
+            return true
         }
     }
 
@@ -60,6 +83,8 @@ package struct HTTPRequestParser: Sendable {
     var headerBytes = 0
     var requestLine: (method: String, target: String, version: String)?
     var headers = HTTPHeaders()
+    /// The framing fields among `headers`.
+    var framing = FramingFields()
     var head: Head?
     var body: [UInt8] = []
     var remaining = 0

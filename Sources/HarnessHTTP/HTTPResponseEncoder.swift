@@ -25,25 +25,47 @@ package enum HTTPResponseEncoder {
     }
 
     private static func appendHead(of response: HTTPResponse, keepAlive: Bool, http10: Bool, to out: inout [UInt8]) {
-        out.append(contentsOf: (http10 ? "HTTP/1.0 " : "HTTP/1.1 ").utf8)
+        appendLiteral(http10 ? "HTTP/1.0 " : "HTTP/1.1 ", to: &out)
         appendDecimal(response.status, to: &out)
         out.append(0x20)
-        out.append(contentsOf: response.reasonPhrase.utf8)
-        out.append(contentsOf: "\r\n".utf8)
+        appendText(response.reasonPhrase, to: &out)
+        appendLiteral("\r\n", to: &out)
         for field in response.headers
         where !field.name.caseInsensitiveEquals("Content-Length") && !field.name.caseInsensitiveEquals("Connection") {
-            out.append(contentsOf: field.name.utf8)
-            out.append(contentsOf: ": ".utf8)
-            out.append(contentsOf: field.value.utf8)
-            out.append(contentsOf: "\r\n".utf8)
+            appendText(field.name, to: &out)
+            appendLiteral(": ", to: &out)
+            appendText(field.value, to: &out)
+            appendLiteral("\r\n", to: &out)
         }
-        out.append(contentsOf: "Content-Length: ".utf8)
+        appendLiteral("Content-Length: ", to: &out)
         appendDecimal(response.body.count, to: &out)
-        out.append(contentsOf: (keepAlive ? "\r\nConnection: keep-alive\r\n\r\n" : "\r\nConnection: close\r\n\r\n").utf8)
+        appendLiteral(keepAlive ? "\r\nConnection: keep-alive\r\n\r\n" : "\r\nConnection: close\r\n\r\n", to: &out)
     }
 
-    /// Appends the decimal digits of `value` (small numbers: no allocation).
+    /// Appends the UTF-8 bytes of `text` in one copy (native strings are contiguous).
+    static func appendText(_ text: String, to out: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { out.append(contentsOf: $0) }
+    }
+
+    /// Appends the bytes of a literal in one copy.
+    static func appendLiteral(_ text: StaticString, to out: inout [UInt8]) {
+        text.withUTF8Buffer { out.append(contentsOf: $0) }
+    }
+
+    /// Appends the decimal digits of `value` (no allocation).
     static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
-        out.append(contentsOf: String(value).utf8)
+        guard value > 0 else {
+            if value == 0 { out.append(UInt8(ascii: "0")) } else { out.append(contentsOf: String(value).utf8) }
+            return
+        }
+        var divisor = 1
+        while divisor <= value / 10 { divisor *= 10 }
+        var rest = value
+        while divisor > 0 {
+            out.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        }
     }
 }

@@ -23,6 +23,17 @@ package enum JSONText {
     package static func appendStringLiteral(_ text: String, to out: inout [UInt8]) {
         let backslash = UInt8(ascii: "\\")
         out.append(UInt8(ascii: "\""))
+        // Most strings need no escape: copied in one piece.
+        var text = text
+        let plain = text.withUTF8 { bytes in
+            guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == backslash }) else { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if plain {
+            out.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in text.utf8 {
             let short: UInt8? = switch byte {
             case UInt8(ascii: "\""), backslash: byte

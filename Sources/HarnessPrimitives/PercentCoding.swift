@@ -51,10 +51,19 @@ package enum PercentCoding {
 
     /// Decodes `%XX` escapes (and `+` as space when `plusAsSpace`); `nil` for a bad escape or non-UTF-8 result.
     package static func decode(_ text: String, plusAsSpace: Bool) -> String? {
-        let input = Array(text.utf8)
-        if !input.contains(UInt8(ascii: "%")) && !(plusAsSpace && input.contains(UInt8(ascii: "+"))) {
-            return text
+        var copy = text
+        let decoded = copy.withUTF8 { input -> String?? in
+            if !input.contains(UInt8(ascii: "%")) && !(plusAsSpace && input.contains(UInt8(ascii: "+"))) {
+                return .none  // nothing to decode: the text itself
+            }
+            return .some(decode(bytes: input, plusAsSpace: plusAsSpace))
         }
+        return decoded ?? text
+    }
+
+    /// Percent-decodes `input` (and `+` as a space when `plusAsSpace`); `nil` for a malformed
+    /// escape or a result that is not UTF-8.
+    package static func decode(bytes input: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool) -> String? {
         var output: [UInt8] = []
         output.reserveCapacity(input.count)
         var index = 0

@@ -62,7 +62,10 @@ public final class ServerHost: Sendable {
             let routes = makeRoutes(HostSetup(scheduler: scheduler, tlsMaterial: material))
             for case let scheduling as any SchedulingServerExtension in routes.upgrades { scheduling.attach(scheduler: scheduler) }
             let root = routes.handler
-            guard let level = configuration.requestLogLevel, let logger else { return (root, routes.upgradeRouter) }
+            // Not installed when the logger would drop its lines anyway: then it costs nothing per request.
+            guard let level = configuration.requestLogLevel, let logger, logger.logLevel <= level else {
+                return (root, routes.upgradeRouter)
+            }
             return (RequestLog(next: root, logger: logger, level: level), routes.upgradeRouter)
         }
     }

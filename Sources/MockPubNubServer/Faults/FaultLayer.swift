@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CPosix
 import HarnessJSON
 import Logging
 import Synchronization
@@ -71,9 +72,9 @@ package final class FaultLayer: RequestHandler {
                     arrivalTime: Double(notice.timetoken) / 10_000_000, sequenceOnConnection: 0)
                 let record = JournalRecord(
                     sequence: state.nextSequence, subscribeKey: notice.subscribeKey, fired: nil,
-                    subject: JournalSubject(request: notice.journalRequest, context: context))
+                    request: notice.journalRequest, context: context)
                 state.nextSequence += 1
-                return state.journals[notice.subscribeKey, default: JournalRing(capacity: journalCapacity)].append(record)
+                return state.journals[notice.subscribeKey, default: JournalRing(capacity: journalCapacity)].append(record).evicted
             }
         }
         _ = consume evicted
@@ -83,31 +84,43 @@ package final class FaultLayer: RequestHandler {
 
     package func handle(_ request: HTTPRequest, context: RequestContext, responder: Responder) {
         let classified = PubNubRoute.classify(request)
-        let route = try? classified.get()
-        if route?.endpoint == .admin {
-            upstream.handle(request, context: context, responder: responder)
-            return
+        // Read in place: the route is copied only for a rule to look at.
+        var routeKey: String?
+        var routeUUID: String?
+        if case .success(let route) = classified {
+            if route.endpoint == .admin {
+                upstream.handle(request, context: context, responder: responder)
+                return
+            }
+            routeKey = route.subscribeKey
+            routeUUID = route.uuid
         }
-        let uuid = route?.uuid ?? request.queryItems?["uuid"]
-        // Rendered only when the journal is read; the lock stamps the sequence, the key and the decision.
-        let subject = JournalSubject(request: JournalSubject.bounded(request), context: context)
-        let (decision, evicted) = state.withLock { state -> (FaultDecision, JournalRecord?) in
-            let key = Self.attribute(route?.subscribeKey, uuid: uuid, in: &state)
+        let uuid = routeUUID ?? request.queryItems?["uuid"]
+        // Stored as a value; rendered only when the journal is read. The lock stamps the
+        // sequence, the key and the decision.
+        let bounded = JournalRecord.bounded(request)
+        let (decision, key, position, evicted) = state.withLock {
+            state -> (FaultDecision, String, JournalPosition, JournalRecord?) in
+            let key = Self.attribute(routeKey, uuid: uuid, in: &state)
             var decision = FaultDecision.passThrough
-            if let route, !state.planners.isEmpty {
+            if !state.planners.isEmpty, case .success(let route) = classified {
                 let planKey = state.planners[key] != nil ? key : Self.wildcardKey
                 // Mutated in place through the dictionary, so the counters are not copied per request.
                 decision = state.planners[planKey]?.decide(route, method: request.method) ?? .passThrough
             }
             let record = JournalRecord(
-                sequence: state.nextSequence, subscribeKey: key, fired: decision.firedRule, subject: subject)
+                sequence: state.nextSequence, subscribeKey: key, fired: decision.firedRule, request: bounded,
+                context: context)
             state.nextSequence += 1
-            let evicted = state.journals[key, default: JournalRing(capacity: journalCapacity)].append(record)
-            return (decision, evicted)
+            let (position, evicted) = state.journals[key, default: JournalRing(capacity: journalCapacity)].append(record)
+            return (decision, key, position, evicted)
         }
         // The record a full ring dropped is freed here, outside the lock.
         _ = consume evicted
-        let responder = subject.recording(responder)
+        let outer = responder
+        let responder = recording(outer, key: key, position: position, arrival: context.arrivalTime)
+        // Watched once the request was handed on: most are answered by then and need no handler.
+        defer { watchCancellation(of: outer, recording: responder, key: key, position: position, arrival: context.arrivalTime) }
         guard let fired = decision.firedRule else {
             if let service { // the common case: hand over the route instead of classifying again
                 service.handle(request, classified: classified, context: context, responder: responder)
@@ -116,6 +129,7 @@ package final class FaultLayer: RequestHandler {
             }
             return
         }
+        let route = try? classified.get()
         logger?.info(
             "fault \(fired.fault.kind.rawValue) (rule \(fired.ruleID)) fired on \(request.method) \(request.target)",
             metadata: ["peer": "\(context.peer)", "subscribeKey": "\(route?.subscribeKey ?? "-")"])
@@ -130,6 +144,36 @@ package final class FaultLayer: RequestHandler {
         case .closeLongPoll(let after, let mode):
             closeLongPoll(request, context: context, responder: responder, after: after, mode: mode)
         }
+    }
+
+    /// A responder in front of `outer` that writes what is sent into the journal record at
+    /// `position` of `key`, then passes it on.
+    private func recording(_ outer: Responder, key: String, position: JournalPosition, arrival: Double) -> Responder {
+        Responder { [self] action in
+            let answer = JournalAnswer(action, elapsedMs: Self.elapsedMs(since: arrival))
+            state.withLock { $0.journals[key]?.setAnswer(answer, at: position) }
+            outer.send(action)
+        }
+    }
+
+    /// Unless `recording` already answered: if the client goes away first, journals the request
+    /// as `cancelled` and cancels `recording` (which runs the upstream's cancellation handlers).
+    /// Registering after the upstream was called changes nothing: cancellation happens on the
+    /// connection's loop, the thread `handle` runs on, and `onCancel` runs a handler registered
+    /// after a cancellation at once.
+    private func watchCancellation(
+        of outer: Responder, recording: Responder, key: String, position: JournalPosition, arrival: Double
+    ) {
+        guard !recording.isCompleted else { return }
+        outer.onCancel { [self] in
+            let answer = JournalAnswer(kind: "cancelled", durationMs: Self.elapsedMs(since: arrival))
+            state.withLock { $0.journals[key]?.setAnswer(answer, at: position, ifUnanswered: true) }
+            recording.cancel()
+        }
+    }
+
+    private static func elapsedMs(since arrival: Double) -> Double {
+        max(0, (cposix_wall_seconds() - arrival) * 1_000)
     }
 
     /// Forwards to the service and closes the connection after `after` unless the service answered first.

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 import CPosix
 import HarnessJSON
-import Synchronization
 
 /// How the server answered a journalled request, as handed to the transport.
 public struct JournalAnswer: Sendable, Hashable, Codable {
@@ -62,36 +61,4 @@ public struct JournalAnswer: Sendable, Hashable, Codable {
     static func milliseconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) * 1_000 + Double(duration.components.attoseconds) / 1e15
     }
-}
-
-extension JournalSubject {
-    /// A responder in front of `outer` that writes what is sent (or the client's going away)
-    /// into this subject's answer, then passes it on.
-    func recording(_ outer: Responder) -> Responder {
-        Responder(relayingTo: outer, observer: JournalAnswerRecorder(arrival: context.arrivalTime, answer: answer))
-    }
-}
-
-/// Writes a journalled request's answer (or its abandonment) into the record's answer slot.
-struct JournalAnswerRecorder: ResponseObserver {
-    /// The request's arrival, wall-clock Unix seconds.
-    let arrival: Double
-    let answer: JournalAnswerSlot
-
-    func responded(_ action: ResponseAction) {
-        let elapsed = max(0, (cposix_wall_seconds() - arrival) * 1_000)
-        answer.withLock { $0 = JournalAnswer(action, elapsedMs: elapsed) }
-    }
-
-    func cancelled() {
-        let elapsed = max(0, (cposix_wall_seconds() - arrival) * 1_000)
-        answer.withLock { if $0 == nil { $0 = JournalAnswer(kind: "cancelled", durationMs: elapsed) } }
-    }
-}
-
-/// The answer slot of a journal record, filled once from whichever thread answers.
-final class JournalAnswerSlot: Sendable {
-    private let value = Mutex<JournalAnswer?>(nil)
-
-    func withLock<Result>(_ body: (inout JournalAnswer?) -> Result) -> Result { value.withLock { body(&$0) } }
 }

@@ -1,46 +1,70 @@
 // SPDX-License-Identifier: MIT
 
-/// What the journal keeps of a request. A class, so that storing, evicting and freeing a record
-/// touch one reference; and only the request and its connection facts, because whatever else a
-/// record holds is freed when the ring drops it, long after it left the cache. The route and the
-/// uuid are derived again (classification is pure) when someone reads the journal.
-final class JournalSubject: Sendable {
-    let request: HTTPRequest
-    let context: RequestContext
-    /// How the server answered, once it has (``recording(_:)``).
-    let answer = JournalAnswerSlot()
-
-    init(request: HTTPRequest, context: RequestContext) {
-        self.request = request
-        self.context = context
-    }
-}
-
-/// One journal slot: the request and what the fault layer decided for it. Rendering the
-/// `JournalEntry` (route, header and query copies, body text) waits until someone reads the journal.
+/// One journal slot, a plain value: the request as it arrived (bounded, see
+/// `JournalRecord.bounded(_:)`), its connection facts, what the fault layer decided and, once
+/// the server answered, how. Rendering the `JournalEntry` (route, header and query copies, body
+/// text) waits until someone reads the journal; the route and the uuid are derived again then
+/// (classification is pure).
 struct JournalRecord: Sendable {
     var sequence: UInt64
     var subscribeKey: String
     var fired: FiredRule?
-    var subject: JournalSubject
+    /// The request's parts; the split path and query are derived again on reading, so the
+    /// record holds (and a full ring frees) no copies of them.
+    var method: String
+    var target: String
+    var version: String
+    var headers: HTTPHeaders
+    var body: [UInt8]
+    var context: RequestContext
+    /// How the server answered; `nil` while it has not (a parked long-poll).
+    var answer: JournalAnswer?
+
+    init(sequence: UInt64, subscribeKey: String, fired: FiredRule?, request: HTTPRequest, context: RequestContext) {
+        self.sequence = sequence
+        self.subscribeKey = subscribeKey
+        self.fired = fired
+        method = request.method
+        target = request.target
+        version = request.version
+        headers = request.headers
+        body = request.body
+        self.context = context
+    }
+
+    /// The request as it arrived.
+    var request: HTTPRequest {
+        HTTPRequest(method: method, target: target, version: version, headers: headers, body: body)
+    }
 
     var entry: JournalEntry {
-        let request = subject.request
+        let request = self.request
         let route = try? PubNubRoute.classify(request).get()
         var entry = JournalEntry(
-            sequence: sequence, request: request, context: subject.context, route: route,
+            sequence: sequence, request: request, context: context, route: route,
             subscribeKey: subscribeKey, uuid: route?.uuid ?? request.queryItems?["uuid"], fired: fired)
-        entry.answer = subject.answer.withLock { $0 }
+        entry.answer = answer
         if request.method == PushNotice.journalMethod { entry.endpoint = .push }
         return entry
     }
 }
 
-/// The journal of one subscribe key: the last `capacity` records, oldest first.
+/// Where a record sits in its key's ring, so that its answer can be written into it later.
+struct JournalPosition: Sendable {
+    /// The ring's append count when the record was appended.
+    var index: Int
+    /// The record's sequence number: a ring emptied and refilled since never takes the answer.
+    var sequence: UInt64
+}
+
+/// The journal of one subscribe key: the last `capacity` records, oldest first, stored as values
+/// (the storage grows to `capacity` once and is then overwritten in place).
 struct JournalRing: Sendable {
     let capacity: Int
     private var storage: [JournalRecord] = []
     private var start = 0
+    /// Records ever appended; record `n` (from 0) lives at `storage[n % capacity]` while kept.
+    private var appended = 0
     /// Entries dropped because the ring was full.
     private(set) var dropped = 0
 
@@ -50,18 +74,30 @@ struct JournalRing: Sendable {
 
     var count: Int { storage.count }
 
-    /// Appends `entry`; returns the oldest record when the ring was full, so that the caller can
-    /// free it after releasing its lock.
-    mutating func append(_ entry: JournalRecord) -> JournalRecord? {
+    /// Appends `record`; returns where it is and the oldest record when the ring was full, so
+    /// that the caller can free that one after releasing its lock.
+    mutating func append(_ record: JournalRecord) -> (position: JournalPosition, evicted: JournalRecord?) {
+        let position = JournalPosition(index: appended, sequence: record.sequence)
+        appended += 1
         if storage.count < capacity {
-            storage.append(entry)
-            return nil
+            storage.append(record)
+            return (position, nil)
         }
-        var evicted = entry
+        var evicted = record
         swap(&evicted, &storage[start])
         start = (start + 1) % capacity
         dropped += 1
-        return evicted
+        return (position, evicted)
+    }
+
+    /// Writes `answer` into the record at `position` if it is still kept; with `ifUnanswered`
+    /// only when it has no answer yet.
+    mutating func setAnswer(_ answer: JournalAnswer, at position: JournalPosition, ifUnanswered: Bool = false) {
+        guard position.index < appended, appended - position.index <= storage.count else { return }
+        let slot = position.index % capacity
+        guard storage[slot].sequence == position.sequence else { return }
+        if ifUnanswered && storage[slot].answer != nil { return }
+        storage[slot].answer = answer
     }
 
     /// Entries with `sequence > since`, oldest first.

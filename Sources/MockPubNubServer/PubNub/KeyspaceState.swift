@@ -81,11 +81,13 @@ struct KeyspaceState {
     /// Uploaded files and upload URLs (file sharing).
     var files = FileStorage()
 
-    /// Stores `message` (rendering its envelope) and marks its channel for wake-up.
+    /// Stores `message` (rendering its envelope unless the caller did) and marks its channel for wake-up.
     mutating func append(_ message: StoredMessage, env: ServiceEnvironment, outbox: inout Outbox) {
         var message = message
-        message.renderEnvelope(
-            subscribeKey: env.subscribeKey, region: env.configuration.region, shard: env.configuration.shard)
+        if !message.isRendered {
+            message.renderEnvelope(
+                subscribeKey: env.subscribeKey, region: env.configuration.region, shard: env.configuration.shard)
+        }
         logs[message.channel, default: ChannelLog()].append(message, limit: env.configuration.historyLimitPerChannel)
         if message.live { outbox.touched.append(message.channel) }
     }

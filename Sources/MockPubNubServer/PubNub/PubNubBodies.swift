@@ -6,6 +6,32 @@ enum PubNubBodies {
 
     static func published(_ timetoken: UInt64) -> String { "[1,\"Sent\",\"" + String(timetoken) + "\"]" }
 
+    /// `published(timetoken)` as bytes, written straight into one buffer.
+    static func publishedBytes(_ timetoken: UInt64) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        ("[1,\"Sent\",\"" as StaticString).withUTF8Buffer { bytes.append(contentsOf: $0) }
+        appendDecimal(timetoken, to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: "]"))
+        return bytes
+    }
+
+    /// Appends the decimal digits of `value` (as `String(value)` spells them), formed from the
+    /// last digit back in a small buffer and copied once.
+    static func appendDecimal(_ value: UInt64, to bytes: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var rest = value
+            var start = 20
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        }
+    }
+
     /// `{"t":{"t":"<tt>","r":R},"m":[…]}` with `"t"` first (spec §5.2).
     static func subscribe(cursor: UInt64, region: Int, envelopes: [String]) -> String {
         "{\"t\":{\"t\":\"" + String(cursor) + "\",\"r\":" + String(region) + "},\"m\":[" + envelopes.joined(separator: ",") + "]}"

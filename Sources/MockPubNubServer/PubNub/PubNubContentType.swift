@@ -23,6 +23,7 @@ enum PubNubContentType {
 
 extension HTTPResponse {
     /// Header sets built once and shared by every response of their kind.
+    private static let quotedHeaders: HTTPHeaders = ["Content-Type": PubNubContentType.quoted.value]
     private static let unquotedHeaders: HTTPHeaders = ["Content-Type": PubNubContentType.unquoted.value]
     private static let jsonHeaders: HTTPHeaders = ["Content-Type": PubNubContentType.json.value]
 
@@ -32,6 +33,15 @@ extension HTTPResponse {
         case .quoted: .pubNub(status, body)
         case .unquoted: HTTPResponse(status: status, headers: unquotedHeaders, body: Array(body.utf8))
         case .json: HTTPResponse(status: status, headers: jsonHeaders, body: Array(body.utf8))
+        }
+    }
+
+    /// A PubNub answer with the Content-Type of `type` and `body` as it is.
+    static func pubNub(_ status: Int, bytes body: [UInt8], _ type: PubNubContentType) -> HTTPResponse {
+        switch type {
+        case .quoted: HTTPResponse(status: status, headers: quotedHeaders, body: body)
+        case .unquoted: HTTPResponse(status: status, headers: unquotedHeaders, body: body)
+        case .json: HTTPResponse(status: status, headers: jsonHeaders, body: body)
         }
     }
 }

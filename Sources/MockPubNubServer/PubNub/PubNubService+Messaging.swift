@@ -44,28 +44,42 @@ extension PubNubService {
         // Clamped so no client value can overflow the expiry arithmetic (ten years at most).
         let ttlHours = min(max(route.query["ttl"].flatMap { Int($0) } ?? 0, 0), 24 * 365 * 10)
         var notices: [PushNotice] = []
-        let response = withState(entry, subscribeKey: subscribeKey) { state, outbox, env -> HTTPResponse in
-            if let denied = denial(.write, channels: [channel], groups: [], route: route, state: state, env: env, layout: .spaced) {
-                return denied
+        // Rendered before the lock: the envelope's parts do not hold the timetoken, so the lock
+        // covers the timetoken, the append and the wake-up only.
+        var message = StoredMessage(
+            timetoken: 0, channel: channel, kind: isSignal ? .signal : .message, payload: text,
+            meta: meta, publisher: route.uuid, sequence: route.query["seqn"].flatMap { Int($0) },
+            customMessageType: customMessageType, originTimetoken: route.query["ptto"],
+            inHistory: !isSignal && !notStored, live: !fired || configuration.deliverFiredMessages,
+            expiresAt: nil)
+        message.renderEnvelope(subscribeKey: subscribeKey, region: configuration.region, shard: configuration.shard)
+        enum Outcome { case denied(HTTPResponse), stored(UInt64) }
+        let outcome = withState(entry, subscribeKey: subscribeKey) { state, outbox, env -> Outcome in
+            if env.keyset != nil,
+                let denied = denial(.write, channels: [channel], groups: [], route: route, state: state, env: env, layout: .spaced) {
+                return .denied(denied)
             }
             let timetoken = env.timetokens.next()
-            let message = StoredMessage(
-                timetoken: timetoken, channel: channel, kind: isSignal ? .signal : .message, payload: text,
-                meta: meta, publisher: route.uuid, sequence: route.query["seqn"].flatMap { Int($0) },
-                customMessageType: customMessageType, originTimetoken: route.query["ptto"],
-                inHistory: !isSignal && !notStored, live: !fired || configuration.deliverFiredMessages,
-                expiresAt: ttlHours > 0 ? env.clock.unixSeconds + Int64(ttlHours) * 3600 : nil)
+            message.timetoken = timetoken
+            if ttlHours > 0 { message.expiresAt = env.clock.unixSeconds + Int64(ttlHours) * 3600 }
             state.append(message, env: env, outbox: &outbox)
             if !isSignal {
                 notices = pushNotices(message: text, channel: channel, timetoken: timetoken, publisher: route.uuid,
                                       state: state, env: env)
             }
+            return .stored(timetoken)
+        }
+        let response: HTTPResponse
+        switch outcome {
+        case .denied(let denied):
+            response = denied
+        case .stored(let timetoken):
             // A `ptto` is the publish timetoken the service answers with (recorded); the message
             // keeps the service's own timetoken for ordering and carries `ptto` as its `o.t`.
             // A publish admitted by a v3 token is acknowledged with the quoted charset (the one
             // recording of it, May 2025); other publishes unquoted (September 2025).
             let byToken = route.accessDecided && route.query["signature"] == nil
-            return .pubNub(200, PubNubBodies.published(override ?? timetoken), byToken ? .quoted : .unquoted)
+            response = .pubNub(200, bytes: PubNubBodies.publishedBytes(override ?? timetoken), byToken ? .quoted : .unquoted)
         }
         if !notices.isEmpty, let observer = pushObserver.withLock({ $0 }) { observer(notices) }
         return response

@@ -32,54 +32,61 @@ struct StoredMessage: Sendable {
     var live: Bool
     /// Service-clock second after which history no longer returns it (publish `ttl`).
     var expiresAt: Int64?
-    /// The envelope up to and including `"d":…`, rendered once at publish time.
+    /// The envelope up to and including `"d":…` without the timetoken's digits, which belong at
+    /// UTF-8 offset `timetokenOffset` (after `…,"p":{"t":"`); rendered once at publish time.
     var envelopeHead: String = ""
+    var timetokenOffset = 0
     /// What follows `b` in the envelope (`,"cmt":…`), rendered once at publish time.
     var envelopeTail: String = ""
 
-    /// Renders `envelopeHead` and `envelopeTail` (spec §5.3-§5.6 key order: a f e i s p o k c u d b cmt).
+    /// Whether `renderEnvelope` ran.
+    var isRendered: Bool { !envelopeHead.isEmpty }
+
+    /// Renders `envelopeHead` and `envelopeTail` (spec §5.3-§5.6 key order: a f e i s p o k c u d
+    /// b cmt). The timetoken is not part of them, so a publish renders its message before taking
+    /// the keyspace lock that assigns the timetoken.
     mutating func renderEnvelope(subscribeKey: String, region: Int, shard: String) {
         var head: [UInt8] = []
-        head.reserveCapacity(96 + shard.utf8.count + (publisher?.utf8.count ?? 0) + subscribeKey.utf8.count
-            + channel.utf8.count + (meta?.utf8.count ?? 0) + payload.utf8.count)
-        head.append(contentsOf: "{\"a\":".utf8)
+        head.reserveCapacity(128 + shard.utf8.count + (publisher?.utf8.count ?? 0) + (originTimetoken?.utf8.count ?? 0)
+            + subscribeKey.utf8.count + channel.utf8.count + (meta?.utf8.count ?? 0) + payload.utf8.count)
+        head.appendLiteral("{\"a\":")
         JSONText.appendStringLiteral(shard, to: &head)
-        head.append(contentsOf: ",\"f\":0".utf8)
-        if kind == .signal { head.append(contentsOf: ",\"e\":1".utf8) }
-        if kind == .messageAction { head.append(contentsOf: ",\"e\":3".utf8) }
-        if kind == .objects { head.append(contentsOf: ",\"e\":2".utf8) }
-        if kind == .file { head.append(contentsOf: ",\"e\":4".utf8) }
+        head.appendLiteral(",\"f\":0")
+        if kind == .signal { head.appendLiteral(",\"e\":1") }
+        if kind == .messageAction { head.appendLiteral(",\"e\":3") }
+        if kind == .objects { head.appendLiteral(",\"e\":2") }
+        if kind == .file { head.appendLiteral(",\"e\":4") }
         if kind != .presence, let publisher {
-            head.append(contentsOf: ",\"i\":".utf8)
+            head.appendLiteral(",\"i\":")
             JSONText.appendStringLiteral(publisher, to: &head)
         }
         if kind == .message {
-            head.append(contentsOf: ",\"s\":".utf8)
-            head.append(contentsOf: String(sequence ?? 1).utf8)
+            head.appendLiteral(",\"s\":")
+            head.appendDecimal(sequence ?? 1)
         } else if kind == .signal, let sequence {
-            head.append(contentsOf: ",\"s\":".utf8)
-            head.append(contentsOf: String(sequence).utf8)
+            head.appendLiteral(",\"s\":")
+            head.appendDecimal(sequence)
         }
-        head.append(contentsOf: ",\"p\":{\"t\":\"".utf8)
-        head.append(contentsOf: String(timetoken).utf8)
-        head.append(contentsOf: "\",\"r\":".utf8)
-        head.append(contentsOf: String(region).utf8)
+        head.appendLiteral(",\"p\":{\"t\":\"")
+        timetokenOffset = head.count
+        head.appendLiteral("\",\"r\":")
+        head.appendDecimal(region)
         head.append(UInt8(ascii: "}"))
         if let originTimetoken {
-            head.append(contentsOf: ",\"o\":{\"t\":".utf8)
+            head.appendLiteral(",\"o\":{\"t\":")
             JSONText.appendStringLiteral(originTimetoken, to: &head)
             head.append(UInt8(ascii: "}"))
         }
-        head.append(contentsOf: ",\"k\":".utf8)
+        head.appendLiteral(",\"k\":")
         JSONText.appendStringLiteral(subscribeKey, to: &head)
-        head.append(contentsOf: ",\"c\":".utf8)
+        head.appendLiteral(",\"c\":")
         JSONText.appendStringLiteral(channel, to: &head)
         if let meta {
-            head.append(contentsOf: ",\"u\":".utf8)
-            head.append(contentsOf: meta.utf8)
+            head.appendLiteral(",\"u\":")
+            head.appendText(meta)
         }
-        head.append(contentsOf: ",\"d\":".utf8)
-        head.append(contentsOf: payload.utf8)
+        head.appendLiteral(",\"d\":")
+        head.appendText(payload)
         envelopeHead = String(decoding: head, as: UTF8.self)
         envelopeTail = customMessageType.map { ",\"cmt\":" + PubNubJSON.quote($0) + "}" } ?? "}"
     }
@@ -88,8 +95,20 @@ struct StoredMessage: Sendable {
     /// except for presence channels, which always carry it (as recorded).
     func envelope(match: String?) -> String {
         let via = match ?? (kind == .presence ? channel : nil)
-        guard let via else { return envelopeHead + envelopeTail }
-        return envelopeHead + ",\"b\":" + PubNubJSON.quote(via) + envelopeTail
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(envelopeHead.utf8.count + 20 + envelopeTail.utf8.count + (via.map { $0.utf8.count + 8 } ?? 0))
+        var head = envelopeHead
+        head.withUTF8 { head in
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: head[..<timetokenOffset]))
+            bytes.appendDecimal(timetoken)
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: head[timetokenOffset...]))
+        }
+        if let via {
+            bytes.appendLiteral(",\"b\":")
+            JSONText.appendStringLiteral(via, to: &bytes)
+        }
+        bytes.appendText(envelopeTail)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Whether history returns the message at service second `now`.
@@ -134,5 +153,39 @@ struct ChannelLog: Sendable {
             if storage[mid].timetoken <= timetoken { low = mid + 1 } else { high = mid }
         }
         return low
+    }
+}
+
+extension [UInt8] {
+    /// Appends the bytes of a literal in one copy.
+    fileprivate mutating func appendLiteral(_ text: StaticString) {
+        text.withUTF8Buffer { append(contentsOf: $0) }
+    }
+
+    /// Appends the UTF-8 bytes of `text` in one copy.
+    fileprivate mutating func appendText(_ text: String) {
+        var text = text
+        text.withUTF8 { append(contentsOf: $0) }
+    }
+
+    /// Appends the decimal digits of `value`, as `String(value)` spells them.
+    fileprivate mutating func appendDecimal(_ value: UInt64) {
+        PubNubBodies.appendDecimal(value, to: &self)
+    }
+
+    /// Appends the decimal digits of `value`, as `String(value)` spells them.
+    fileprivate mutating func appendDecimal(_ value: Int) {
+        guard value >= 0 else {
+            appendText(String(value))
+            return
+        }
+        var divisor = 1
+        while divisor <= value / 10 { divisor *= 10 }
+        var rest = value
+        while divisor > 0 {
+            append(UInt8(ascii: "0") + UInt8(rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        }
     }
 }

@@ -80,6 +80,33 @@ import Testing
         #expect(try parseAll("GET / HTTP/1.1\r\nConnection: upgrade, CLOSE\r\n\r\n")[0].keepAlive == false)
     }
 
+    @Test func connectionTokensAreMatchedWholeInAnyCaseAcrossFields() throws {
+        // Spaces and tabs around a token, several fields, names in any case.
+        #expect(try parseAll("GET / HTTP/1.0\r\nconnection: foo ,\t KEEP-alive \t\r\n\r\n")[0].keepAlive == true)
+        #expect(try parseAll("GET / HTTP/1.1\r\nCONNECTION: keep-alive\r\nConnection: ,close,\r\n\r\n")[0].keepAlive == false)
+        // A token only counts whole: neither `closed` nor `keep-alive2` nor `clo se` is one.
+        #expect(try parseAll("GET / HTTP/1.1\r\nConnection: closed, clo se\r\n\r\n")[0].keepAlive == true)
+        #expect(try parseAll("GET / HTTP/1.0\r\nConnection: keep-alive2\r\n\r\n")[0].keepAlive == false)
+        #expect(try parseAll("GET / HTTP/1.0\r\nConnection:\r\n\r\n")[0].keepAlive == false)
+        // Another field whose name starts like a framing field is not one.
+        #expect(try parseAll("GET / HTTP/1.1\r\nConnection-Extra: close\r\nContent-Lengths: 5\r\n\r\n")[0].keepAlive == true)
+    }
+
+    @Test func framingFieldsAreFoundInAnyCaseAndEveryRequestStartsAfresh() throws {
+        let text = "POST /a HTTP/1.1\r\ncontent-LENGTH: 2\r\nConnection: close\r\n\r\nhiPOST /b HTTP/1.1\r\n"
+            + "TRANSFER-encoding: Chunked\r\n\r\n1\r\nz\r\n0\r\n\r\nGET /c HTTP/1.1\r\n\r\n"
+        let parsed = try parseAll(text)
+        #expect(parsed.map(\.request.body) == [Array("hi".utf8), Array("z".utf8), []])
+        #expect(parsed.map(\.keepAlive) == [false, true, true])
+        #expect(parseError("POST / HTTP/1.1\r\nContent-Length: 2\r\ntransfer-encoding: chunked\r\n\r\n")
+            == .conflictingContentLengthAndTransferEncoding)
+        #expect(parseError("POST / HTTP/1.1\r\nContent-Length: 2\r\ncontent-length: 3\r\n\r\n") == .invalidContentLength)
+        var parser = HTTPRequestParser()
+        parser.append(Array("POST / HTTP/1.1\r\nEXPECT: 100-Continue\r\nContent-Length: 2\r\n\r\n".utf8))
+        #expect(try parser.next() == nil)
+        #expect(parser.expectsContinue)
+    }
+
     @Test func contentLengthBody() throws {
         let parsed = try parseAll("POST /p HTTP/1.1\r\nContent-Length: 5\r\n\r\nhello")
         #expect(parsed.map(\.request.body) == [Array("hello".utf8)])
@@ -196,6 +223,13 @@ import Testing
         #expect(text == "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\nhi")
         let head = String(decoding: HTTPResponseEncoder.encode(response, keepAlive: false, headRequest: true), as: UTF8.self)
         #expect(head == "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\nConnection: close\r\n\r\n")
+    }
+
+    @Test(arguments: [0, 1, 9, 10, 99, 100, 1_000_000, 123_456_789, Int.max, -1, Int.min])
+    func decimalsAreWrittenAsStringWritesThem(_ value: Int) {
+        var out: [UInt8] = [0x41]
+        HTTPResponseEncoder.appendDecimal(value, to: &out)
+        #expect(out == [0x41] + Array(String(value).utf8))
     }
 }
 

@@ -92,6 +92,52 @@ import Testing
         #expect(faults.journal(for: "b").count == 1)
     }
 
+    @Test func answersLandInTheirOwnRecordsAfterTheRingWrapped() {
+        let faults = layer(capacity: 2)
+        _ = send(faults, "/time/0?uuid=x")
+        _ = send(faults, "/v2/subscribe/a/c/0?tt=0")
+        let parked = FakeUpstream(response: nil)
+        let waiting = layer(capacity: 2, upstream: parked)
+        for index in 0..<5 { _ = send(waiting, "/v2/subscribe/a/c/0?tt=\(index)") }
+        // Answer the oldest kept request (the fourth) and one the ring dropped (the first).
+        let seen = parked.requests
+        #expect(seen.count == 5)
+        seen[3].responder.send(.respond(FaultFixtures.sent))
+        seen[0].responder.send(.respond(HTTPResponse.pubNub(500, "{}")))
+        let entries = waiting.journal(for: "a")
+        #expect(entries.map(\.sequence) == [4, 5])
+        #expect(entries.map(\.answer?.status) == [200, nil])
+        #expect(entries.map(\.answer?.kind) == ["respond", nil])
+        #expect(faults.journal(for: "a").map(\.answer?.status) == [200])
+    }
+
+    @Test func aRequestTheClientAbandonsIsJournaledAsCancelled() {
+        let parked = FakeUpstream(response: nil)
+        let faults = layer(upstream: parked)
+        let outer = ActionSink().responder()
+        faults.handle(FaultFixtures.request("GET", "/v2/subscribe/a/c/0?tt=5"), context: FaultFixtures.context(), responder: outer)
+        #expect(faults.journal(for: "a").map(\.answer) == [nil])
+        outer.cancel()
+        #expect(parked.cancellations.load(ordering: .acquiring) == 1)
+        #expect(faults.journal(for: "a").map(\.answer?.kind) == ["cancelled"])
+        // A late answer after the cancellation changes nothing.
+        parked.requests[0].responder.send(.respond(FaultFixtures.sent))
+        #expect(faults.journal(for: "a").map(\.answer?.kind) == ["cancelled"])
+    }
+
+    @Test func aClearedJournalNeverTakesAnOldRequestsAnswer() {
+        let parked = FakeUpstream(response: nil)
+        let faults = layer(upstream: parked)
+        _ = send(faults, "/v2/subscribe/a/c/0?tt=1")
+        faults.clearJournal(for: "a")
+        _ = send(faults, "/v2/subscribe/a/c/0?tt=2")
+        parked.requests[0].responder.send(.respond(FaultFixtures.sent))
+        #expect(faults.journal(for: "a").map(\.sequence) == [2])
+        #expect(faults.journal(for: "a").map(\.answer) == [nil])
+        parked.requests[1].responder.send(.respond(FaultFixtures.sent))
+        #expect(faults.journal(for: "a").map(\.answer?.status) == [200])
+    }
+
     @Test func plansAreIsolatedPerKeyWithAWildcardFallback() throws {
         let faults = layer()
         try faults.installPlan(FaultFixtures.plan([FaultRule(id: "a", fault: .close)]), for: "key-a")

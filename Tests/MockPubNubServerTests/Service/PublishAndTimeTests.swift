@@ -26,6 +26,24 @@ let serviceFirstTT: UInt64 = 17_356_896_001_234_567
         #expect(h.call("/v2/history/sub-key/demo/channel/ch1") == (200, "[[\"hi\",{\"text\": \"hi\"}],\(serviceFirstTT),\(serviceFirstTT + 1)]"))
     }
 
+    @Test(arguments: [0, 7, 10, 99, 17_356_896_001_234_567, UInt64.max] as [UInt64])
+    func publishedBytesSpellThePublishedText(_ timetoken: UInt64) {
+        #expect(PubNubBodies.publishedBytes(timetoken) == Array(PubNubBodies.published(timetoken).utf8))
+    }
+
+    @Test func anEnvelopeRenderedBeforeItsTimetokenWasSetCarriesTheTimetoken() {
+        var message = StoredMessage(
+            timetoken: 0, channel: "ch", kind: .message, payload: "{\"a\":1}", meta: "{}", publisher: "u", sequence: 3,
+            customMessageType: "note", originTimetoken: "15", inHistory: true, live: true, expiresAt: nil)
+        message.renderEnvelope(subscribeKey: "sk", region: 4, shard: "2")
+        #expect(message.isRendered)
+        message.timetoken = 17_000_000_000_000_042
+        let head = "{\"a\":\"2\",\"f\":0,\"i\":\"u\",\"s\":3,\"p\":{\"t\":\"17000000000000042\",\"r\":4},\"o\":{\"t\":\"15\"},"
+            + "\"k\":\"sk\",\"c\":\"ch\",\"u\":{},\"d\":{\"a\":1}"
+        #expect(message.envelope(match: nil) == head + ",\"cmt\":\"note\"}")
+        #expect(message.envelope(match: "g") == head + ",\"b\":\"g\",\"cmt\":\"note\"}")
+    }
+
     @Test func invalidJSONIsRefused() {
         let h = ServiceHarness()
         #expect(h.call("/publish/demo/demo/0/ch1/0/%7Bnope") == (400, "[0,\"Invalid JSON\",\"\(serviceFirstTT)\"]"))

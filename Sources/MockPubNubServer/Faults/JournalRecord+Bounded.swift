@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 
-extension JournalSubject {
+extension JournalRecord {
     /// Bytes of a request body the journal keeps; file uploads (up to the file limit) keep their first 64 KiB.
     static let maxJournaledBodyBytes = 64 * 1024
 
