@@ -46,28 +46,54 @@ struct PusherChannel {
     var orderedSubscribers: [PusherConnectionID] { subscribers.sorted() }
 }
 
-/// One open connection that completed `connection_established`.
+/// One open connection that completed `connection_established`. Held once per connection, so its
+/// fields are laid out small: the rarely set signed-in user lives out of line.
 struct PusherConnection {
     let id: PusherConnectionID
     let appID: String
     let socketID: String
-    let protocolVersion: Int
     /// Tells this connection's timer entries from those of an earlier one with the same id.
     let generation: UInt64
     /// Subscribed channels; for presence channels the member's user id.
-    var subscriptions: [String: PusherSubscription] = [:]
+    var subscriptions = PusherSubscriptionList()
     /// Set by a successful `pusher:signin`.
-    var signedIn: PusherSignedInUser?
+    var signedIn: PusherSignedInUser? {
+        get { signedInBox?.user }
+        set { signedInBox = newValue.map(PusherSignedInUserBox.init) }
+    }
+    private var signedInBox: PusherSignedInUserBox?
     /// Last input of any kind from the client.
     var lastActivity: PusherInstant
-    /// When the server's probe (WebSocket ping or `pusher:ping`) went out, if it is unanswered.
-    var probeSentAt: PusherInstant?
     /// Instants of the client events accepted within the last second.
     var recentClientEvents: [PusherInstant] = []
+    /// When the server's probe (WebSocket ping or `pusher:ping`) went out, if it is unanswered.
+    var probeSentAt: PusherInstant?
+    private let storedProtocolVersion: UInt8
+
+    var protocolVersion: Int { Int(storedProtocolVersion) }
+
+    init(id: PusherConnectionID, appID: String, socketID: String, protocolVersion: Int, generation: UInt64, lastActivity: PusherInstant) {
+        self.id = id
+        self.appID = appID
+        self.socketID = socketID
+        // Only supported versions (4-7) get this far.
+        self.storedProtocolVersion = UInt8(clamping: protocolVersion)
+        self.generation = generation
+        self.lastActivity = lastActivity
+    }
 }
 
-struct PusherSubscription: Hashable {
-    var presenceUserID: String?
+/// A signed-in user, shared by reference: immutable, so copies of a connection share it.
+final class PusherSignedInUserBox: Sendable {
+    let user: PusherSignedInUser
+    init(_ user: PusherSignedInUser) { self.user = user }
+}
+
+/// One subscription of a connection.
+package struct PusherSubscription: Hashable {
+    package var presenceUserID: String?
+
+    package init(presenceUserID: String?) { self.presenceUserID = presenceUserID }
 }
 
 struct PusherSignedInUser: Hashable {
@@ -84,7 +110,7 @@ extension PusherState {
     mutating func forget(_ connection: PusherConnectionID, into actions: inout [PusherAction]) {
         guard let state = connections.removeValue(forKey: connection) else { return }
         connectionBySocketID[state.socketID] = nil
-        for channel in state.subscriptions.keys.sorted() {
+        for channel in state.subscriptions.channels {
             leave(channel, connection: state, into: &actions)
         }
     }

@@ -8,20 +8,28 @@ struct PusherConnectionHandler: WebSocketHandler {
     let service: PusherService
     let appKey: String
     let query: [PusherQueryItem]
-    /// The faults the plan of `appKey` chose for this connection.
-    let faults: PusherConnectionFaults
+    /// The faults the plan of `appKey` chose for this connection (their state lives in the registry;
+    /// the list alone keeps this handler, held once per connection, small).
+    let faults: [PusherAppliedFault]
+
+    init(service: PusherService, appKey: String, query: [PusherQueryItem], faults: PusherConnectionFaults) {
+        self.service = service
+        self.appKey = appKey
+        self.query = query
+        self.faults = faults.faults
+    }
 
     private func id(_ handle: WebSocketHandle) -> PusherConnectionID { PusherConnectionID(handle.id) }
 
     func webSocketDidOpen(_ connection: WebSocketHandle) {
         let id = id(connection)
-        service.connections.add(connection, appKey: appKey, faults: faults)
+        service.connections.add(connection, appKey: appKey, faults: PusherConnectionFaults(faults))
         let now = service.now
         // Journaled before `connection_established` goes out: a reader who saw the client connected
         // finds the connection in the journal.
         service.receive(.connected(id, appKey: appKey, query: query, now: now), on: connection) {
             service.connections.setSocketID(service.core.socketID(of: id), of: id)
-            journal(connection, .connect(query: query, tls: connection.isTLS, faultRules: faults.faults.map(\.rule)), at: now)
+            journal(connection, .connect(query: query, tls: connection.isTLS, faultRules: faults.map(\.rule)), at: now)
         }
     }
 
@@ -60,7 +68,7 @@ struct PusherConnectionHandler: WebSocketHandler {
     var acceptsBinaryMessages: Bool { true }
 
     /// False while a fault withholds WebSocket pongs.
-    var answersPings: Bool { faults.answersWebSocketPings }
+    var answersPings: Bool { faults.isEmpty || PusherConnectionFaults(faults).answersWebSocketPings }
 
     private func journal(_ connection: WebSocketHandle, _ kind: PusherJournalEntry.Kind, at now: PusherInstant) {
         service.journal.record(appKey, at: now, connection: connection.id, socketID: service.connections.socketID(of: id(connection)), kind)

@@ -5,63 +5,76 @@ import Synchronization
 
 /// The open Pusher connections by id, each with its faults. A connection is added when its
 /// WebSocket opens and removed when the transport reports it closed (exactly once per connection),
-/// so nothing outlives its socket.
+/// so nothing outlives its socket. An entry is held per connection, so it is kept small: the fault
+/// state of the few connections with faults lives beside it, not in every entry.
 final class PusherConnectionRegistry: Sendable {
     private struct Entry {
         let handle: WebSocketHandle
         let appKey: String
-        var faults: PusherConnectionFaults
         var socketID: String?
     }
 
-    private let entries = Mutex<[PusherConnectionID: Entry]>([:])
+    private struct Table {
+        var entries: [PusherConnectionID: Entry] = [:]
+        /// Connections with at least one fault only.
+        var faults: [PusherConnectionID: PusherConnectionFaults] = [:]
+    }
+
+    private let table = Mutex(Table())
 
     func add(_ handle: WebSocketHandle, appKey: String, faults: PusherConnectionFaults) {
-        entries.withLock { $0[PusherConnectionID(handle.id)] = Entry(handle: handle, appKey: appKey, faults: faults) }
+        table.withLock { table in
+            let id = PusherConnectionID(handle.id)
+            table.entries[id] = Entry(handle: handle, appKey: appKey)
+            table.faults[id] = faults.isEmpty ? nil : faults
+        }
     }
 
     /// The open connections on `/app/KEY` for `appKey`, oldest first.
     func handles(appKey: String) -> [WebSocketHandle] {
-        entries.withLock { entries in entries.filter { $0.value.appKey == appKey }.sorted { $0.key < $1.key }.map(\.value.handle) }
+        table.withLock { table in table.entries.filter { $0.value.appKey == appKey }.sorted { $0.key < $1.key }.map(\.value.handle) }
     }
 
     /// Forgets the connection; the socket id it had.
     @discardableResult
     func remove(_ id: PusherConnectionID) -> String? {
-        entries.withLock { $0.removeValue(forKey: id)?.socketID }
+        table.withLock { table in
+            table.faults[id] = nil
+            return table.entries.removeValue(forKey: id)?.socketID
+        }
     }
 
     func setSocketID(_ socketID: String?, of id: PusherConnectionID) {
-        entries.withLock { $0[id]?.socketID = socketID }
+        table.withLock { $0.entries[id]?.socketID = socketID }
     }
 
-    func socketID(of id: PusherConnectionID) -> String? { entries.withLock { $0[id]?.socketID } }
+    func socketID(of id: PusherConnectionID) -> String? { table.withLock { $0.entries[id]?.socketID } }
 
     /// The connection's handle and what its faults make of `action` (nil when it is gone).
     func steps(for action: PusherAction, to id: PusherConnectionID) -> (WebSocketHandle, [PusherWireStep])? {
-        entries.withLock { entries in
-            guard let index = entries.index(forKey: id) else { return nil }
-            // In place: the entry (its fault state) is neither copied out nor hashed again.
-            let steps = entries.values[index].faults.steps(for: action)
-            return (entries.values[index].handle, steps)
+        table.withLock { table in
+            guard let handle = table.entries[id]?.handle else { return nil }
+            guard let index = table.faults.index(forKey: id) else {
+                var none = PusherConnectionFaults()
+                return (handle, none.steps(for: action))
+            }
+            // In place: the fault state is neither copied out nor hashed again.
+            return (handle, table.faults.values[index].steps(for: action))
         }
     }
 
     /// The connection's handle when it has no faults, so that its messages go out unchanged
     /// (`steps` would make each one `.text` of itself); nil when it has faults or is gone.
     func unfaultedHandle(_ id: PusherConnectionID) -> WebSocketHandle? {
-        entries.withLock { entries in
-            guard let index = entries.index(forKey: id), entries.values[index].faults.isEmpty else { return nil }
-            return entries.values[index].handle
-        }
+        table.withLock { table in table.faults[id] == nil ? table.entries[id]?.handle : nil }
     }
 
     func handle(_ id: PusherConnectionID) -> WebSocketHandle? {
-        entries.withLock { $0[id]?.handle }
+        table.withLock { $0.entries[id]?.handle }
     }
 
-    var count: Int { entries.withLock { $0.count } }
+    var count: Int { table.withLock { $0.entries.count } }
 
     /// Any open connection's handle (its event loop runs timers that belong to no connection).
-    var any: WebSocketHandle? { entries.withLock { $0.values.first?.handle } }
+    var any: WebSocketHandle? { table.withLock { $0.entries.values.first?.handle } }
 }

@@ -25,6 +25,7 @@ public final class PusherService: Sendable {
     public let apiJournal = PusherAPIJournal()
     let options: PusherServiceOptions
     let connections = PusherConnectionRegistry()
+    let interner = PusherUpgradeInterner()
     let timer = PusherDeadlineTimer()
     /// The harness's socketless members (`/__admin/pusher/peers`) and its auth endpoint's record.
     let peers = PusherHarnessPeers()

@@ -11,9 +11,10 @@ struct PusherWebSocketExtension: SchedulingServerExtension {
     func attach(scheduler: any Scheduler) { service.timer.attach(scheduler) }
 
     func webSocketUpgrade(for request: HTTPRequest, context: RequestContext) -> WebSocketUpgradeDecision {
-        guard let key = PusherPath.appKey(fromPath: request.rawPath) else { return .notMine }
+        guard let parsedKey = PusherPath.appKey(fromPath: request.rawPath) else { return .notMine }
+        let key = service.interner.appKey(parsedKey, core: service.core)
         // A query with broken percent-encoding reads as empty (the core then refuses: no protocol).
-        let query = (request.queryItems ?? []).map { PusherQueryItem($0.name, $0.value) }
+        let query = service.interner.query((request.queryItems ?? []).map { PusherQueryItem($0.name, $0.value) })
         let faults = service.faults.faults(forConnectionOn: key, query: query)
         return .accept(PusherConnectionHandler(service: service, appKey: key, query: query, faults: faults))
     }

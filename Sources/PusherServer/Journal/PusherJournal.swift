@@ -9,6 +9,17 @@ public final class PusherJournal: Sendable {
     private struct Ring {
         var entries: [PusherJournalEntry] = []
         var lastSequence: UInt64 = 0
+        /// The last text kept: an equal text (thousands of clients subscribing alike) shares its storage.
+        var lastText = ""
+
+        /// `kind`, bounded, its text shared with the previous equal one.
+        mutating func compact(_ kind: PusherJournalEntry.Kind) -> PusherJournalEntry.Kind {
+            let bounded = kind.bounded
+            guard case .text(let text, let truncated) = bounded else { return bounded }
+            if text == lastText { return .text(lastText, truncated: truncated) }
+            lastText = text
+            return .text(text, truncated: truncated)
+        }
     }
 
     public let capacity: Int
@@ -22,8 +33,9 @@ public final class PusherJournal: Sendable {
             // Mutated in place: no copy of the ring per entry.
             rings[appKey, default: Ring()].lastSequence += 1
             let sequence = rings[appKey, default: Ring()].lastSequence
+            let kind = rings[appKey, default: Ring()].compact(kind)
             rings[appKey, default: Ring()].entries.append(
-                PusherJournalEntry(sequence: sequence, at: at, connection: connection, socketID: socketID, kind: kind.bounded))
+                PusherJournalEntry(sequence: sequence, at: at, connection: connection, socketID: socketID, kind: kind))
             // Trimmed in batches (a quarter of the capacity at a time); readers see the last `capacity`.
             let count = rings[appKey, default: Ring()].entries.count
             if count >= capacity + max(1, capacity / 4) { rings[appKey, default: Ring()].entries.removeFirst(count - capacity) }

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: MIT
+
+/// One connection's subscriptions by channel name. Most connections hold one or a few, so they are
+/// kept in a small array (one allocation, about half a one-element dictionary) searched linearly.
+package struct PusherSubscriptionList {
+    package init() {}
+
+    private var entries: [(channel: String, subscription: PusherSubscription)] = []
+
+    /// The subscription to `channel`, if any; setting nil removes it.
+    package subscript(channel: String) -> PusherSubscription? {
+        get { entries.first { $0.channel == channel }?.subscription }
+        set {
+            let index = entries.firstIndex { $0.channel == channel }
+            switch (index, newValue) {
+            case let (index?, value?): entries[index].subscription = value
+            case let (index?, nil): entries.remove(at: index)
+            case let (nil, value?): entries.append((channel, value))
+            case (nil, nil): break
+            }
+        }
+    }
+
+    /// The subscribed channels, sorted by name.
+    package var channels: [String] { entries.map(\.channel).sorted() }
+}
