@@ -43,7 +43,11 @@ import Testing
         let lines = try #require(await events.wait {
             $0.contains("status PNDisconnectedCategory") && $0.contains { $0.hasPrefix("leave:") }
         })
-        #expect(lines.first == "status PNConnectedCategory")
+        // `subscribe` returns once the change is taken and PNConnectedCategory comes when the
+        // handshake answers: on a slow machine the publish, or even the unsubscribe, comes first
+        // (an unsubscribe during the handshake reports only PNDisconnectedCategory).
+        let statuses = lines.filter { $0.hasPrefix("status ") }
+        #expect(statuses == ["status PNConnectedCategory", "status PNDisconnectedCategory"] || statuses == ["status PNDisconnectedCategory"])
         #expect(lines.contains { $0.hasPrefix("published at 1") })
         #expect(lines.contains("leave: PNAcknowledgmentCategory"))
         #expect(!lines.contains { $0.hasPrefix("publish failed") })

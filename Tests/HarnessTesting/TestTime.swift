@@ -33,10 +33,15 @@ package enum TestTime {
     /// `seconds` stretched by ``scale``, as a `Duration`.
     package static func duration(_ seconds: Double) -> Duration { .milliseconds(Int64((budget(seconds) * 1000).rounded(.up))) }
 
-    private static let measuredScale: Double = {
-        let fixed = environmentScale(ProcessInfo.processInfo.environment["HARNESS_TEST_TIME_SCALE"])
-        return fixed * probeFactor()
-    }()
+    /// `HARNESS_TEST_TIME_SCALE` alone (a sanitizer build sets it: instrumented code is slower
+    /// however idle the machine), for what the load probe cannot stretch: suite time limits and
+    /// the `--time-scale` of a launched `run`.
+    package static let environmentFactor = environmentScale(ProcessInfo.processInfo.environment["HARNESS_TEST_TIME_SCALE"])
+
+    /// A suite's time limit in minutes, stretched by ``environmentFactor``.
+    package static func limitMinutes(_ minutes: Int) -> Int { Int((Double(minutes) * environmentFactor).rounded(.up)) }
+
+    private static let measuredScale: Double = environmentFactor * probeFactor()
 
     /// Reads `HARNESS_TEST_TIME_SCALE` (pure): a finite number ≥ 1, else 1.
     package static func environmentScale(_ text: String?) -> Double {

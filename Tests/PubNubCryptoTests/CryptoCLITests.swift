@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 import Foundation
+import HarnessTesting
 import Testing
 
-/// Runs the built `pubnub-harness` binary (when `swift build`/`swift test` has produced it in .build/debug).
+/// Runs the built `pubnub-harness` binary (`HarnessProcess.binary`, when the build has produced it).
 enum HarnessBinary {
-    static var url: URL { FixtureLocator.packageRoot.appendingPathComponent(".build/debug/pubnub-harness") }
+    static var url: URL { URL(fileURLWithPath: HarnessProcess.binary) }
     static var exists: Bool { FileManager.default.isExecutableFile(atPath: url.path) }
 
     struct Outcome {
@@ -24,6 +25,7 @@ enum HarnessBinary {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
+        process.environment = HarnessProcess.childEnvironment
         process.standardInput = try FileHandle(forReadingFrom: paths[0])
         process.standardOutput = try FileHandle(forWritingTo: paths[1])
         process.standardError = try FileHandle(forWritingTo: paths[2])
@@ -39,7 +41,7 @@ enum HarnessBinary {
     }
 }
 
-@Suite("crypto CLI", .enabled(if: HarnessBinary.exists, "needs .build/debug/pubnub-harness"), .timeLimit(.minutes(1)))
+@Suite("crypto CLI", .enabled(if: HarnessBinary.exists, "needs the built pubnub-harness binary (HarnessProcess.binary)"), .timeLimit(.minutes(1)))
 struct CryptoCLITests {
     @Test func encryptWithFixedIVAndDecrypt() async throws {
         let encrypted = try await HarnessBinary.run([

@@ -56,7 +56,11 @@ import PusherClientUnderTest
         }
 
         func peer(_ index: Int) -> ScriptedWebSocketPeer? { peers[UInt64(index)] }
-        func stop() { server.stop() }
+        /// Stops the server and lets go of its peers (each peer's callbacks hold this table).
+        func stop() {
+            server.stop()
+            peers.removeAll()
+        }
     }
 
     /// The bridge's peers by connection number.
@@ -64,6 +68,7 @@ import PusherClientUnderTest
         private let peers = Mutex<[UInt64: ScriptedWebSocketPeer]>([:])
         func add(_ peer: ScriptedWebSocketPeer) { peers.withLock { $0[UInt64(peer.index)] = peer } }
         subscript(id: UInt64) -> ScriptedWebSocketPeer? { peers.withLock { $0[id] } }
+        func removeAll() { peers.withLock { $0.removeAll() } }
     }
 
     /// Signs like an app server, with the app's secret.

@@ -7,7 +7,7 @@ import Testing
 
 /// Every way a user can stumble on the CLI ends in one line on stderr and exit 2, before any case
 /// runs; the commands a CI job copies from the README work from an empty directory.
-@Suite(.enabled(if: HarnessProcess.exists, "needs .build/debug/pubnub-harness"), .timeLimit(.minutes(3)))
+@Suite(.enabled(if: HarnessProcess.exists, "needs the built pubnub-harness binary (HarnessProcess.binary)"), .timeLimit(.minutes(TestTime.limitMinutes(3))))
 struct CLIProcessTests {
     /// A port bound to loopback without listening: connections to it are refused.
     final class RefusedPort {
@@ -192,7 +192,9 @@ struct CLIProcessTests {
     /// scores, case by case: keysets and grants (pam) and server-side publishes of every size
     /// (encryption vectors) go through /__admin/ — the suites that needed the new admin routes;
     /// `.ci/run` compares the whole catalog in both modes.
-    @Test func runAgainstAServeProcessMatchesTheInProcessRun() async throws {
+    @Test(.disabled(if: TestTime.environmentFactor > 1,
+                    "under a sanitizer's time scale: the instrumented serve misses the admin client's fixed 5 s request timeout (AdminHTTPServer.requestTimeout is not stretched by --time-scale); .ci/run compares both modes uninstrumented"))
+    func runAgainstAServeProcessMatchesTheInProcessRun() async throws {
         let server = try HarnessProcess.Server(["--port", "0", "--quiet"])
         guard let portText = await server.line(after: "listening on http://127.0.0.1:"), let port = Int(portText) else {
             Issue.record("no address in: \(server.text)")

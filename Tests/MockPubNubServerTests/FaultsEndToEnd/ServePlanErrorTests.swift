@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: MIT
 import Foundation
+import HarnessTesting
 import Testing
 
 /// `pubnub-harness serve --plan FILE` refuses an invalid plan with one line naming the field (a
 /// usage error: exit 2).
-/// Runs the built binary (.build/debug/pubnub-harness); skipped when it has not been built.
+/// Runs the built binary (`HarnessProcess.binary`); skipped when it has not been built.
 @Suite struct ServePlanErrorTests {
-    private static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    private static let binary = packageRoot.appendingPathComponent(".build/debug/pubnub-harness")
+    private static let binary = URL(fileURLWithPath: HarnessProcess.binary)
     static var binaryExists: Bool { FileManager.default.isExecutableFile(atPath: binary.path) }
 
     @Test(.enabled(if: binaryExists), .timeLimit(.minutes(1)))
@@ -25,6 +24,7 @@ import Testing
         let process = Process()
         process.executableURL = Self.binary
         process.arguments = ["serve", "--port", "0", "--quiet", "--plan", plan.path]
+        process.environment = HarnessProcess.childEnvironment
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardError = try FileHandle(forWritingTo: err)
         let status: Int32 = try await withCheckedThrowingContinuation { continuation in

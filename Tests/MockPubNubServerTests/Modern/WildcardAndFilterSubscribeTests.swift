@@ -92,6 +92,8 @@ import Testing
         configuration.features.invalidFilter = .matchNothing
         let lenient = ServiceHarness(configuration)
         let poll = lenient.send("/v2/subscribe/demo/ch/0?\(after)&filter-expr=\(bad)")
+        // The poll stays parked: the client goes away at the end, which cancels its idle timer.
+        defer { poll.responder.cancel() }
         lenient.publish("ch", "1")
         #expect(poll.actions.isEmpty)
     }

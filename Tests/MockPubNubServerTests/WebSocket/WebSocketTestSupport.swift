@@ -17,8 +17,11 @@ enum WebSocketEvent: Sendable, Hashable {
 
 /// Handler events that a synchronous test can wait for (bounded by a deadline, woken per event).
 final class WebSocketEventLog: Sendable {
+    /// A handle held weakly: the handle keeps its connection, whose handler keeps this log.
+    private struct WeakHandle: Sendable { weak var handle: WebSocketHandle? }
+
     private let events = Mutex<[WebSocketEvent]>([])
-    private let handles = Mutex<[WebSocketHandle]>([])
+    private let handles = Mutex<[WeakHandle]>([])
     private let signal = DispatchSemaphore(value: 0)
 
     func append(_ event: WebSocketEvent) {
@@ -26,12 +29,13 @@ final class WebSocketEventLog: Sendable {
         signal.signal()
     }
 
-    func remember(_ handle: WebSocketHandle) { handles.withLock { $0.append(handle) } }
+    func remember(_ handle: WebSocketHandle) { handles.withLock { $0.append(WeakHandle(handle: handle)) } }
 
     var all: [WebSocketEvent] { events.withLock { $0 } }
-    var lastHandle: WebSocketHandle? { handles.withLock { $0.last } }
-    /// Every opened connection's handle, in the order they opened.
-    var allHandles: [WebSocketHandle] { handles.withLock { $0 } }
+    /// The newest handle while its connection is open (the connection holds it until then).
+    var lastHandle: WebSocketHandle? { handles.withLock { $0.last?.handle } }
+    /// The handles of the connections still open, in the order they opened.
+    var allHandles: [WebSocketHandle] { handles.withLock { $0.compactMap(\.handle) } }
 
     /// Waits up to `seconds` for `predicate` to hold; returns the events then (nil on timeout).
     func wait(seconds: Double = 5, until predicate: ([WebSocketEvent]) -> Bool) -> [WebSocketEvent]? {

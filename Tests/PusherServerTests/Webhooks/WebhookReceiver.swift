@@ -26,7 +26,7 @@ final class WebhookReceiver: Sendable {
         configuration.extensions = [sink]
         server = try MockServer(configuration: configuration)
         port = try server.start().port
-        sink.receiver.withLock { $0 = self }
+        sink.receiver.withLock { $0.value = self }
     }
 
     func stop() { server.stop() }
@@ -51,11 +51,14 @@ final class WebhookReceiver: Sendable {
 }
 
 private final class Sink: ServerExtension {
-    let receiver = Mutex<WebhookReceiver?>(nil)
+    /// Weakly: the receiver owns the server, which owns this extension.
+    struct WeakReceiver: Sendable { weak var value: WebhookReceiver? }
+
+    let receiver = Mutex(WeakReceiver())
     var httpPathPrefixes: [String] { ["/hook/"] }
 
     func handle(_ request: HTTPRequest, context: RequestContext, responder: Responder) {
-        let status = receiver.withLock { $0 }?.record(request) ?? 503
+        let status = receiver.withLock { $0.value }?.record(request) ?? 503
         _ = responder.send(.respond(HTTPResponse(status: status, headers: ["Content-Type": "text/plain"], body: Array("ok".utf8))))
     }
 }
