@@ -46,7 +46,7 @@ out=$(mktemp)
 trap 'kill "$server" 2>/dev/null || true; rm -f "$log" "$out"' EXIT
 "$bench" pusher-fanout --port "$port" --connections "$connections" --pid "$pid" | tee "$out"
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
-# The issue's figures against its targets (10,000 connections): last frame < 50 ms after the
+# The figures against the performance targets (10,000 connections): last frame < 50 ms after the
 # trigger, server CPU < 5 us per frame, RSS < 32 MiB.
 awk '
     /^server_rss_kib/ { for (i = 1; i <= NF; i++) if ($i ~ /^after=/) { split($i, a, "="); rss = a[2] / 1024 } }

@@ -143,7 +143,7 @@ for target in "pubnub-harness serve:$SERVE_PORT:$SERVE_PID" "harness-bench serve
         LASTS+=("$(sed -nE 's/.*last ([0-9.]+) ms after the publish.*/\1/p' "$WORK/longpoll.out")")
         RSSES+=("$(sed -nE 's/.*long-polls: ([0-9]+) MiB.*/\1/p' "$WORK/longpoll.out")")
     done
-    # The issue's targets (10,000 long-polls): last answer < 60 ms after the publish, RSS < 48 MiB.
+    # The performance targets (10,000 long-polls): last answer < 60 ms after the publish, RSS < 48 MiB.
     echo "median of $ROUNDS rounds, $name: last answer $(printf '%s\n' "${LASTS[@]}" | median) ms (< 60)," \
         "RSS $(printf '%s\n' "${RSSES[@]}" | median) MiB (< 48)"
 done
