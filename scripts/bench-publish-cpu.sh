@@ -29,15 +29,8 @@ for binary in "$BEFORE" "$AFTER"; do
 done
 command -v wrk >/dev/null || { echo "bench-publish-cpu: needs wrk (apt-get install wrk)" >&2; exit 2; }
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-wait_port() {
-    for _ in $(seq 1 200); do
-        (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
-        sleep 0.05
-    done
-    echo "bench-publish-cpu: nothing listens on port $1" >&2
-    return 1
-}
+# free_port, wait_port
+source "$(dirname "${BASH_SOURCE[0]}")/lib/ports.sh"
 PIDS=()
 trap 'for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done' EXIT
 PORT_BEFORE=$(free_port)

@@ -56,17 +56,8 @@ cleanup() {
 trap cleanup EXIT
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-
-# Waits until something accepts connections on 127.0.0.1:$1 (bounded: 10 s).
-wait_port() {
-    for _ in $(seq 1 200); do
-        (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
-        sleep 0.05
-    done
-    echo "nothing listens on port $1" >&2
-    return 1
-}
+# free_port, wait_port
+source scripts/lib/ports.sh
 
 requests_per_second() { awk '/Requests\/sec/ {print $2}'; }
 
