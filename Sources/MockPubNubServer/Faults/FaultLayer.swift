@@ -149,9 +149,10 @@ package final class FaultLayer: RequestHandler {
     /// A responder in front of `outer` that writes what is sent into the journal record at
     /// `position` of `key`, then passes it on.
     private func recording(_ outer: Responder, key: String, position: JournalPosition, arrival: Double) -> Responder {
-        Responder { [self] action in
+        // Weakly: an upstream may keep the responders it was given, and the layer keeps the upstream.
+        Responder { [weak self] action in
             let answer = JournalAnswer(action, elapsedMs: Self.elapsedMs(since: arrival))
-            state.withLock { $0.journals[key]?.setAnswer(answer, at: position) }
+            self?.state.withLock { $0.journals[key]?.setAnswer(answer, at: position) }
             outer.send(action)
         }
     }
@@ -165,9 +166,9 @@ package final class FaultLayer: RequestHandler {
         of outer: Responder, recording: Responder, key: String, position: JournalPosition, arrival: Double
     ) {
         guard !recording.isCompleted else { return }
-        outer.onCancel { [self] in
+        outer.onCancel { [weak self] in
             let answer = JournalAnswer(kind: "cancelled", durationMs: Self.elapsedMs(since: arrival))
-            state.withLock { $0.journals[key]?.setAnswer(answer, at: position, ifUnanswered: true) }
+            self?.state.withLock { $0.journals[key]?.setAnswer(answer, at: position, ifUnanswered: true) }
             recording.cancel()
         }
     }
