@@ -138,6 +138,20 @@ import Testing
         #expect(RunReport(client: "c", summary: summary, results: [flaky]).exitCode == 0)
     }
 
+    @Test func anUnexpectedTimeoutIsRetriedAloneAnExpectedOneIsNot() throws {
+        let catalog = Dictionary(uniqueKeysWithValues: ConformanceCatalog.all().map { ($0.id, $0) })
+        // A 100 ms delay raced against an unscaled 300 ms timeout: a timeout there is the machine's.
+        let short = try #require(catalog["faults.request.delay-short"])
+        #expect(FlakyRetry.timedOutUnexpectedly(short, observed: [.timeout]))
+        #expect(!FlakyRetry.timedOutUnexpectedly(short, observed: [.acknowledgment]))
+        #expect(!FlakyRetry.timedOutUnexpectedly(short, observed: []))
+        // Where a timeout is what the case expects, it is the verdict, never a reason to retry.
+        let long = try #require(catalog["faults.request.delay-long"])
+        #expect(!FlakyRetry.timedOutUnexpectedly(long, observed: [.timeout]))
+        let tolerated = ConformanceCase.test("p.t.tolerates", steps: [.time], expected: [], tolerated: [.timeout])
+        #expect(!FlakyRetry.timedOutUnexpectedly(tolerated, observed: [.timeout]))
+    }
+
     /// The first attempt of each case hangs; the retry answers at once.
     @Test func runnerRetriesAloneReportsFlakyAndBacksOff() async throws {
         let attempts = Mutex<[String: Int]>([:])

@@ -162,8 +162,8 @@ struct CaseExecutor: Sendable {
                                            listenerFault: listenerFault,
                                            failingStep: outcome == .fail ? TimelineModel.failingStep(in: detail) : nil,
                                            failed: outcome == .fail)
-        return finish(outcome, detail, observed: observed, wireLog: Array(wireLog), missedTime: budgetExceeded != nil,
-                      timeline: timeline)
+        let missedTime = budgetExceeded != nil || FlakyRetry.timedOutUnexpectedly(testCase, observed: observed)
+        return finish(outcome, detail, observed: observed, wireLog: Array(wireLog), missedTime: missedTime, timeline: timeline)
     }
 
     private func cleanup(keys: CaseKeys, listenerPort: Int?, planInstalled: Bool) async {

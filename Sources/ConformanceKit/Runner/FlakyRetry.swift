@@ -9,6 +9,16 @@ public enum FlakyRetry {
         result.outcome == .fail && result.missedTime
     }
 
+    /// Whether the client reported `PNTimeoutCategory` in a case that neither expects nor tolerates
+    /// one. On an over-committed machine a reply can come after the client's timeout (a case that
+    /// races a fault delay against a timeout keeps both unscaled), so such a failure counts as time
+    /// that ran out and is retried alone; a client whose timeout fires early fails the retry too.
+    public static func timedOutUnexpectedly(_ testCase: ConformanceCase, observed: [StatusCategory]) -> Bool {
+        guard observed.contains(.timeout) else { return false }
+        let allowed = testCase.expected + testCase.tolerated + testCase.alternatives.flatMap(\.categories)
+        return !allowed.contains(.timeout)
+    }
+
     /// The result to report: `flaky` when the retry passed (or ended non-strict), carrying the
     /// first attempt's failure; otherwise the retry's failure, noting it failed twice.
     public static func classify(first: CaseResult, retry: CaseResult) -> CaseResult {
