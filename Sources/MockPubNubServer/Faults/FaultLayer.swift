@@ -166,10 +166,11 @@ package final class FaultLayer: RequestHandler {
         of outer: Responder, recording: Responder, key: String, position: JournalPosition, arrival: Double
     ) {
         guard !recording.isCompleted else { return }
-        outer.onCancel { [weak self] in
+        // Weakly: `recording` keeps `outer`; whoever still answers the request (the service) keeps `recording`.
+        outer.onCancel { [weak self, weak recording] in
             let answer = JournalAnswer(kind: "cancelled", durationMs: Self.elapsedMs(since: arrival))
             self?.state.withLock { $0.journals[key]?.setAnswer(answer, at: position, ifUnanswered: true) }
-            recording.cancel()
+            recording?.cancel()
         }
     }
 
