@@ -77,23 +77,7 @@ import Testing
     /// The events of `session` up to the first that `stop` accepts (at most `seconds`, scaled).
     static func events(of session: any ClientSession, within seconds: Double,
                        until stop: @escaping @Sendable (ClientEvent) -> Bool) async -> [ClientEvent] {
-        await withTaskGroup(of: [ClientEvent]?.self) { group in
-            group.addTask {
-                var seen: [ClientEvent] = []
-                for await event in session.events {
-                    seen.append(event)
-                    if stop(event) { return seen }
-                }
-                return seen
-            }
-            group.addTask {
-                try? await Task.sleep(for: TestTime.duration(seconds))
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first ?? []
-        }
+        await collect(session.events, within: seconds, until: stop)
     }
 
     static func message(_ event: ClientEvent) -> MessageEvent? {

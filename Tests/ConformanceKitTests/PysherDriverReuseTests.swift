@@ -26,24 +26,8 @@ import Testing
 
     /// The observations of `session` up to the first that `stop` accepts (at most `seconds`, scaled).
     static func observations(of session: any PusherClientSession, within seconds: Double,
-                             until stop: @escaping @Sendable (PusherObservation) -> Bool) async -> [PusherObservation] {
-        await withTaskGroup(of: [PusherObservation]?.self) { group in
-            group.addTask {
-                var seen: [PusherObservation] = []
-                for await observation in session.events {
-                    seen.append(observation)
-                    if stop(observation) { return seen }
-                }
-                return seen
-            }
-            group.addTask {
-                try? await Task.sleep(for: TestTime.duration(seconds))
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first ?? []
-        }
+                       until stop: @escaping @Sendable (PusherObservation) -> Bool) async -> [PusherObservation] {
+        await collect(session.events, within: seconds, until: stop)
     }
 
     static func isConnected(_ observation: PusherObservation) -> Bool {
