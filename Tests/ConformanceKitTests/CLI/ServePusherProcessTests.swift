@@ -112,7 +112,9 @@ struct ServePusherProcessTests {
     /// process scores what the in-process run scores, case by case: per-case apps, peers, closes,
     /// the auth endpoint and signed triggers over `/__admin/pusher/` and `/apps/`, wss on its TLS
     /// listener; a second run against the same server (apps already there) passes again.
-    @Test func runFamilyPusherAgainstAServeProcessMatchesTheInProcessRun() async throws {
+    @Test(.disabled(if: TestTime.environmentFactor > 1,
+                    "under a sanitizer's time scale: the instrumented serve misses the admin client's fixed 5 s request timeout (AdminHTTPPusherServer.requestTimeout is not stretched by --time-scale); .ci/run compares both modes uninstrumented"))
+    func runFamilyPusherAgainstAServeProcessMatchesTheInProcessRun() async throws {
         let server = try HarnessProcess.Server(["--port", "0", "--tls-port", "0", "--quiet", "--pusher-app", "1234:ci-key:ci-secret"])
         guard let portText = await server.line(after: "listening on http://127.0.0.1:"), let port = Int(portText),
               let tlsText = await server.line(after: "listening on https://127.0.0.1:"), let tlsPort = Int(tlsText.prefix { $0.isNumber }) else {
