@@ -22,7 +22,7 @@ struct PysherEndToEndTests {
     @Test(
         .enabled(if: python != nil, "pysher and pusher (PyPI) are not both installed: set PUSHER_HTTP_PYTHON or run .ci/run, which installs them"),
         .timeLimit(.minutes(3)))
-    func pysherReceivesWhatTheLibraryTriggers() async throws {
+    func pysherReceivesWhatTheLibraryTriggers() throws {
         let python = try #require(Self.python)
         let service = PusherService(apps: [PusherAppArgument.demo])
         var configuration = MockServerConfiguration.loopback()
@@ -35,8 +35,7 @@ struct PysherEndToEndTests {
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("pysher-e2e-\(UUID().uuidString).py")
         try Self.script.write(to: script, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: script) }
-        // Through the gate: the script runs for seconds, on a thread of its own, not a pool thread.
-        let result = try await PythonTestGate.run { Result { try runPythonScript(python, arguments: [script.path, String(port)], seconds: 120) } }.get()
+        let result = try runPythonScript(python, arguments: [script.path, String(port)], seconds: 120)
         #expect(result.status == 0, "\(result.output)")
         let lines = result.output.split(separator: "\n").map(String.init)
         #expect(lines.contains(#"users {"users": [{"id": "py-1"}]}"#), "\(result.output)")
