@@ -105,7 +105,7 @@ let package = Package(
         .testTarget(name: "HarnessJSONTests", dependencies: ["HarnessJSON", "HarnessTesting", "PubNubCrypto"], swiftSettings: strict),
         .testTarget(name: "HarnessPrimitivesTests", dependencies: ["HarnessPrimitives"], swiftSettings: strict),
         .testTarget(name: "HarnessHTTPTests", dependencies: ["HarnessHTTP"], swiftSettings: strict),
-        .testTarget(name: "MockPusherTests", dependencies: ["HarnessJSON", "MockPusher"], swiftSettings: strict),
+        .testTarget(name: "MockPusherTests", dependencies: ["HarnessJSON", "HarnessTesting", "MockPusher"], swiftSettings: strict),
         .testTarget(name: "PubNubTokenTests", dependencies: ["PubNubToken", "HarnessJSON", "PubNubCrypto"], swiftSettings: strict),
         .testTarget(name: "PubNubCryptoTests", dependencies: ["HarnessTesting", "PubNubCrypto"], swiftSettings: strict),
         .testTarget(

@@ -149,27 +149,16 @@ import Testing
 @Suite struct PythonDriverReuseTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// An interpreter with the `pubnub` package (the venv `.ci/run` makes), if there is one.
-    static let python: String? = {
-        let environment = ProcessInfo.processInfo.environment
-        let venv = (environment["PUBNUB_SDK_VENV"] ?? ((environment["TMPDIR"] ?? "/tmp") + "/pubnub-harness-ci-venv")) + "/bin/python"
-        return [environment["PUSHER_HTTP_PYTHON"], venv].compactMap { $0 }.first { candidate in
-            guard FileManager.default.isExecutableFile(atPath: candidate) else { return false }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: candidate)
-            process.arguments = ["-c", "import pubnub"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            guard (try? process.run()) != nil else { return false }
-            process.waitUntilExit()
-            return process.terminationStatus == 0
-        }
-    }()
+    /// The interpreter (see ``PythonInterpreters``), nil when none can import `pubnub`.
+    static func python() async -> String? {
+        await PythonInterpreters.first(of: PythonInterpreters.candidates(environment: ["PUSHER_HTTP_PYTHON"], systemPython: false),
+                                       importing: "pubnub")
+    }
 
-    @Test(.enabled(if: python != nil, "the pubnub package (PyPI) is not installed: set PUBNUB_SDK_VENV or run .ci/run, which installs it"),
+    @Test(.enabled("the pubnub package (PyPI) is not installed: set PUBNUB_SDK_VENV or run .ci/run, which installs it") { await python() != nil },
           .timeLimit(.minutes(2)), arguments: ["sync", "asyncio"])
     func aReusedSDKDriverShowsTheNextCaseNothingOfThePrevious(flavour: String) async throws {
-        let python = try #require(Self.python)
+        let python = try #require(await Self.python())
         let (server, stop) = try await IntegrationHarness.startServer()
         let driver = Self.root.appendingPathComponent("Drivers/python/pubnub_driver.py").path
         let client = try #require(await ExternalProcessClient(

@@ -137,7 +137,10 @@ extension JournalEntry {
 enum TestPacing {
     private static let cached = Mutex<Double?>(nil)
 
+    /// The time scale for an in-process run, once the pool has worked through the test run's
+    /// first burst (the runner's budgets are wall-clock ones; see ``ProgressTime/settle(limit:streak:)``).
     static func scale() async -> Double {
+        await ProgressTime.settle()
         if let known = cached.withLock({ $0 }) { return known }
         // The runner's own probe (what `run --time-scale auto` would choose), or the test suite's
         // load probe and HARNESS_TEST_TIME_SCALE when they call for more.

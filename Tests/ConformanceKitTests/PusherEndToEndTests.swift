@@ -9,6 +9,7 @@ import Testing
 @Suite(.timeLimit(.minutes(3))) struct PusherEndToEndTests {
     @Test func builtInPusherClientPassesTheWholeFamily() async throws {
         let cases = PusherCatalog.all()
+        await ProgressTime.settle()  // the runner's budgets are wall-clock ones
         let scale = TimeScale.fromProbe(await MachineProbe.measured())
         let runner = PusherRunner(client: BuiltInPusherClient(), options: RunOptions(seed: 11, concurrency: 4, timeScale: scale.factor))
         let report = try await PusherRunGate.exclusive { try await runner.run(cases) }

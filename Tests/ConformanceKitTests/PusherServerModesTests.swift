@@ -23,6 +23,7 @@ import Testing
         let server = try InProcessPusherServer.start()
         let remote = try AdminHTTPPusherServer(address: "127.0.0.1:\(server.port)", tlsAddress: server.tlsPort.map { "127.0.0.1:\($0)" })
         let cases = try PusherCatalog.select(PusherCatalog.all(), groups: [], ids: Self.selection)
+        await ProgressTime.settle()  // the runner's budgets are wall-clock ones
         let scale = TimeScale.fromProbe(await MachineProbe.measured())
         let options = RunOptions(seed: 5, concurrency: 4, timeScale: scale.factor)
         let report = try await PusherRunGate.exclusive { await PusherRunner(client: BuiltInPusherClient(), options: options).run(cases, on: remote) }

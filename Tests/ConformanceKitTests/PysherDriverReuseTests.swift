@@ -7,22 +7,11 @@ import Testing
 /// pysher's driver (Drivers/pysher) serving two cases in one process: the second sees no event
 /// of the first's subscription, and the first case's connection is closed before the second starts.
 @Suite struct PysherDriverReuseTests {
-    /// An interpreter with pysher (the venv `.ci/run` makes), if there is one.
-    static let python: String? = {
-        let environment = ProcessInfo.processInfo.environment
-        let venv = (environment["PUBNUB_SDK_VENV"] ?? ((environment["TMPDIR"] ?? "/tmp") + "/pubnub-harness-ci-venv")) + "/bin/python"
-        return [environment["PUSHER_HTTP_PYTHON"], venv].compactMap { $0 }.first { candidate in
-            guard FileManager.default.isExecutableFile(atPath: candidate) else { return false }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: candidate)
-            process.arguments = ["-c", "import pysher"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            guard (try? process.run()) != nil else { return false }
-            process.waitUntilExit()
-            return process.terminationStatus == 0
-        }
-    }()
+    /// The interpreter (see ``PythonInterpreters``), nil when none can import `pysher`.
+    static func python() async -> String? {
+        await PythonInterpreters.first(of: PythonInterpreters.candidates(environment: ["PUSHER_HTTP_PYTHON"], systemPython: false),
+                                       importing: "pysher")
+    }
 
     /// The observations of `session` up to the first that `stop` accepts (at most `seconds`, scaled).
     static func observations(of session: any PusherClientSession, within seconds: Double,
@@ -45,10 +34,10 @@ import Testing
         return nil
     }
 
-    @Test(.enabled(if: python != nil, "pysher (PyPI) is not installed: set PUBNUB_SDK_VENV or run .ci/run, which installs it"),
+    @Test(.enabled("pysher (PyPI) is not installed: set PUBNUB_SDK_VENV or run .ci/run, which installs it") { await python() != nil },
           .timeLimit(.minutes(2)))
     func aReusedPysherDriverShowsTheNextCaseNothingOfThePrevious() async throws {
-        let python = try #require(Self.python)
+        let python = try #require(await Self.python())
         let app = PusherRunner.app(for: PusherCase("pusher.t.driver-reuse", "", spec: "", steps: []))
         let server = try InProcessPusherServer.start(apps: [app], tls: false)
         let driver = PythonDriverReuseTests.root.appendingPathComponent("Drivers/pysher/pysher_driver.py").path

@@ -2,7 +2,7 @@
 import HarnessTesting
 
 /// The elements of `stream` up to and including the first that `stop` accepts; empty when none
-/// came within `seconds` (scaled for the machine).
+/// came within `seconds` (scaled for the machine, counted in ``ProgressTime``).
 func collect<Element: Sendable>(_ stream: AsyncStream<Element>, within seconds: Double,
                                 until stop: @escaping @Sendable (Element) -> Bool) async -> [Element] {
     await withTaskGroup(of: [Element]?.self) { group in
@@ -15,7 +15,7 @@ func collect<Element: Sendable>(_ stream: AsyncStream<Element>, within seconds: 
             return seen
         }
         group.addTask {
-            try? await Task.sleep(for: TestTime.duration(seconds))
+            await ProgressTime.sleep(for: TestTime.duration(seconds))
             return nil
         }
         let first = await group.next() ?? nil

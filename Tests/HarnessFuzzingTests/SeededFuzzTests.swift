@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import Foundation
 import HarnessFuzzing
+import HarnessTesting
 import Testing
 
 /// Every fuzz entry point on its seed corpus (Fixtures/fuzz/<target>/) plus a bounded number of
@@ -13,7 +14,13 @@ import Testing
     static let budget: Duration = .milliseconds(1500)
 
     @Test(arguments: FuzzTarget.allCases)
-    func seedsAndMutationsKeepTheInvariants(target: FuzzTarget) throws {
+    func seedsAndMutationsKeepTheInvariants(target: FuzzTarget) async throws {
+        // Up to `budget` of computing: on a thread of its own, not one of the test pool's few.
+        try await offThePool { try fuzz(target) }
+    }
+
+    /// The seed corpus, then seeded mutations until `maximum` or the budget.
+    func fuzz(_ target: FuzzTarget) throws {
         let seeds = try FuzzCorpus.load(FuzzCorpus.folder(for: target, root: Self.root))
         #expect(seeds.count >= 8, "the seed corpus of \(target.rawValue) is missing or thin")
         for seed in seeds {

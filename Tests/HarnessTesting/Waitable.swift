@@ -34,7 +34,8 @@ package final class Waitable<Item: Sendable>: Sendable {
         for continuation in resumed { continuation.resume(returning: snapshot) }
     }
 
-    /// Waits until `predicate` holds for the items; nil after `timeout` seconds times ``TestTime/scale``.
+    /// Waits until `predicate` holds for the items; nil after `timeout` seconds times ``TestTime/scale``
+    /// of ``ProgressTime`` (time the test could have run in).
     package func wait(timeout: Double = 5, until predicate: @escaping @Sendable ([Item]) -> Bool) async -> [Item]? {
         let id = state.withLock { s in
             s.nextID += 1
@@ -51,7 +52,9 @@ package final class Waitable<Item: Sendable>: Sendable {
                 return
             }
             Task {
-                try? await Task.sleep(for: TestTime.duration(timeout))
+                await ProgressTime.sleep(for: TestTime.duration(timeout)) {
+                    self.state.withLock { s in s.waiters[id] == nil }
+                }
                 let expired = self.state.withLock { s in s.waiters.removeValue(forKey: id) }
                 expired?.continuation.resume(returning: nil)
             }

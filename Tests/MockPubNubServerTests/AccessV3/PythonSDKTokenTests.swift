@@ -11,21 +11,17 @@ import Testing
 /// before the tests), else `python3`; when none can import `pubnub` the test reports itself skipped.
 @Suite("Access Manager v3: the official PubNub Python SDK")
 struct PythonSDKTokenTests {
-    static let python: String? = {
-        let environment = ProcessInfo.processInfo.environment
-        let venv = (environment["TMPDIR"] ?? "/tmp") + "/pubnub-harness-ci-venv/bin/python"
-        let candidates = [environment["PUBNUB_SDK_PYTHON"], venv, "/usr/bin/python3"].compactMap { $0 }
-        return candidates.first { candidate in
-            FileManager.default.isExecutableFile(atPath: candidate)
-                && (try? runPythonScript(candidate, arguments: ["-c", "import pubnub.pubnub"], seconds: 60).status) == 0
-        }
-    }()
+    /// The interpreter (see ``PythonInterpreters``), nil when none can import `pubnub.pubnub`.
+    static func python() async -> String? {
+        await PythonInterpreters.first(of: PythonInterpreters.candidates(environment: ["PUBNUB_SDK_PYTHON"], systemPython: true),
+                                       importing: "pubnub.pubnub")
+    }
 
     @Test(
-        .enabled(if: python != nil, "the PubNub Python SDK (PyPI pubnub) is not installed: set PUBNUB_SDK_PYTHON or run .ci/run, which installs it"),
+        .enabled("the PubNub Python SDK (PyPI pubnub) is not installed: set PUBNUB_SDK_PYTHON or run .ci/run, which installs it") { await python() != nil },
         .timeLimit(.minutes(3)))
     func grantParseSetAndRevokeEndToEnd() async throws {
-        let python = try #require(Self.python)
+        let python = try #require(await Self.python())
         var configuration = MockServerConfiguration.loopback(tls: false)
         configuration.eventLoopCount = 1
         configuration.keysets = [Keyset(subscribeKey: "py-sub", publishKey: "py-pub", secretKey: "py-secret")]

@@ -11,14 +11,11 @@ import Testing
 /// else `python3`; when none of them can import `pubnub` the test is reported as skipped with that reason.
 @Suite("App Context: the official PubNub Python SDK")
 struct ObjectsPythonSDKTests {
-    static let python: String? = {
-        let venv = (ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp") + "/pubnub-harness-ci-venv/bin/python"
-        let candidates = [ProcessInfo.processInfo.environment["PUBNUB_PYTHON"], venv, "/usr/bin/python3"].compactMap { $0 }
-        return candidates.first { candidate in
-            FileManager.default.isExecutableFile(atPath: candidate)
-                && (try? runPythonScript(candidate, arguments: ["-c", "import pubnub.pubnub"], seconds: 60).status) == 0
-        }
-    }()
+    /// The interpreter (see ``PythonInterpreters``), nil when none can import `pubnub.pubnub`.
+    static func python() async -> String? {
+        await PythonInterpreters.first(of: PythonInterpreters.candidates(environment: ["PUBNUB_PYTHON"], systemPython: true),
+                                       importing: "pubnub.pubnub")
+    }
 
     static let script = #"""
 import json, sys
@@ -51,10 +48,10 @@ pubnub.stop()
 """#
 
     @Test(
-        .enabled(if: python != nil, "the pubnub SDK (PyPI) is not installed: set PUBNUB_PYTHON or run .ci/run, which installs it"),
+        .enabled("the pubnub SDK (PyPI) is not installed: set PUBNUB_PYTHON or run .ci/run, which installs it") { await python() != nil },
         .timeLimit(.minutes(2)))
     func setUUIDMetadataAndGetMemberships() async throws {
-        let python = try #require(Self.python)
+        let python = try #require(await Self.python())
         let server = try MockServer(configuration: .loopback())
         let port = try server.start().port
         defer { server.stop() }

@@ -12,20 +12,17 @@ import Testing
 /// else `python3`; when none of them can import `pubnub` the test is reported as skipped with that reason.
 @Suite("Files: the official PubNub Python SDK")
 struct PubNubPythonFilesTests {
-    static let python: String? = {
-        let venv = (ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp") + "/pubnub-harness-ci-venv/bin/python"
-        let candidates = [ProcessInfo.processInfo.environment["PUBNUB_PYTHON"], venv, "/usr/bin/python3"].compactMap { $0 }
-        return candidates.first { candidate in
-            FileManager.default.isExecutableFile(atPath: candidate)
-                && (try? runPythonScript(candidate, arguments: ["-c", "import pubnub.pubnub"], seconds: 60).status) == 0
-        }
-    }()
+    /// The interpreter (see ``PythonInterpreters``), nil when none can import `pubnub.pubnub`.
+    static func python() async -> String? {
+        await PythonInterpreters.first(of: PythonInterpreters.candidates(environment: ["PUBNUB_PYTHON"], systemPython: true),
+                                       importing: "pubnub.pubnub")
+    }
 
     @Test(
-        .enabled(if: python != nil, "the pubnub SDK (PyPI) is not installed: set PUBNUB_PYTHON or run .ci/run, which installs it"),
+        .enabled("the pubnub SDK (PyPI) is not installed: set PUBNUB_PYTHON or run .ci/run, which installs it") { await python() != nil },
         .timeLimit(.minutes(2)))
     func sendListDownloadAndDeleteWithTheOfficialSDK() async throws {
-        let python = try #require(Self.python)
+        let python = try #require(await Self.python())
         let server = try EndToEndServer()
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("pubnub-files-e2e-\(UUID().uuidString).py")
         try Self.script.write(to: script, atomically: true, encoding: .utf8)

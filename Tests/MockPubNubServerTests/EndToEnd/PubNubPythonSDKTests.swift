@@ -11,20 +11,17 @@ import Testing
 /// when neither can import `pubnub` the test is reported as skipped with that reason.
 @Suite("PubNub: the official Python SDK's push, filter and wildcard APIs")
 struct PubNubPythonSDKTests {
-    static let python: String? = {
-        let venv = (ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp") + "/pubnub-harness-ci-venv/bin/python"
-        let candidates = [ProcessInfo.processInfo.environment["PUBNUB_PYTHON"], venv].compactMap { $0 }
-        return candidates.first { candidate in
-            FileManager.default.isExecutableFile(atPath: candidate)
-                && (try? runPythonScript(candidate, arguments: ["-c", "import pubnub"], seconds: 60).status) == 0
-        }
-    }()
+    /// The interpreter (see ``PythonInterpreters``), nil when none can import `pubnub`.
+    static func python() async -> String? {
+        await PythonInterpreters.first(of: PythonInterpreters.candidates(environment: ["PUBNUB_PYTHON"], systemPython: false),
+                                       importing: "pubnub")
+    }
 
     @Test(
-        .enabled(if: python != nil, "the PubNub Python SDK is not installed: set PUBNUB_PYTHON or run .ci/run, which installs it"),
+        .enabled("the PubNub Python SDK is not installed: set PUBNUB_PYTHON or run .ci/run, which installs it") { await python() != nil },
         .timeLimit(.minutes(3)))
     func officialSDKRegistersPushFiltersAndSubscribesToAWildcard() async throws {
-        let python = try #require(Self.python)
+        let python = try #require(await Self.python())
         let server = try EndToEndServer()
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("pubnub-sdk-e2e-\(UUID().uuidString).py")
         try Self.script.write(to: script, atomically: true, encoding: .utf8)

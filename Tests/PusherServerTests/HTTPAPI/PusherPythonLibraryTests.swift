@@ -13,20 +13,17 @@ import Testing
 /// else `python3`; when none of them can import `pusher` the test is reported as skipped with that reason.
 @Suite("Pusher HTTP API: the official pusher Python library")
 struct PusherPythonLibraryTests {
-    static let python: String? = {
-        let venv = (ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp") + "/pubnub-harness-ci-venv/bin/python"
-        let candidates = [ProcessInfo.processInfo.environment["PUSHER_HTTP_PYTHON"], venv, "/usr/bin/python3"].compactMap { $0 }
-        return candidates.first { candidate in
-            FileManager.default.isExecutableFile(atPath: candidate)
-                && (try? runPythonScript(candidate, arguments: ["-c", "import pusher"], seconds: 60).status) == 0
-        }
-    }()
+    /// The interpreter (see ``PythonInterpreters``), nil when none can import `pusher`.
+    static func python() async -> String? {
+        await PythonInterpreters.first(of: PythonInterpreters.candidates(environment: ["PUSHER_HTTP_PYTHON"], systemPython: true),
+                                       importing: "pusher")
+    }
 
     @Test(
-        .enabled(if: python != nil, "the pusher library (PyPI) is not installed: set PUSHER_HTTP_PYTHON or run .ci/run, which installs it"),
+        .enabled("the pusher library (PyPI) is not installed: set PUSHER_HTTP_PYTHON or run .ci/run, which installs it") { await python() != nil },
         .timeLimit(.minutes(3)))
     func officialLibraryTalksToTheMock() async throws {
-        let python = try #require(Self.python)
+        let python = try #require(await Self.python())
         let app = PusherApp(id: "3", key: "278d425bdf160c739803", secret: "7ad3773142a6692b25b8")
         // The composition `serve` runs: PusherService (WebSocket, HTTP API) with webhooks to a receiver.
         let receiver = try WebhookReceiver()

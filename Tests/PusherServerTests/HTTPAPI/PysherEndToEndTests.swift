@@ -15,15 +15,17 @@ import Testing
 /// the test is reported as skipped with that reason (`.ci/run` installs both).
 @Suite("Pusher end to end: pysher and the official pusher library")
 struct PysherEndToEndTests {
-    static let python: String? = PusherPythonLibraryTests.python.flatMap { python in
-        (try? runPythonScript(python, arguments: ["-c", "import pusher, pysher"], seconds: 60).status) == 0 ? python : nil
+    /// The interpreter (see ``PythonInterpreters``), nil when none can import `pusher, pysher`.
+    static func python() async -> String? {
+        await PythonInterpreters.first(of: PythonInterpreters.candidates(environment: ["PUSHER_HTTP_PYTHON"], systemPython: true),
+                                       importing: "pusher, pysher")
     }
 
     @Test(
-        .enabled(if: python != nil, "pysher and pusher (PyPI) are not both installed: set PUSHER_HTTP_PYTHON or run .ci/run, which installs them"),
+        .enabled("pysher and pusher (PyPI) are not both installed: set PUSHER_HTTP_PYTHON or run .ci/run, which installs them") { await python() != nil },
         .timeLimit(.minutes(3)))
-    func pysherReceivesWhatTheLibraryTriggers() throws {
-        let python = try #require(Self.python)
+    func pysherReceivesWhatTheLibraryTriggers() async throws {
+        let python = try #require(await Self.python())
         let service = PusherService(apps: [PusherAppArgument.demo])
         var configuration = MockServerConfiguration.loopback()
         configuration.extensions = service.extensions
@@ -35,7 +37,8 @@ struct PysherEndToEndTests {
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("pysher-e2e-\(UUID().uuidString).py")
         try Self.script.write(to: script, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: script) }
-        let result = try runPythonScript(python, arguments: [script.path, String(port)], seconds: 120)
+        // Through the gate: the script runs for seconds, on a thread of its own, not a pool thread.
+        let result = try await PythonTestGate.run { Result { try runPythonScript(python, arguments: [script.path, String(port)], seconds: 120) } }.get()
         #expect(result.status == 0, "\(result.output)")
         let lines = result.output.split(separator: "\n").map(String.init)
         #expect(lines.contains(#"users {"users": [{"id": "py-1"}]}"#), "\(result.output)")
