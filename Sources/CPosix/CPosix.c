@@ -164,6 +164,7 @@ const uint32_t cposix_EPOLLRDHUP = EPOLLRDHUP;
 const uint32_t cposix_EPOLLHUP = EPOLLHUP;
 const uint32_t cposix_EPOLLERR = EPOLLERR;
 const uint32_t cposix_EPOLLET = EPOLLET;
+const int cposix_SOCK_STREAM = SOCK_STREAM;
 const int cposix_SOCK_NONBLOCK = SOCK_NONBLOCK;
 const int cposix_SOCK_CLOEXEC = SOCK_CLOEXEC;
 

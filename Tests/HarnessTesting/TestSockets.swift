@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CPosix
 import Foundation
 import Glibc
 
@@ -6,7 +7,7 @@ import Glibc
 package enum TestSockets {
     /// A blocking TCP socket connected to 127.0.0.1:port with send/receive timeouts, or -errno.
     package static func connectLoopback(port: UInt16, timeoutMilliseconds: Int) -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = socket(AF_INET, cposix_SOCK_STREAM | cposix_SOCK_CLOEXEC, 0)
         guard fd >= 0 else { return -errno }
         var timeout = timeval(tv_sec: timeoutMilliseconds / 1000, tv_usec: (timeoutMilliseconds % 1000) * 1000)
         _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -27,7 +28,7 @@ package enum TestSockets {
 
     /// A listening socket on 127.0.0.1 port 0 and the port it got.
     package static func listenLoopback() throws -> (fd: Int32, port: UInt16) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = socket(AF_INET, cposix_SOCK_STREAM | cposix_SOCK_CLOEXEC, 0)
         guard fd >= 0 else { throw TestSocketError(step: "socket", code: errno) }
         var address = loopback(port: 0)
         let bound = withUnsafePointer(to: &address) {

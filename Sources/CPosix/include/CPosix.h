@@ -71,6 +71,7 @@ extern const uint32_t cposix_EPOLLRDHUP;
 extern const uint32_t cposix_EPOLLHUP;
 extern const uint32_t cposix_EPOLLERR;
 extern const uint32_t cposix_EPOLLET;
+extern const int cposix_SOCK_STREAM;
 extern const int cposix_SOCK_NONBLOCK;
 extern const int cposix_SOCK_CLOEXEC;
 /// pthread_timedjoin_np with a relative timeout: 0 when joined, ETIMEDOUT while the thread still runs.
