@@ -135,7 +135,7 @@ public final class PubNubService: RequestHandler {
 
     private func drain(_ keyspace: Keyspace) {
         let (waiters, timers) = keyspace.state.withLock { state in
-            let waiters = Array(state.waiters.values)
+            let waiters = state.waiters.removeAll()
             let timers = state.members.values.flatMap { Array($0.timers.values) }
             state = KeyspaceState()
             return (waiters, timers)
@@ -191,10 +191,15 @@ public final class PubNubService: RequestHandler {
 
     func flush(_ outbox: Outbox, keyspace: Keyspace, env: ServiceEnvironment) {
         for work in outbox.cancels { work.cancel() }
+        // A presence timer lives as long as its timeout (minutes), one per present uuid: it keeps
+        // the key and keyset and builds the environment when it fires, not a copy of it.
+        let subscribeKey = env.subscribeKey, keyset = env.keyset
         for request in outbox.presenceTimers {
+            let uuid = request.uuid, generation = request.generation
             let work = scheduler.schedule(after: .seconds(request.seconds)) { [weak self, weak keyspace] in
                 guard let self, let keyspace else { return }
-                self.presenceTimerFired(keyspace, env: env, uuid: request.uuid, generation: request.generation)
+                self.presenceTimerFired(
+                    keyspace, env: self.environment(subscribeKey, keyset: keyset), uuid: uuid, generation: generation)
             }
             let kept = keyspace.state.withLock {
                 $0.storePresenceTimer(uuid: request.uuid, generation: request.generation, work: work)
