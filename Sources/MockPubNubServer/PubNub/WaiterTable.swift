@@ -189,11 +189,17 @@ struct WaiterTable {
 
     /// Frees `slot` (its id goes stale) and returns what it held; the caller fixes its subscription's list.
     private mutating func release(_ slot: Int, format: SubscribeFormat) -> Parked {
-        let old = slots[slot]
-        slots[slot] = Slot(generation: old.generation &+ 1)
+        // Moved out of the slot, not copied: no reference counting beyond the hand-over.
+        var responder: Responder?
+        var timer: (any ScheduledWork)?
+        swap(&responder, &slots[slot].responder)
+        swap(&timer, &slots[slot].timer)
+        slots[slot].generation &+= 1
+        slots[slot].subscription = -1
+        slots[slot].position = -1
         freeSlots.append(Int32(slot))
         count -= 1
-        return Parked(responder: old.responder!, cursor: old.cursor, timer: old.timer, format: format)
+        return Parked(responder: responder!, cursor: slots[slot].cursor, timer: timer, format: format)
     }
 
     private static func indexKeys(_ subscription: SubscriptionSet) -> [WaiterIndexKey] {
