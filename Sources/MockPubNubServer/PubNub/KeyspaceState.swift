@@ -17,16 +17,6 @@ enum WaiterIndexKey: Hashable {
     case group(String)
 }
 
-/// A parked subscribe long-poll.
-struct Waiter {
-    var responder: Responder
-    var subscription: SubscriptionSet
-    var cursor: UInt64
-    var timer: (any ScheduledWork)?
-    /// How its answer is written (v2, or the legacy v1 array).
-    var format = SubscribeFormat.v2
-}
-
 /// Side effects gathered under the keyspace lock and carried out after it is released.
 struct Outbox {
     /// Channels that received messages (wake their waiters before unlocking).
@@ -71,12 +61,8 @@ struct KeyspaceState {
     /// Interval presence mode: changes gathered per channel, and whether the timer runs.
     var intervalDeltas: [String: PresenceDeltas] = [:]
     var intervalTimerRunning = false
-    var waiters: [Int: Waiter] = [:]
-    /// Channel or group → the ids of the waiters reading it.
-    var waiterIndex: [WaiterIndexKey: Set<Int>] = [:]
-    var nextWaiterID = 0
-    /// How many parked waiters read a wildcard (`a.*`); the wake path looks wildcards up only when some do.
-    var wildcardWaiters = 0
+    /// Parked subscribe long-polls, indexed by the channels and groups they read.
+    var waiters = WaiterTable()
     var presenceGeneration: UInt64 = 0
     /// Uploaded files and upload URLs (file sharing).
     var files = FileStorage()
@@ -177,86 +163,44 @@ struct KeyspaceState {
         if groupsByChannel[channel]?.isEmpty == true { groupsByChannel.removeValue(forKey: channel) }
     }
 
-    private static func indexKeys(_ subscription: SubscriptionSet) -> [WaiterIndexKey] {
-        subscription.channels.map(WaiterIndexKey.channel) + subscription.groups.map(WaiterIndexKey.group)
-    }
-
-    mutating func park(_ waiter: Waiter) -> Int {
-        let id = nextWaiterID
-        nextWaiterID += 1
-        waiters[id] = waiter
-        for key in Self.indexKeys(waiter.subscription) { waiterIndex[key, default: []].insert(id) }
-        if !waiter.subscription.wildcards.isEmpty { wildcardWaiters += 1 }
-        return id
-    }
-
-    mutating func unpark(_ id: Int) -> Waiter? {
-        guard let waiter = waiters.removeValue(forKey: id) else { return nil }
-        if !waiter.subscription.wildcards.isEmpty { wildcardWaiters -= 1 }
-        for key in Self.indexKeys(waiter.subscription) {
-            guard let slot = waiterIndex.index(forKey: key) else { continue }
-            waiterIndex.values[slot].remove(id)
-            if waiterIndex.values[slot].isEmpty { waiterIndex.remove(at: slot) }
-        }
-        return waiter
-    }
-
-    /// The ids of waiters that read one of `channels` directly or through a group.
-    private func waiters(reading channels: Set<String>) -> Set<Int> {
-        var candidates = Set<Int>()
-        for channel in channels {
-            if let ids = waiterIndex[.channel(channel)] {
-                // The common case, one channel without groups, takes the set as it is.
-                if candidates.isEmpty { candidates = ids } else { candidates.formUnion(ids) }
-            }
-            let base = ChannelNames.base(channel)
-            let suffix = ChannelNames.isPresence(channel) ? ChannelNames.presenceSuffix : ""
-            for group in groupsByChannel[base] ?? [] {
-                if let ids = waiterIndex[.group(group + suffix)] { candidates.formUnion(ids) }
-            }
-            if wildcardWaiters > 0 {
-                for name in WildcardPattern.candidates(for: channel) {
-                    if let ids = waiterIndex[.channel(name)] { candidates.formUnion(ids) }
-                }
-            }
-        }
-        return candidates
-    }
-
     /// Answers every waiter that can now see a message on `outbox.touched`, rendering each
-    /// distinct (cursor, subscription) body once.
+    /// distinct (subscription, format, cursor) body once.
     mutating func wakeTouched(env: ServiceEnvironment, outbox: inout Outbox) {
         guard !outbox.touched.isEmpty, !waiters.isEmpty else {
             outbox.touched.removeAll()
             return
         }
-        let candidates = waiters(reading: Set(outbox.touched))
+        let groups = waiters.subscriptions(reading: Set(outbox.touched)) { groupsByChannel[$0] }
         outbox.touched.removeAll()
-        struct Key: Hashable { var cursor: UInt64; var subscription: SubscriptionSet; var format: SubscribeFormat }
+        guard !groups.isEmpty else { return }
         // The response is shared (its body bytes are copied on write only), so a publish to N
-        // identical long-polls renders one body, not N. Waiters parked by the same kind of client
-        // usually share their key, so the last one is checked before the dictionary.
-        var rendered: [Key: HTTPResponse?] = [:]
-        var last: (key: Key, response: HTTPResponse?)?
-        outbox.sends.reserveCapacity(outbox.sends.count + candidates.count)
-        outbox.cancels.reserveCapacity(outbox.cancels.count + candidates.count)
-        for id in candidates {
-            guard let waiter = waiters[id] else { continue }
-            let key = Key(cursor: waiter.cursor, subscription: waiter.subscription, format: waiter.format)
-            let response: HTTPResponse?
-            if let last, last.key == key {
-                response = last.response
-            } else if let cached = rendered[key] {
-                response = cached
-            } else {
-                response = pendingBody(for: waiter.subscription, after: waiter.cursor, env: env, format: waiter.format)
-                    .map { .pubNub(200, $0) }
-                rendered[key] = .some(response)
+        // identical long-polls renders one body, not N. Waiters of one subscription usually share
+        // their cursor, so the last one is checked before the dictionary.
+        for group in groups {
+            let parked = waiters.subscription(group)
+            // Rendered before any waiter is removed: one body per distinct cursor.
+            var rendered: [UInt64: HTTPResponse?] = [:]
+            var lastCursor: UInt64?
+            waiters.forEachCursor(of: group) { cursor in
+                guard cursor != lastCursor else { return }
+                lastCursor = cursor
+                if rendered[cursor] == nil {
+                    rendered[cursor] = .some(pendingBody(for: parked.subscription, after: cursor, env: env, format: parked.format)
+                        .map { .pubNub(200, $0) })
+                }
             }
-            last = (key, response)
-            guard let response, let removed = unpark(id) else { continue }
-            if let timer = removed.timer { outbox.cancels.append(timer) }
-            outbox.sends.append((removed.responder, response))
+            outbox.sends.reserveCapacity(outbox.sends.count + parked.slots.count)
+            outbox.cancels.reserveCapacity(outbox.cancels.count + parked.slots.count)
+            var last: (cursor: UInt64, response: HTTPResponse?)?
+            waiters.answer(group, { cursor in
+                if let last, last.cursor == cursor { return last.response }
+                let response = rendered[cursor] ?? nil
+                last = (cursor, response)
+                return response
+            }, { removed, response in
+                if let timer = removed.timer { outbox.cancels.append(timer) }
+                outbox.sends.append((removed.responder, response))
+            })
         }
     }
 }

@@ -2,10 +2,11 @@
 
 /// A uuid present on some channels: each channel remembers the generation of its last refresh;
 /// a presence timer for generation `g` expires the channels last refreshed at or before `g`.
+/// Both maps hold one or a few entries per uuid, so they are `SmallMap`s, not dictionaries.
 struct PresenceMember {
-    var channels: [String: UInt64] = [:]
+    var channels: SmallMap<String, UInt64> = [:]
     var timeout: Int
-    var timers: [UInt64: any ScheduledWork] = [:]
+    var timers: SmallMap<UInt64, any ScheduledWork> = [:]
 }
 
 // Interval ("announce max") mode, when a key enables it, is in Presence/PresenceInterval.swift.

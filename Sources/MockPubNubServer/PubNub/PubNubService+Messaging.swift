@@ -135,7 +135,9 @@ extension PubNubService {
             if let body = state.pendingBody(for: subscription, after: cursor, env: env, format: format) {
                 return .answer(.pubNub(200, body))
             }
-            return .parked(state.park(Waiter(responder: responder, subscription: subscription, cursor: cursor, format: format)))
+            return .parked(state.waiters.park(
+                WaiterTable.Parked(responder: responder, cursor: cursor, timer: nil, format: format),
+                subscription: subscription))
         }
         switch outcome {
         case .answer(let response):
@@ -145,17 +147,13 @@ extension PubNubService {
             // Holds the keyspace strongly so a poll parked during a reset still gets its idle answer;
             // the cycle (keyspace → waiter → timer → closure) ends when the timer runs or is cancelled.
             let timer = scheduler.schedule(after: configuration.longPollIdleTimeout) {
-                guard let waiter = keyspace.state.withLock({ $0.unpark(id) }) else { return }
+                guard let waiter = keyspace.state.withLock({ $0.waiters.unpark(id) }) else { return }
                 waiter.responder.send(.respond(.pubNub(200, waiter.format.emptyBody(cursor: waiter.cursor, region: region))))
             }
-            let stillParked = keyspace.state.withLock { state -> Bool in
-                guard state.waiters[id] != nil else { return false }
-                state.waiters[id]?.timer = timer
-                return true
-            }
+            let stillParked = keyspace.state.withLock { $0.waiters.setTimer(timer, for: id) }
             if !stillParked { timer.cancel() }
             responder.onCancel { [weak keyspace] in
-                keyspace?.state.withLock { $0.unpark(id) }?.timer?.cancel()
+                keyspace?.state.withLock { $0.waiters.unpark(id) }?.timer?.cancel()
             }
         }
     }

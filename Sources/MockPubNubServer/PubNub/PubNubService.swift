@@ -135,7 +135,7 @@ public final class PubNubService: RequestHandler {
 
     private func drain(_ keyspace: Keyspace) {
         let (waiters, timers) = keyspace.state.withLock { state in
-            let waiters = Array(state.waiters.values)
+            let waiters = state.waiters.removeAll()
             let timers = state.members.values.flatMap { Array($0.timers.values) }
             state = KeyspaceState()
             return (waiters, timers)
@@ -191,10 +191,17 @@ public final class PubNubService: RequestHandler {
 
     func flush(_ outbox: Outbox, keyspace: Keyspace, env: ServiceEnvironment) {
         for work in outbox.cancels { work.cancel() }
+        // A presence timer lives as long as its timeout (minutes), one per present uuid: it keeps
+        // the key's name and builds the environment when it fires, not a copy of it. The keyset
+        // is the key's registered one (it outlives resets, and the keyspace must still be alive).
+        let subscribeKey = env.subscribeKey
         for request in outbox.presenceTimers {
+            let uuid = request.uuid, generation = request.generation
             let work = scheduler.schedule(after: .seconds(request.seconds)) { [weak self, weak keyspace] in
                 guard let self, let keyspace else { return }
-                self.presenceTimerFired(keyspace, env: env, uuid: request.uuid, generation: request.generation)
+                let keyset = self.registry.withLock { $0[subscribeKey]?.keyset }
+                self.presenceTimerFired(
+                    keyspace, env: self.environment(subscribeKey, keyset: keyset), uuid: uuid, generation: generation)
             }
             let kept = keyspace.state.withLock {
                 $0.storePresenceTimer(uuid: request.uuid, generation: request.generation, work: work)
