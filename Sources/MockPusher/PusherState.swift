@@ -11,6 +11,9 @@ struct PusherState {
     var socketIDs: PusherSocketIDGenerator
     var timers = PusherDeadlineHeap()
     var nextGeneration: UInt64 = 1
+    /// The subscription list set last: an equal one (thousands of connections subscribed alike)
+    /// shares its storage.
+    var lastSubscriptions = PusherSubscriptionList()
 
     init(apps: [PusherApp], socketIDs: PusherSocketIDGenerator) {
         self.socketIDs = socketIDs

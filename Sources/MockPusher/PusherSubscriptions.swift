@@ -103,6 +103,7 @@ extension PusherState {
         }
         _ = updateChannel(appID, channel) { $0.subscribers.insert(connection) }
         connections[connection]?.subscriptions[channel] = PusherSubscription(presenceUserID: member?.userID)
+        connections[connection]?.subscriptions.share(with: &lastSubscriptions)
         if let member {
             joinPresence(member, channel: channel, connection: connection, appID: appID, into: &actions)
         } else {

@@ -20,12 +20,22 @@ public final class PusherJournal: Sendable {
             lastText = text
             return .text(text, truncated: truncated)
         }
+
+        /// Grows a full array by doubling, but never beyond `limit` entries (the trim point): a full
+        /// journal holds `limit` entries, not the next power of two.
+        mutating func reserveForAppend(upTo limit: Int) {
+            guard entries.count == entries.capacity, entries.count < limit else { return }
+            entries.reserveCapacity(min(limit, max(16, entries.count * 2)))
+        }
     }
 
     public let capacity: Int
     private let rings = Mutex<[String: Ring]>([:])
 
     public init(capacity: Int = 10_000) { self.capacity = max(1, capacity) }
+
+    /// The number of entries at which a ring is trimmed back to `capacity`.
+    private var trimAt: Int { capacity + max(1, capacity / 4) }
 
     /// Appends an entry for `appKey` (its sequence is assigned here).
     func record(_ appKey: String, at: PusherInstant, connection: UInt64, socketID: String?, _ kind: PusherJournalEntry.Kind) {
@@ -34,11 +44,12 @@ public final class PusherJournal: Sendable {
             rings[appKey, default: Ring()].lastSequence += 1
             let sequence = rings[appKey, default: Ring()].lastSequence
             let kind = rings[appKey, default: Ring()].compact(kind)
+            rings[appKey, default: Ring()].reserveForAppend(upTo: trimAt)
             rings[appKey, default: Ring()].entries.append(
                 PusherJournalEntry(sequence: sequence, at: at, connection: connection, socketID: socketID, kind: kind))
             // Trimmed in batches (a quarter of the capacity at a time); readers see the last `capacity`.
             let count = rings[appKey, default: Ring()].entries.count
-            if count >= capacity + max(1, capacity / 4) { rings[appKey, default: Ring()].entries.removeFirst(count - capacity) }
+            if count >= trimAt { rings[appKey, default: Ring()].entries.removeFirst(count - capacity) }
         }
     }
 
