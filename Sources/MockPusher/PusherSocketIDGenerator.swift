@@ -8,10 +8,13 @@ public struct PusherSocketIDGenerator: Sendable {
     public init(seed: UInt64) { state = seed }
 
     /// The next id: 1–6 digits, a dot, 1–8 digits, no leading zeros.
-    public mutating func next() -> String {
+    public mutating func next() -> String { nextID().description }
+
+    /// The next id in its one-word form (the same sequence as `next()`).
+    package mutating func nextID() -> PusherSocketID {
         let first = nextRandom() % 999_999 + 1
         let second = nextRandom() % 99_999_999 + 1
-        return "\(first).\(second)"
+        return PusherSocketID(first: UInt32(first), second: UInt32(second))
     }
 
     /// SplitMix64.

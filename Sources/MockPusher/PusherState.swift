@@ -7,7 +7,7 @@ struct PusherState {
     var apps: [String: PusherAppState] = [:]
     var appIDByKey: [String: String] = [:]
     var connections: [PusherConnectionID: PusherConnection] = [:]
-    var connectionBySocketID: [String: PusherConnectionID] = [:]
+    var connectionBySocketID: [PusherSocketID: PusherConnectionID] = [:]
     var socketIDs: PusherSocketIDGenerator
     var timers = PusherDeadlineHeap()
     var nextGeneration: UInt64 = 1
@@ -50,11 +50,12 @@ struct PusherChannel {
 }
 
 /// One open connection that completed `connection_established`. Held once per connection, so its
-/// fields are laid out small: the rarely set signed-in user lives out of line.
+/// fields are laid out small: the rarely set signed-in user lives out of line, the socket id is one
+/// word and the connection's id is the table's key only.
 struct PusherConnection {
-    let id: PusherConnectionID
     let appID: String
-    let socketID: String
+    let socketIDValue: PusherSocketID
+    var socketID: String { socketIDValue.description }
     /// Tells this connection's timer entries from those of an earlier one with the same id.
     let generation: UInt64
     /// Subscribed channels; for presence channels the member's user id.
@@ -75,10 +76,9 @@ struct PusherConnection {
 
     var protocolVersion: Int { Int(storedProtocolVersion) }
 
-    init(id: PusherConnectionID, appID: String, socketID: String, protocolVersion: Int, generation: UInt64, lastActivity: PusherInstant) {
-        self.id = id
+    init(appID: String, socketID: PusherSocketID, protocolVersion: Int, generation: UInt64, lastActivity: PusherInstant) {
         self.appID = appID
-        self.socketID = socketID
+        self.socketIDValue = socketID
         // Only supported versions (4-7) get this far.
         self.storedProtocolVersion = UInt8(clamping: protocolVersion)
         self.generation = generation
@@ -112,9 +112,9 @@ extension PusherState {
     /// discarded when it comes due.
     mutating func forget(_ connection: PusherConnectionID, into actions: inout [PusherAction]) {
         guard let state = connections.removeValue(forKey: connection) else { return }
-        connectionBySocketID[state.socketID] = nil
+        connectionBySocketID[state.socketIDValue] = nil
         for channel in state.subscriptions.channels {
-            leave(channel, connection: state, into: &actions)
+            leave(channel, connection: connection, state: state, into: &actions)
         }
     }
 
@@ -135,13 +135,13 @@ extension PusherState {
         return cut
     }
 
-    /// Removes `connection` from `channel`; presence and occupancy consequences included.
-    mutating func leave(_ channel: String, connection: PusherConnection, into actions: inout [PusherAction]) {
-        let appID = connection.appID
-        let presenceUserID = connection.subscriptions[channel]?.presenceUserID
+    /// Removes `connection` (whose record is `state`) from `channel`; presence and occupancy consequences included.
+    mutating func leave(_ channel: String, connection: PusherConnectionID, state connectionState: PusherConnection, into actions: inout [PusherAction]) {
+        let appID = connectionState.appID
+        let presenceUserID = connectionState.subscriptions[channel]?.presenceUserID
         let outcome = updateChannel(appID, channel) { state in
-            state.subscribers.remove(connection.id)
-            let lastOfUser = presenceUserID.map { state.roster.remove($0, connection: connection.id) } ?? false
+            state.subscribers.remove(connection)
+            let lastOfUser = presenceUserID.map { state.roster.remove($0, connection: connection) } ?? false
             return (lastOfUser: lastOfUser, vacated: state.subscribers.isEmpty)
         }
         guard let outcome else { return }

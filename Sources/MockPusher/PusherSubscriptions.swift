@@ -120,7 +120,7 @@ extension PusherState {
             actions.append(.send(connection, PusherFrames.error(code: nil, message: PusherSubscriptionError.noCurrent(channel))))
             return
         }
-        leave(channel, connection: state, into: &actions)
+        leave(channel, connection: connection, state: state, into: &actions)
         connections[connection]?.subscriptions[channel] = nil
     }
 }

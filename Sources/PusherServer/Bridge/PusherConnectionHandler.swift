@@ -24,12 +24,12 @@ package final class PusherConnectionHandler: WebSocketHandler {
 
     package func webSocketDidOpen(_ connection: WebSocketHandle) {
         let id = id(connection)
-        service.connections.add(connection, appKey: appKey, faults: PusherConnectionFaults(faults))
+        service.connections.add(connection, handler: self, faults: PusherConnectionFaults(faults))
         let now = service.now
         // Journaled before `connection_established` goes out: a reader who saw the client connected
         // finds the connection in the journal.
         service.receive(.connected(id, appKey: appKey, query: query, now: now), on: connection) {
-            service.connections.setSocketID(service.core.socketID(of: id), of: id)
+            service.connections.setSocketID(service.core.socketIDValue(of: id), of: id)
             journal(connection, .connect(query: query, tls: connection.isTLS, faultRules: faults.map(\.rule)), at: now)
         }
     }
