@@ -53,7 +53,7 @@ extension PusherState {
         var socketID = socketIDs.nextID()
         for _ in 0..<16 where connectionBySocketID[socketID] != nil { socketID = socketIDs.nextID() }
         let generation = nextGeneration
-        nextGeneration += 1
+        nextGeneration &+= 1
         connections[connection] = PusherConnection(
             appID: appID, socketID: socketID, protocolVersion: version, generation: generation, lastActivity: now)
         connectionBySocketID[socketID] = connection

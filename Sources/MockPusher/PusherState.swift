@@ -10,7 +10,8 @@ struct PusherState {
     var connectionBySocketID: [PusherSocketID: PusherConnectionID] = [:]
     var socketIDs: PusherSocketIDGenerator
     var timers = PusherDeadlineHeap()
-    var nextGeneration: UInt64 = 1
+    /// Wraps after 2^32 connections: an entry that old has long been popped.
+    var nextGeneration: UInt32 = 1
     /// The subscription list set last: an equal one (thousands of connections subscribed alike)
     /// shares its storage.
     var lastSubscriptions = PusherSubscriptionList()
@@ -56,8 +57,6 @@ struct PusherConnection {
     let appID: String
     let socketIDValue: PusherSocketID
     var socketID: String { socketIDValue.description }
-    /// Tells this connection's timer entries from those of an earlier one with the same id.
-    let generation: UInt64
     /// Subscribed channels; for presence channels the member's user id.
     var subscriptions = PusherSubscriptionList()
     /// Set by a successful `pusher:signin`.
@@ -73,10 +72,13 @@ struct PusherConnection {
     /// When the server's probe (WebSocket ping or `pusher:ping`) went out, if it is unanswered.
     var probeSentAt: PusherInstant?
     private let storedProtocolVersion: UInt8
+    /// Tells this connection's timer entries from those of an earlier one with the same id (last,
+    /// with the version byte, in the word after the probe instant).
+    let generation: UInt32
 
     var protocolVersion: Int { Int(storedProtocolVersion) }
 
-    init(appID: String, socketID: PusherSocketID, protocolVersion: Int, generation: UInt64, lastActivity: PusherInstant) {
+    init(appID: String, socketID: PusherSocketID, protocolVersion: Int, generation: UInt32, lastActivity: PusherInstant) {
         self.appID = appID
         self.socketIDValue = socketID
         // Only supported versions (4-7) get this far.

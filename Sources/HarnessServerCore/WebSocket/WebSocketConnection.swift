@@ -10,8 +10,9 @@ final class WebSocketConnection: LoopHandler {
     enum State {
         /// Frames flow both ways.
         case open
-        /// The server sent a close frame and waits (≤ `closeTimeout`) for the peer's.
-        case closeSent(WebSocketClosePayload)
+        /// The server sent a close frame and waits (≤ `closeTimeout`) for the peer's. Boxed: the
+        /// state is one word in every connection, the payload exists only while closing.
+        indirect case closeSent(WebSocketClosePayload)
         /// FIN queued or sent; input is read and discarded until the peer closes.
         case draining
         case closed
@@ -24,9 +25,9 @@ final class WebSocketConnection: LoopHandler {
     var state = State.open
     /// The frame decoder and message assembler, while input is being decoded (nil when idle).
     var input: WebSocketInput?
+    var timer: TimerHandle?
     /// Once the output is written: FIN and drain.
     var finAfterFlush = false
-    var timer: TimerHandle?
     /// Whether `webSocketDidClose` was called.
     var reported = false
 

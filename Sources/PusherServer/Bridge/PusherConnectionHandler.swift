@@ -72,6 +72,6 @@ package final class PusherConnectionHandler: WebSocketHandler {
     package var answersPings: Bool { faults.isEmpty || PusherConnectionFaults(faults).answersWebSocketPings }
 
     private func journal(_ connection: WebSocketHandle, _ kind: PusherJournalEntry.Kind, at now: PusherInstant) {
-        service.journal.record(appKey, at: now, connection: connection.id, socketID: service.connections.socketID(of: id(connection)), kind)
+        service.journal.record(appKey, at: now, connection: connection.id, socketID: service.connections.socketIDValue(of: id(connection)), kind)
     }
 }

@@ -50,7 +50,12 @@ final class PusherConnectionRegistry: Sendable {
         table.withLock { $0.entries[id]?.socketID = socketID?.packed ?? 0 }
     }
 
-    func socketID(of id: PusherConnectionID) -> String? { table.withLock { $0.entries[id].flatMap { Self.text($0.socketID) } } }
+    func socketID(of id: PusherConnectionID) -> String? { socketIDValue(of: id)?.description }
+
+    /// The socket id in its one-word form.
+    func socketIDValue(of id: PusherConnectionID) -> PusherSocketID? {
+        table.withLock { table in table.entries[id].flatMap { $0.socketID == 0 ? nil : PusherSocketID(packed: $0.socketID) } }
+    }
 
     private static func text(_ packed: UInt64) -> String? { packed == 0 ? nil : PusherSocketID(packed: packed).description }
 
