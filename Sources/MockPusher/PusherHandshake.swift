@@ -51,12 +51,12 @@ extension PusherState {
         }
         guard let appID, let app = apps[appID], let version else { return }
         var socketID = socketIDs.nextID()
-        for _ in 0..<16 where connectionBySocketID[socketID] != nil { socketID = socketIDs.nextID() }
+        for _ in 0..<16 where socketIDsInUse.contains(socketID) { socketID = socketIDs.nextID() }
         let generation = nextGeneration
         nextGeneration &+= 1
         connections[connection] = PusherConnection(
             appID: appID, socketID: socketID, protocolVersion: version, generation: generation, lastActivity: now)
-        connectionBySocketID[socketID] = connection
+        socketIDsInUse.insert(socketID)
         timers.insert(now + app.app.options.activityTimeout, connection, generation: generation)
         let seconds = app.app.options.activityTimeout.components.seconds
         actions.append(.send(connection, PusherFrames.connectionEstablished(socketID: socketID.description, activityTimeoutSeconds: seconds)))

@@ -65,13 +65,16 @@ extension PusherState {
     ) throws(PusherQueryError) -> [PusherAction] {
         guard apps[appID] != nil else { throw .unknownApp(id: appID) }
         if let invalid = channels.first(where: { !PusherChannelKind.isValidName($0) }) { throw .invalidChannelName(invalid) }
-        let excluded = excludeSocketID.flatMap(PusherSocketID.init).flatMap { connectionBySocketID[$0] }
+        // A text that is no generated socket id excludes nobody.
+        let excluded = excludeSocketID.flatMap(PusherSocketID.init)
         var actions: [PusherAction] = []
         for channel in channels {
             remember(event: event, data: data, channel: channel, appID: appID, now: now)
             guard let state = apps[appID]?.channels[channel] else { continue }
             let frame = PusherFrames.event(event, data: data, channel: channel)
-            for receiver in state.orderedSubscribers where receiver != excluded { actions.append(.send(receiver, frame)) }
+            for receiver in state.orderedSubscribers where excluded == nil || connections[receiver]?.socketIDValue != excluded {
+                actions.append(.send(receiver, frame))
+            }
         }
         return actions
     }

@@ -7,7 +7,8 @@ struct PusherState {
     var apps: [String: PusherAppState] = [:]
     var appIDByKey: [String: String] = [:]
     var connections: [PusherConnectionID: PusherConnection] = [:]
-    var connectionBySocketID: [PusherSocketID: PusherConnectionID] = [:]
+    /// The socket ids in use (each is given once among the open connections).
+    var socketIDsInUse: Set<PusherSocketID> = []
     var socketIDs: PusherSocketIDGenerator
     var timers = PusherDeadlineHeap()
     /// Wraps after 2^32 connections: an entry that old has long been popped.
@@ -114,7 +115,7 @@ extension PusherState {
     /// discarded when it comes due.
     mutating func forget(_ connection: PusherConnectionID, into actions: inout [PusherAction]) {
         guard let state = connections.removeValue(forKey: connection) else { return }
-        connectionBySocketID[state.socketIDValue] = nil
+        socketIDsInUse.remove(state.socketIDValue)
         for channel in state.subscriptions.channels {
             leave(channel, connection: connection, state: state, into: &actions)
         }
