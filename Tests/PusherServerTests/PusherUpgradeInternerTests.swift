@@ -42,4 +42,18 @@ import Testing
         let after = handler(interner, key: "other", query: [PusherQueryItem("protocol", "6")])
         #expect(after !== faulted && after.faults.isEmpty && after.answersPings)
     }
+
+    @Test func theInternerDoesNotKeepAHandlerAlive() {
+        let interner = PusherUpgradeInterner()
+        let query = [PusherQueryItem("protocol", "7")]
+        weak var released: PusherConnectionHandler?
+        do {
+            let first = handler(interner, key: "k", query: query)
+            released = first
+            #expect(handler(interner, key: "k", query: query) === first)
+        }
+        // With no connection holding it, the handler (and the service it refers to) is freed.
+        #expect(released == nil)
+        #expect(handler(interner, key: "k", query: query).appKey == "k")
+    }
 }

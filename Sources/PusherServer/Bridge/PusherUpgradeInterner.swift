@@ -8,7 +8,8 @@ import Synchronization
 /// an idle connection (its handler, registry entry and journal record) holds references, not copies.
 package final class PusherUpgradeInterner: Sendable {
     private let lastQuery = Mutex<[PusherQueryItem]>([])
-    private let lastHandler = Mutex<PusherConnectionHandler?>(nil)
+    /// Weak: the handler refers to the service, which holds this interner; open connections keep it alive.
+    private let lastHandler = Mutex(WeakHandler())
 
     package init() {}
 
@@ -30,10 +31,16 @@ package final class PusherUpgradeInterner: Sendable {
         -> PusherConnectionHandler
     {
         lastHandler.withLock { last in
-            if faults.isEmpty, let shared = last, shared.faults.isEmpty, shared.appKey == appKey, shared.query == query { return shared }
+            if faults.isEmpty, let shared = last.handler, shared.faults.isEmpty, shared.appKey == appKey, shared.query == query {
+                return shared
+            }
             let handler = make()
-            last = handler
+            last.handler = handler
             return handler
         }
+    }
+
+    private struct WeakHandler {
+        weak var handler: PusherConnectionHandler?
     }
 }
