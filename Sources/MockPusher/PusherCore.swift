@@ -53,6 +53,10 @@ public final class PusherCore: Sendable {
     public func app(key: String) -> PusherApp? { state.withLock { state in state.appIDByKey[key].flatMap { state.apps[$0]?.app } } }
     /// The socket id given to an open connection.
     public func socketID(of connection: PusherConnectionID) -> String? { state.withLock { $0.connections[connection]?.socketID } }
+    /// The socket id given to an open connection, in its one-word form.
+    package func socketIDValue(of connection: PusherConnectionID) -> PusherSocketID? {
+        state.withLock { $0.connections[connection]?.socketIDValue }
+    }
     /// Open connections (that completed connection_established).
     public var connectionCount: Int { state.withLock { $0.connections.count } }
 

@@ -50,15 +50,15 @@ extension PusherState {
             return
         }
         guard let appID, let app = apps[appID], let version else { return }
-        var socketID = socketIDs.next()
-        for _ in 0..<16 where connectionBySocketID[socketID] != nil { socketID = socketIDs.next() }
+        var socketID = socketIDs.nextID()
+        for _ in 0..<16 where socketIDsInUse.contains(socketID) { socketID = socketIDs.nextID() }
         let generation = nextGeneration
-        nextGeneration += 1
+        nextGeneration &+= 1
         connections[connection] = PusherConnection(
-            id: connection, appID: appID, socketID: socketID, protocolVersion: version, generation: generation, lastActivity: now)
-        connectionBySocketID[socketID] = connection
+            appID: appID, socketID: socketID, protocolVersion: version, generation: generation, lastActivity: now)
+        socketIDsInUse.insert(socketID)
         timers.insert(now + app.app.options.activityTimeout, connection, generation: generation)
         let seconds = app.app.options.activityTimeout.components.seconds
-        actions.append(.send(connection, PusherFrames.connectionEstablished(socketID: socketID, activityTimeoutSeconds: seconds)))
+        actions.append(.send(connection, PusherFrames.connectionEstablished(socketID: socketID.description, activityTimeoutSeconds: seconds)))
     }
 }

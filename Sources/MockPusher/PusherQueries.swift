@@ -65,13 +65,16 @@ extension PusherState {
     ) throws(PusherQueryError) -> [PusherAction] {
         guard apps[appID] != nil else { throw .unknownApp(id: appID) }
         if let invalid = channels.first(where: { !PusherChannelKind.isValidName($0) }) { throw .invalidChannelName(invalid) }
-        let excluded = excludeSocketID.flatMap { connectionBySocketID[$0] }
+        // A text that is no generated socket id excludes nobody.
+        let excluded = excludeSocketID.flatMap(PusherSocketID.init)
         var actions: [PusherAction] = []
         for channel in channels {
             remember(event: event, data: data, channel: channel, appID: appID, now: now)
             guard let state = apps[appID]?.channels[channel] else { continue }
             let frame = PusherFrames.event(event, data: data, channel: channel)
-            for receiver in state.orderedSubscribers where receiver != excluded { actions.append(.send(receiver, frame)) }
+            for receiver in state.orderedSubscribers where excluded == nil || connections[receiver]?.socketIDValue != excluded {
+                actions.append(.send(receiver, frame))
+            }
         }
         return actions
     }
@@ -109,7 +112,7 @@ extension PusherState {
     mutating func terminate(appID: String, userID: String) throws(PusherQueryError) -> [PusherAction] {
         let code = try app(appID).app.options.terminateCloseCode
         var actions: [PusherAction] = []
-        let targets = connections.values.filter { $0.appID == appID && $0.signedIn?.id == userID }.map(\.id).sorted()
+        let targets = connections.filter { $0.value.appID == appID && $0.value.signedIn?.id == userID }.map(\.key).sorted()
         for connection in targets {
             close(connection, code: code, reason: "Connections of this user were terminated", into: &actions)
         }

@@ -8,10 +8,13 @@ public struct PusherSocketIDGenerator: Sendable {
     public init(seed: UInt64) { state = seed }
 
     /// The next id: 1–6 digits, a dot, 1–8 digits, no leading zeros.
-    public mutating func next() -> String {
+    public mutating func next() -> String { nextID().description }
+
+    /// The next id in its one-word form (the same sequence as `next()`).
+    package mutating func nextID() -> PusherSocketID {
         let first = nextRandom() % 999_999 + 1
         let second = nextRandom() % 99_999_999 + 1
-        return "\(first).\(second)"
+        return PusherSocketID(first: UInt32(first), second: UInt32(second))
     }
 
     /// SplitMix64.
@@ -28,12 +31,12 @@ public struct PusherSocketIDGenerator: Sendable {
 /// connection's real deadline only moves later, so an entry that comes due early is re-filed with the
 /// real one; the generation tells a reused connection id's entries from its predecessor's.
 struct PusherDeadlineHeap {
-    private var entries: [(deadline: PusherInstant, connection: PusherConnectionID, generation: UInt64)] = []
+    private var entries: [(deadline: PusherInstant, connection: PusherConnectionID, generation: UInt32)] = []
 
     var earliest: PusherInstant? { entries.first?.deadline }
     var isEmpty: Bool { entries.isEmpty }
 
-    mutating func insert(_ deadline: PusherInstant, _ connection: PusherConnectionID, generation: UInt64) {
+    mutating func insert(_ deadline: PusherInstant, _ connection: PusherConnectionID, generation: UInt32) {
         entries.append((deadline, connection, generation))
         var child = entries.count - 1
         while child > 0 {
@@ -45,7 +48,7 @@ struct PusherDeadlineHeap {
     }
 
     /// Removes and returns the earliest entry if it is due at `now`.
-    mutating func popDue(_ now: PusherInstant) -> (connection: PusherConnectionID, generation: UInt64)? {
+    mutating func popDue(_ now: PusherInstant) -> (connection: PusherConnectionID, generation: UInt32)? {
         guard let first = entries.first, first.deadline <= now else { return nil }
         entries.swapAt(0, entries.count - 1)
         entries.removeLast()

@@ -7,10 +7,15 @@ struct PusherState {
     var apps: [String: PusherAppState] = [:]
     var appIDByKey: [String: String] = [:]
     var connections: [PusherConnectionID: PusherConnection] = [:]
-    var connectionBySocketID: [String: PusherConnectionID] = [:]
+    /// The socket ids in use (each is given once among the open connections).
+    var socketIDsInUse: Set<PusherSocketID> = []
     var socketIDs: PusherSocketIDGenerator
     var timers = PusherDeadlineHeap()
-    var nextGeneration: UInt64 = 1
+    /// Wraps after 2^32 connections: an entry that old has long been popped.
+    var nextGeneration: UInt32 = 1
+    /// The subscription list set last: an equal one (thousands of connections subscribed alike)
+    /// shares its storage.
+    var lastSubscriptions = PusherSubscriptionList()
 
     init(apps: [PusherApp], socketIDs: PusherSocketIDGenerator) {
         self.socketIDs = socketIDs
@@ -47,13 +52,12 @@ struct PusherChannel {
 }
 
 /// One open connection that completed `connection_established`. Held once per connection, so its
-/// fields are laid out small: the rarely set signed-in user lives out of line.
+/// fields are laid out small: the rarely set signed-in user lives out of line, the socket id is one
+/// word and the connection's id is the table's key only.
 struct PusherConnection {
-    let id: PusherConnectionID
     let appID: String
-    let socketID: String
-    /// Tells this connection's timer entries from those of an earlier one with the same id.
-    let generation: UInt64
+    let socketIDValue: PusherSocketID
+    var socketID: String { socketIDValue.description }
     /// Subscribed channels; for presence channels the member's user id.
     var subscriptions = PusherSubscriptionList()
     /// Set by a successful `pusher:signin`.
@@ -69,13 +73,15 @@ struct PusherConnection {
     /// When the server's probe (WebSocket ping or `pusher:ping`) went out, if it is unanswered.
     var probeSentAt: PusherInstant?
     private let storedProtocolVersion: UInt8
+    /// Tells this connection's timer entries from those of an earlier one with the same id (last,
+    /// with the version byte, in the word after the probe instant).
+    let generation: UInt32
 
     var protocolVersion: Int { Int(storedProtocolVersion) }
 
-    init(id: PusherConnectionID, appID: String, socketID: String, protocolVersion: Int, generation: UInt64, lastActivity: PusherInstant) {
-        self.id = id
+    init(appID: String, socketID: PusherSocketID, protocolVersion: Int, generation: UInt32, lastActivity: PusherInstant) {
         self.appID = appID
-        self.socketID = socketID
+        self.socketIDValue = socketID
         // Only supported versions (4-7) get this far.
         self.storedProtocolVersion = UInt8(clamping: protocolVersion)
         self.generation = generation
@@ -109,9 +115,9 @@ extension PusherState {
     /// discarded when it comes due.
     mutating func forget(_ connection: PusherConnectionID, into actions: inout [PusherAction]) {
         guard let state = connections.removeValue(forKey: connection) else { return }
-        connectionBySocketID[state.socketID] = nil
+        socketIDsInUse.remove(state.socketIDValue)
         for channel in state.subscriptions.channels {
-            leave(channel, connection: state, into: &actions)
+            leave(channel, connection: connection, state: state, into: &actions)
         }
     }
 
@@ -132,13 +138,13 @@ extension PusherState {
         return cut
     }
 
-    /// Removes `connection` from `channel`; presence and occupancy consequences included.
-    mutating func leave(_ channel: String, connection: PusherConnection, into actions: inout [PusherAction]) {
-        let appID = connection.appID
-        let presenceUserID = connection.subscriptions[channel]?.presenceUserID
+    /// Removes `connection` (whose record is `state`) from `channel`; presence and occupancy consequences included.
+    mutating func leave(_ channel: String, connection: PusherConnectionID, state connectionState: PusherConnection, into actions: inout [PusherAction]) {
+        let appID = connectionState.appID
+        let presenceUserID = connectionState.subscriptions[channel]?.presenceUserID
         let outcome = updateChannel(appID, channel) { state in
-            state.subscribers.remove(connection.id)
-            let lastOfUser = presenceUserID.map { state.roster.remove($0, connection: connection.id) } ?? false
+            state.subscribers.remove(connection)
+            let lastOfUser = presenceUserID.map { state.roster.remove($0, connection: connection) } ?? false
             return (lastOfUser: lastOfUser, vacated: state.subscribers.isEmpty)
         }
         guard let outcome else { return }

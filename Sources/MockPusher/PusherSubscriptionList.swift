@@ -21,6 +21,14 @@ package struct PusherSubscriptionList {
         }
     }
 
+    /// Takes `other`'s storage when both lists hold the same subscriptions in the same order
+    /// (connections subscribed alike then hold one array between them), else makes `other` this list.
+    package mutating func share(with other: inout PusherSubscriptionList) {
+        let alike = entries.count == other.entries.count
+            && zip(entries, other.entries).allSatisfy { $0.channel == $1.channel && $0.subscription == $1.subscription }
+        if alike { entries = other.entries } else { other = self }
+    }
+
     /// The subscribed channels, sorted by name.
     package var channels: [String] { entries.map(\.channel).sorted() }
 }

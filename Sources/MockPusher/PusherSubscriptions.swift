@@ -103,6 +103,7 @@ extension PusherState {
         }
         _ = updateChannel(appID, channel) { $0.subscribers.insert(connection) }
         connections[connection]?.subscriptions[channel] = PusherSubscription(presenceUserID: member?.userID)
+        connections[connection]?.subscriptions.share(with: &lastSubscriptions)
         if let member {
             joinPresence(member, channel: channel, connection: connection, appID: appID, into: &actions)
         } else {
@@ -119,7 +120,7 @@ extension PusherState {
             actions.append(.send(connection, PusherFrames.error(code: nil, message: PusherSubscriptionError.noCurrent(channel))))
             return
         }
-        leave(channel, connection: state, into: &actions)
+        leave(channel, connection: connection, state: state, into: &actions)
         connections[connection]?.subscriptions[channel] = nil
     }
 }

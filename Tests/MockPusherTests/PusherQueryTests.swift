@@ -19,6 +19,23 @@ struct PusherQueryTests {
         #expect(plain == [.send(PusherConnectionID(2), #"{"event":"e","data":"plain text","channel":"my-channel"}"#)])
     }
 
+    @Test func anExcludedSocketIDThatNamesNoOpenConnectionExcludesNobody() throws {
+        let bed = PusherTestBed()
+        let first = bed.connect(1)
+        bed.connect(2)
+        bed.subscribe(1, "news")
+        bed.subscribe(2, "news")
+        let frame = #"{"event":"e","data":"d","channel":"news"}"#
+        let everyone: [PusherAction] = [.send(PusherConnectionID(1), frame), .send(PusherConnectionID(2), frame)]
+        for other in ["1.1", "0" + first, first + " ", "not-an-id", ""] where other != first {
+            #expect(try bed.core.trigger(appID: "3", event: "e", data: "d", channels: ["news"], excludeSocketID: other, now: bed.now) == everyone, "\(other)")
+        }
+        // Once the connection closed, its socket id excludes nobody either.
+        _ = bed.core.handle(.closed(PusherConnectionID(1), now: bed.now))
+        #expect(try bed.core.trigger(appID: "3", event: "e", data: "d", channels: ["news"], excludeSocketID: first, now: bed.now)
+            == [.send(PusherConnectionID(2), frame)])
+    }
+
     @Test func unknownAppsAndBadChannelNamesAreErrors() {
         let bed = PusherTestBed()
         #expect(throws: PusherQueryError.unknownApp(id: "9")) { try bed.core.trigger(appID: "9", event: "e", data: "", channels: ["a"], now: bed.now) }

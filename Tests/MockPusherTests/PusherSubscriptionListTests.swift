@@ -21,4 +21,25 @@ struct PusherSubscriptionListTests {
         #expect(list["a"] == nil)
         #expect(list.channels == ["presence-b"])
     }
+
+    @Test func shareTakesAnEqualListAndOtherwiseBecomesTheReference() {
+        var reference = PusherSubscriptionList()
+        var first = PusherSubscriptionList()
+        first["bench"] = PusherSubscription(presenceUserID: nil)
+        first.share(with: &reference)
+        #expect(reference.channels == ["bench"])
+        var second = PusherSubscriptionList()
+        second["bench"] = PusherSubscription(presenceUserID: nil)
+        second.share(with: &reference)
+        #expect(second.channels == ["bench"] && second["bench"] == PusherSubscription(presenceUserID: nil))
+        // Another member id is another list: it becomes the reference, the earlier ones keep theirs.
+        var member = PusherSubscriptionList()
+        member["bench"] = PusherSubscription(presenceUserID: "u1")
+        member.share(with: &reference)
+        #expect(reference["bench"]?.presenceUserID == "u1")
+        #expect(first["bench"]?.presenceUserID == nil && second["bench"]?.presenceUserID == nil)
+        // A list that shares storage still changes alone.
+        second["other"] = PusherSubscription(presenceUserID: nil)
+        #expect(second.channels == ["bench", "other"] && first.channels == ["bench"] && reference.channels == ["bench"])
+    }
 }

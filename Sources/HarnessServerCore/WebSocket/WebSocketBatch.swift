@@ -39,7 +39,7 @@ public struct WebSocketBatch {
             shares.append(Share(loop: loop))
             index = shares.count - 1
         }
-        shares[index].frames.append((handle.connection.unchecked, bytes))
+        shares[index].frames.append((handle.uncheckedConnection, bytes))
     }
 
     /// Hands every other loop its frames in one task, then writes the calling loop's share now

@@ -2,17 +2,28 @@
 
 /// Frames in: decoding, reassembly, the transport's own answers (pong, close), handler calls.
 extension WebSocketConnection {
+    /// Decodes `bytes` behind whatever is half received, and handles every complete frame.
+    func feed<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+        let input = self.input ?? WebSocketInput(maxMessageBytes: core.webSocket.maxMessageBytes)
+        self.input = input
+        input.decoder.feed(bytes)
+        processInput()
+    }
+
     /// Decodes and handles every complete frame in the decoder; stops when the connection leaves
-    /// `.open`/`.closeSent` (a close or an error).
+    /// `.open`/`.closeSent` (a close or an error). The decoder is dropped once nothing is left half
+    /// received, so an idle connection holds none.
     func processInput() {
+        guard let input else { return }
         var frames = 0
+        defer { if input.isIdle || !state.acceptsFrames, self.input === input { self.input = nil } }
         while frames < 10_000 {
             frames += 1
             guard state.acceptsFrames else { return }
             let message: WebSocketMessage
             do {
-                guard let frame = try decoder.nextFrame() else { return }
-                guard let complete = try assembler.push(frame) else { continue }
+                guard let frame = try input.decoder.nextFrame() else { return }
+                guard let complete = try input.assembler.push(frame) else { continue }
                 message = complete
             } catch {
                 fail(code: error.closeCode, reason: "\(error)")
@@ -85,6 +96,20 @@ extension WebSocketConnection {
         report(code: code, reason: reason, clean: false)
         finishAfterOutput()
     }
+}
+
+/// A connection's input decoding state, allocated while input is being decoded.
+final class WebSocketInput {
+    var decoder: WebSocketFrameDecoder
+    var assembler: WebSocketMessageAssembler
+
+    init(maxMessageBytes: Int) {
+        decoder = WebSocketFrameDecoder(role: .server, maxPayloadLength: maxMessageBytes)
+        assembler = WebSocketMessageAssembler(maxMessageSize: maxMessageBytes)
+    }
+
+    /// Whether nothing is half received (no bytes of an incomplete frame, no fragments of a message).
+    var isIdle: Bool { decoder.bufferedByteCount == 0 && !assembler.isInsideFragmentedMessage }
 }
 
 extension WebSocketConnection.State {

@@ -4,13 +4,15 @@ import CPosix
 /// One upgraded connection on its event loop: decodes frames, answers pings and close frames
 /// itself, hands messages to the handler, writes with a bounded outbound buffer.
 ///
-/// Idle cost: the socket, this object, the handle and an empty decoder; no timer, no buffer.
+/// Idle cost: the socket, this object and the handle; no decoder, no timer, no buffer (the decoder
+/// and assembler exist while a read is being decoded or a frame or message is half received).
 final class WebSocketConnection: LoopHandler {
     enum State {
         /// Frames flow both ways.
         case open
-        /// The server sent a close frame and waits (≤ `closeTimeout`) for the peer's.
-        case closeSent(WebSocketClosePayload)
+        /// The server sent a close frame and waits (≤ `closeTimeout`) for the peer's. Boxed: the
+        /// state is one word in every connection, the payload exists only while closing.
+        indirect case closeSent(WebSocketClosePayload)
         /// FIN queued or sent; input is read and discarded until the peer closes.
         case draining
         case closed
@@ -21,19 +23,17 @@ final class WebSocketConnection: LoopHandler {
     let handler: any WebSocketHandler
     var handle: WebSocketHandle?
     var state = State.open
-    var decoder: WebSocketFrameDecoder
-    var assembler: WebSocketMessageAssembler
+    /// The frame decoder and message assembler, while input is being decoded (nil when idle).
+    var input: WebSocketInput?
+    var timer: TimerHandle?
     /// Once the output is written: FIN and drain.
     var finAfterFlush = false
-    var timer: TimerHandle?
     /// Whether `webSocketDidClose` was called.
     var reported = false
 
     init(channel: SocketChannel, handler: any WebSocketHandler) {
         self.channel = channel
         self.handler = handler
-        decoder = WebSocketFrameDecoder(role: .server, maxPayloadLength: channel.core.webSocket.maxMessageBytes)
-        assembler = WebSocketMessageAssembler(maxMessageSize: channel.core.webSocket.maxMessageBytes)
     }
 
     var loop: EventLoop { channel.loop }
@@ -55,8 +55,7 @@ final class WebSocketConnection: LoopHandler {
         handler.webSocketDidOpen(handle)
         flush()
         if !leftover.isEmpty, case .open = state {
-            decoder.feed(leftover)
-            processInput()
+            feed(leftover)
         }
         // A TLS stream may already hold decrypted bytes that epoll will not report again.
         if isOpenForInput { readAvailable(peerHungUp: false) }
@@ -97,8 +96,7 @@ final class WebSocketConnection: LoopHandler {
         let outcome = channel.readRounds(peerHungUp: peerHungUp, canRead: { isOpenForInput }) { bytes in
             // While draining, input is discarded: the close is decided, only the peer's FIN is awaited.
             if case .draining = state { return }
-            decoder.feed(bytes)
-            processInput()
+            feed(bytes)
         }
         switch outcome {
         case .waiting, .refused: break
@@ -131,8 +129,7 @@ final class WebSocketConnection: LoopHandler {
         state = .closed
         timer?.cancel()
         timer = nil
-        decoder = WebSocketFrameDecoder(role: .server, maxPayloadLength: 125)
-        assembler = WebSocketMessageAssembler(maxMessageSize: 0)
+        input = nil
         channel.release(reset: reset)
         core.openWebSockets.subtract(1, ordering: .relaxed)
     }

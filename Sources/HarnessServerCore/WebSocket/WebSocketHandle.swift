@@ -7,25 +7,34 @@
 /// are dropped once a close frame was sent or received.
 public final class WebSocketHandle: Sendable, CustomStringConvertible {
     /// A process-unique connection number (the HTTP connection's id).
-    public let id: UInt64
+    public var id: UInt64 { boundConnection.connectionID }
     /// The peer as `host:port`.
-    public let peer: String
+    public var peer: String { boundConnection.peer }
     /// The local port the connection was accepted on.
-    public let localPort: Int
+    public var localPort: Int { boundConnection.localPort }
     /// Whether the connection speaks TLS (wss).
-    public let isTLS: Bool
+    public var isTLS: Bool { boundConnection.isTLS }
 
     let loop: EventLoop
-    let connection: LoopBound<WebSocketConnection>
+    /// Its mutable state is touched only on `loop`'s thread (`perform` hops there first; debug
+    /// builds check in `connection`); other threads read only its immutable identity (`let`s of the
+    /// connection and its channel: id, peer, port, TLS). One object per handle, no wrapper: a handle
+    /// is held for every open WebSocket.
+    private nonisolated(unsafe) let boundConnection: WebSocketConnection
 
     init(connection: WebSocketConnection) {
-        id = connection.connectionID
-        peer = connection.peer
-        localPort = connection.localPort
-        isTLS = connection.isTLS
         loop = connection.loop
-        self.connection = LoopBound(connection, loop: connection.loop)
+        boundConnection = connection
     }
+
+    /// The connection, on its loop's thread.
+    var connection: WebSocketConnection {
+        loop.assertInLoop("WebSocketHandle.connection")
+        return boundConnection
+    }
+
+    /// The connection without the thread check, for code that hands it to its loop itself.
+    var uncheckedConnection: WebSocketConnection { boundConnection }
 
     /// Sends a text message (one frame).
     public func send(text: String) {
@@ -87,11 +96,10 @@ public final class WebSocketHandle: Sendable, CustomStringConvertible {
 
     /// Runs `work` on the connection's loop: now when already there, else through its task queue.
     private func perform(_ work: @escaping @Sendable (WebSocketConnection) -> Void) {
-        let connection = self.connection
         if loop.inLoop {
-            work(connection.value)
+            work(connection)
         } else {
-            loop.execute { work(connection.value) }
+            loop.execute { [self] in work(connection) }
         }
     }
 }

@@ -5,13 +5,15 @@ import Synchronization
 
 /// The open Pusher connections by id, each with its faults. A connection is added when its
 /// WebSocket opens and removed when the transport reports it closed (exactly once per connection),
-/// so nothing outlives its socket. An entry is held per connection, so it is kept small: the fault
-/// state of the few connections with faults lives beside it, not in every entry.
+/// so nothing outlives its socket. An entry is held per connection, so it is kept small (three
+/// words): the app key is the (shared) handler's, the socket id is one word, and the fault state of
+/// the few connections with faults lives beside it, not in every entry.
 final class PusherConnectionRegistry: Sendable {
     private struct Entry {
         let handle: WebSocketHandle
-        let appKey: String
-        var socketID: String?
+        let handler: PusherConnectionHandler
+        /// `PusherSocketID.packed`; 0 (no generated id) until the core gave one.
+        var socketID: UInt64 = 0
     }
 
     private struct Table {
@@ -22,17 +24,17 @@ final class PusherConnectionRegistry: Sendable {
 
     private let table = Mutex(Table())
 
-    func add(_ handle: WebSocketHandle, appKey: String, faults: PusherConnectionFaults) {
+    func add(_ handle: WebSocketHandle, handler: PusherConnectionHandler, faults: PusherConnectionFaults) {
         table.withLock { table in
             let id = PusherConnectionID(handle.id)
-            table.entries[id] = Entry(handle: handle, appKey: appKey)
+            table.entries[id] = Entry(handle: handle, handler: handler)
             table.faults[id] = faults.isEmpty ? nil : faults
         }
     }
 
     /// The open connections on `/app/KEY` for `appKey`, oldest first.
     func handles(appKey: String) -> [WebSocketHandle] {
-        table.withLock { table in table.entries.filter { $0.value.appKey == appKey }.sorted { $0.key < $1.key }.map(\.value.handle) }
+        table.withLock { table in table.entries.filter { $0.value.handler.appKey == appKey }.sorted { $0.key < $1.key }.map(\.value.handle) }
     }
 
     /// Forgets the connection; the socket id it had.
@@ -40,15 +42,22 @@ final class PusherConnectionRegistry: Sendable {
     func remove(_ id: PusherConnectionID) -> String? {
         table.withLock { table in
             table.faults[id] = nil
-            return table.entries.removeValue(forKey: id)?.socketID
+            return table.entries.removeValue(forKey: id).flatMap { Self.text($0.socketID) }
         }
     }
 
-    func setSocketID(_ socketID: String?, of id: PusherConnectionID) {
-        table.withLock { $0.entries[id]?.socketID = socketID }
+    func setSocketID(_ socketID: PusherSocketID?, of id: PusherConnectionID) {
+        table.withLock { $0.entries[id]?.socketID = socketID?.packed ?? 0 }
     }
 
-    func socketID(of id: PusherConnectionID) -> String? { table.withLock { $0.entries[id]?.socketID } }
+    func socketID(of id: PusherConnectionID) -> String? { socketIDValue(of: id)?.description }
+
+    /// The socket id in its one-word form.
+    func socketIDValue(of id: PusherConnectionID) -> PusherSocketID? {
+        table.withLock { table in table.entries[id].flatMap { $0.socketID == 0 ? nil : PusherSocketID(packed: $0.socketID) } }
+    }
+
+    private static func text(_ packed: UInt64) -> String? { packed == 0 ? nil : PusherSocketID(packed: packed).description }
 
     /// The connection's handle and what its faults make of `action` (nil when it is gone).
     func steps(for action: PusherAction, to id: PusherConnectionID) -> (WebSocketHandle, [PusherWireStep])? {

@@ -45,6 +45,28 @@ struct WebSocketFrameSocketTests {
         }
     }
 
+    /// The decoder exists only while input is half received: a frame split over two writes, a
+    /// fragmented message whose parts arrive in separate events, and a message after the decoder
+    /// was let go all arrive whole.
+    @Test func framesAndFragmentsSplitAcrossReadsArriveWhole() throws {
+        try withOpenSocket { client, log, _ throws in
+            let frame = client.encoder.encodeText("split-frame")
+            client.send(Array(frame.prefix(3)))
+            client.send(Array(frame.dropFirst(3)))
+            #expect(try client.readFrame().get() == WebSocketFrame(opcode: .text, payload: Array("split-frame".utf8)))
+            client.send(client.encoder.encodeFrame(fin: false, opcode: .text, payload: Array("frag".utf8)))
+            client.send(client.encoder.encodeFrame(opcode: .ping, payload: [4]))
+            // The pong proves the first fragment was read before the rest is sent.
+            #expect(try client.readFrame().get() == WebSocketFrame(opcode: .pong, payload: [4]))
+            client.send(client.encoder.encodeFrame(fin: true, opcode: .continuation, payload: Array("ment".utf8)))
+            #expect(try client.readFrame().get() == WebSocketFrame(opcode: .text, payload: Array("fragment".utf8)))
+            client.send(text: "again")
+            #expect(try client.readFrame().get() == WebSocketFrame(opcode: .text, payload: Array("again".utf8)))
+            #expect(log.wait { $0.contains(.text("again")) }?.filter { if case .text = $0 { true } else { false } }
+                == [.text("split-frame"), .text("fragment"), .text("again")])
+        }
+    }
+
     @Test func sixtyFourBitLengthBothWays() throws {
         try withOpenSocket { client, log, _ throws in
             let payload = (0..<70_000).map { UInt8(truncatingIfNeeded: $0 * 7) }
