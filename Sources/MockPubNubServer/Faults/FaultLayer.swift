@@ -74,7 +74,7 @@ package final class FaultLayer: RequestHandler {
                     sequence: state.nextSequence, subscribeKey: notice.subscribeKey, fired: nil,
                     request: notice.journalRequest, context: context)
                 state.nextSequence += 1
-                return state.journals[notice.subscribeKey, default: JournalRing(capacity: journalCapacity)].append(record).evicted
+                return journalRing(notice.subscribeKey, in: &state).append(record).evicted
             }
         }
         _ = consume evicted
@@ -99,8 +99,8 @@ package final class FaultLayer: RequestHandler {
         // Stored as a value; rendered only when the journal is read. The lock stamps the
         // sequence, the key and the decision.
         let bounded = JournalRecord.bounded(request)
-        let (decision, key, position, evicted) = state.withLock {
-            state -> (FaultDecision, String, JournalPosition, JournalRecord?) in
+        let (decision, ring, position, evicted) = state.withLock {
+            state -> (FaultDecision, JournalRing, JournalPosition, JournalRecord?) in
             let key = Self.attribute(routeKey, uuid: uuid, in: &state)
             var decision = FaultDecision.passThrough
             if !state.planners.isEmpty, case .success(let route) = classified {
@@ -112,15 +112,16 @@ package final class FaultLayer: RequestHandler {
                 sequence: state.nextSequence, subscribeKey: key, fired: decision.firedRule, request: bounded,
                 context: context)
             state.nextSequence += 1
-            let (position, evicted) = state.journals[key, default: JournalRing(capacity: journalCapacity)].append(record)
-            return (decision, key, position, evicted)
+            let ring = journalRing(key, in: &state)
+            let (position, evicted) = ring.append(record)
+            return (decision, ring, position, evicted)
         }
         // The record a full ring dropped is freed here, outside the lock.
         _ = consume evicted
         let outer = responder
-        let responder = recording(outer, key: key, position: position, arrival: context.arrivalTime)
+        let responder = recording(outer, ring: ring, position: position, arrival: context.arrivalTime)
         // Watched once the request was handed on: most are answered by then and need no handler.
-        defer { watchCancellation(of: outer, recording: responder, key: key, position: position, arrival: context.arrivalTime) }
+        defer { watchCancellation(of: outer, recording: responder, ring: ring, position: position, arrival: context.arrivalTime) }
         guard let fired = decision.firedRule else {
             if let service { // the common case: hand over the route instead of classifying again
                 service.handle(request, classified: classified, context: context, responder: responder)
@@ -146,13 +147,22 @@ package final class FaultLayer: RequestHandler {
         }
     }
 
+    /// The journal ring of `key`, created on first use (under the state lock).
+    private func journalRing(_ key: String, in state: inout State) -> JournalRing {
+        if let ring = state.journals[key] { return ring }
+        let ring = JournalRing(capacity: journalCapacity)
+        state.journals[key] = ring
+        return ring
+    }
+
     /// A responder in front of `outer` that writes what is sent into the journal record at
-    /// `position` of `key`, then passes it on.
-    private func recording(_ outer: Responder, key: String, position: JournalPosition, arrival: Double) -> Responder {
+    /// `position` of `ring`, then passes it on. A ring emptied or dropped since (journal cleared,
+    /// layer reset) no longer shows that record, so the answer then goes nowhere visible.
+    private func recording(_ outer: Responder, ring: JournalRing, position: JournalPosition, arrival: Double) -> Responder {
         // Weakly: an upstream may keep the responders it was given, and the layer keeps the upstream.
         Responder { [weak self] action in
             let answer = JournalAnswer(action, elapsedMs: Self.elapsedMs(since: arrival))
-            self?.state.withLock { $0.journals[key]?.setAnswer(answer, at: position) }
+            self?.state.withLock { _ in ring.setAnswer(answer, at: position) }
             outer.send(action)
         }
     }
@@ -163,13 +173,13 @@ package final class FaultLayer: RequestHandler {
     /// connection's loop, the thread `handle` runs on, and `onCancel` runs a handler registered
     /// after a cancellation at once.
     private func watchCancellation(
-        of outer: Responder, recording: Responder, key: String, position: JournalPosition, arrival: Double
+        of outer: Responder, recording: Responder, ring: JournalRing, position: JournalPosition, arrival: Double
     ) {
         guard !recording.isCompleted else { return }
         // Weakly: `recording` keeps `outer`; whoever still answers the request (the service) keeps `recording`.
         outer.onCancel { [weak self, weak recording] in
             let answer = JournalAnswer(kind: "cancelled", durationMs: Self.elapsedMs(since: arrival))
-            self?.state.withLock { $0.journals[key]?.setAnswer(answer, at: position, ifUnanswered: true) }
+            self?.state.withLock { _ in ring.setAnswer(answer, at: position, ifUnanswered: true) }
             recording?.cancel()
         }
     }
