@@ -23,9 +23,56 @@ package final class FaultLayer: RequestHandler {
 
     struct State {
         var planners: [String: FaultPlanner] = [:]
-        var journals: [String: JournalRing] = [:]
-        var keyByUUID: [String: String] = [:]
+        private(set) var journals: [String: JournalRing] = [:]
+        private(set) var keyByUUID: [String: String] = [:]
         var nextSequence: UInt64 = 1
+        /// The ring found last and its key: consecutive requests of one key (the usual case)
+        /// skip hashing the key. Dropped with the ring.
+        private var lastRing: (key: String, ring: JournalRing)?
+        /// The attribution made last: `keyByUUID[uuid] == key` while it is set.
+        private var lastAttribution: (uuid: String, key: String)?
+
+        /// The journal ring of `key`, created on first use.
+        mutating func ring(_ key: String, capacity: Int) -> JournalRing {
+            if let last = lastRing, last.key == key { return last.ring }
+            let ring: JournalRing
+            if let existing = journals[key] {
+                ring = existing
+            } else {
+                ring = JournalRing(capacity: capacity)
+                journals[key] = ring
+            }
+            lastRing = (key, ring)
+            return ring
+        }
+
+        /// Drops the journal of `key`.
+        mutating func removeJournal(_ key: String) {
+            if lastRing?.key == key { lastRing = nil }
+            journals.removeValue(forKey: key)
+        }
+
+        /// Drops every journal.
+        mutating func removeAllJournals() {
+            lastRing = nil
+            journals.removeAll()
+        }
+
+        /// Notes that requests with `uuid` belong to `key` (the table is emptied at `limit` entries).
+        mutating func attribute(_ uuid: String, to key: String, limit: Int) {
+            if let last = lastAttribution, last.uuid == uuid, last.key == key { return }
+            if keyByUUID[uuid] != key {
+                if keyByUUID.count >= limit { keyByUUID.removeAll() }
+                keyByUUID[uuid] = key
+            }
+            lastAttribution = (uuid, key)
+        }
+
+        /// Forgets every attribution.
+        mutating func removeAllAttributions() {
+            lastAttribution = nil
+            keyByUUID.removeAll()
+        }
     }
 
     private let upstream: any RequestHandler
@@ -74,7 +121,7 @@ package final class FaultLayer: RequestHandler {
                     sequence: state.nextSequence, subscribeKey: notice.subscribeKey, fired: nil,
                     request: notice.journalRequest, context: context)
                 state.nextSequence += 1
-                return journalRing(notice.subscribeKey, in: &state).append(record).evicted
+                return state.ring(notice.subscribeKey, capacity: journalCapacity).append(record).evicted
             }
         }
         _ = consume evicted
@@ -112,7 +159,7 @@ package final class FaultLayer: RequestHandler {
                 sequence: state.nextSequence, subscribeKey: key, fired: decision.firedRule, request: bounded,
                 context: context)
             state.nextSequence += 1
-            let ring = journalRing(key, in: &state)
+            let ring = state.ring(key, capacity: journalCapacity)
             let (position, evicted) = ring.append(record)
             return (decision, ring, position, evicted)
         }
@@ -145,14 +192,6 @@ package final class FaultLayer: RequestHandler {
         case .closeLongPoll(let after, let mode):
             closeLongPoll(request, context: context, responder: responder, after: after, mode: mode)
         }
-    }
-
-    /// The journal ring of `key`, created on first use (under the state lock).
-    private func journalRing(_ key: String, in state: inout State) -> JournalRing {
-        if let ring = state.journals[key] { return ring }
-        let ring = JournalRing(capacity: journalCapacity)
-        state.journals[key] = ring
-        return ring
     }
 
     /// A responder in front of `outer` that writes what is sent into the journal record at
@@ -213,10 +252,7 @@ package final class FaultLayer: RequestHandler {
     /// The journal key of a request: its own key, else the key last seen with its uuid.
     private static func attribute(_ key: String?, uuid: String?, in state: inout State) -> String {
         if let key {
-            if let uuid, state.keyByUUID[uuid] != key {
-                if state.keyByUUID.count >= attributionLimit { state.keyByUUID.removeAll() }
-                state.keyByUUID[uuid] = key
-            }
+            if let uuid { state.attribute(uuid, to: key, limit: attributionLimit) }
             return key
         }
         if let uuid, let known = state.keyByUUID[uuid] { return known }
@@ -317,20 +353,20 @@ extension FaultLayer {
 
     /// Empties the journal of `subscribeKey`.
     package func clearJournal(for subscribeKey: String) {
-        _ = state.withLock { $0.journals.removeValue(forKey: subscribeKey) }
+        state.withLock { $0.removeJournal(subscribeKey) }
     }
 
     /// Empties every journal.
     package func clearAllJournals() {
-        state.withLock { $0.journals.removeAll() }
+        state.withLock { $0.removeAllJournals() }
     }
 
     /// Forgets plans, journals and uuid attributions (sequence numbers keep growing).
     package func reset() {
         state.withLock { state in
             state.planners.removeAll()
-            state.journals.removeAll()
-            state.keyByUUID.removeAll()
+            state.removeAllJournals()
+            state.removeAllAttributions()
         }
     }
 }

@@ -191,6 +191,13 @@ public enum RouteError: Error, Sendable, Hashable {
 extension PubNubRoute {
     /// Classifies `request` by method and path (spec §13 checklist).
     public static func classify(_ request: HTTPRequest) -> Result<PubNubRoute, RouteError> {
+        if let route = classifyPublish(request) { return .success(route) }
+        return classifyBySegments(request)
+    }
+
+    /// Classification from the decoded path segments: every endpoint (`classifyPublish`
+    /// answers the common publish forms first, with the same result).
+    static func classifyBySegments(_ request: HTTPRequest) -> Result<PubNubRoute, RouteError> {
         guard let segments = request.pathSegments, let query = request.queryItems else {
             return .failure(.invalidPercentEncoding)
         }
