@@ -143,7 +143,7 @@ public struct HTTPRequest: Sendable, Hashable {
     }
 
     /// Decodes one piece of the (valid UTF-8) target; pieces without `%` (or `+`) need no decoding.
-    private static func decode(_ piece: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool) -> String? {
+    package static func decode(_ piece: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool) -> String? {
         let needsDecoding = piece.contains { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }
         return needsDecoding ? PercentDecoding.decode(bytes: piece, plusAsSpace: plusAsSpace) : String(decoding: piece, as: UTF8.self)
     }

@@ -128,7 +128,7 @@ extension HTTPRequestParser {
         headers = HTTPHeaders()
         self.framing = FramingFields()
         headerBytes = 0
-        let keepAlive = Self.keepAlive(version: version, connection: framing.connection)
+        let keepAlive = Self.keepAlive(version: version, framing: framing)
         head = Head(method: method, target: target, version: version, headers: fields, keepAlive: keepAlive)
         body = []
         bodyLimit = limits.maxBodyBytes(forTarget: target)
@@ -157,23 +157,16 @@ extension HTTPRequestParser {
         expectsContinue = expect && version == "HTTP/1.1" && (phase != .fixedBody || remaining > 0)
     }
 
-    static func keepAlive(version: String, connection: [String]) -> Bool {
-        // Token by token on the bytes, ASCII case-insensitively: no strings are built per request.
-        var close = false
-        var keepAlive = false
-        for value in connection {
-            forEachToken(of: value) { token in
-                if asciiCaseInsensitiveEquals(token, "close") { close = true }
-                if asciiCaseInsensitiveEquals(token, "keep-alive") { keepAlive = true }
-            }
-        }
-        if close { return false }
-        if keepAlive { return true }
+    /// Whether the connection stays open after this request: a `Connection` token decides
+    /// (`close` over `keep-alive`), else the version (HTTP/1.1 persists).
+    static func keepAlive(version: String, framing: FramingFields) -> Bool {
+        if framing.connectionClose { return false }
+        if framing.connectionKeepAlive { return true }
         return version == "HTTP/1.1"
     }
 
     /// Calls `body` with each comma-separated token of `value`, without surrounding spaces and tabs.
-    private static func forEachToken(of value: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+    static func forEachToken(of value: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         var value = value
         value.withUTF8 { bytes in
             var start = 0
@@ -221,7 +214,10 @@ extension HTTPRequestParser {
 /// The header fields that frame a request (`Connection`, `Content-Length`, `Transfer-Encoding`,
 /// `Expect`), gathered as the head is read so that completing it needs no search by name.
 struct FramingFields: Sendable {
-    var connection: [String] = []
+    /// Whether a `Connection` field carried the token `close` / `keep-alive` (any case), read
+    /// token by token on the bytes as the field arrives: no strings are kept for it.
+    var connectionClose = false
+    var connectionKeepAlive = false
     var contentLength: [String] = []
     var transferEncoding: [String] = []
     /// The first `Expect` value.
@@ -233,7 +229,10 @@ struct FramingFields: Sendable {
         case 6 where HTTPRequestParser.asciiCaseInsensitiveEquals(name, "expect"):
             if expect == nil { expect = value }
         case 10 where HTTPRequestParser.asciiCaseInsensitiveEquals(name, "connection"):
-            connection.append(value)
+            HTTPRequestParser.forEachToken(of: value) { token in
+                if HTTPRequestParser.asciiCaseInsensitiveEquals(token, "close") { connectionClose = true }
+                if HTTPRequestParser.asciiCaseInsensitiveEquals(token, "keep-alive") { connectionKeepAlive = true }
+            }
         case 14 where HTTPRequestParser.asciiCaseInsensitiveEquals(name, "content-length"):
             contentLength.append(value)
         case 17 where HTTPRequestParser.asciiCaseInsensitiveEquals(name, "transfer-encoding"):

@@ -241,10 +241,9 @@ package struct HTTPRequestParser: Sendable {
     }
 
     private mutating func finish() -> Parsed {
-        let head = self.head!
+        let head = self.head.take()!
         var request = HTTPRequest(method: head.method, target: head.target, version: head.version, headers: head.headers)
         request.body = body
-        self.head = nil
         body = []
         remaining = 0
         phase = .head

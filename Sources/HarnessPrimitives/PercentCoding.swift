@@ -64,22 +64,30 @@ package enum PercentCoding {
     /// Percent-decodes `input` (and `+` as a space when `plusAsSpace`); `nil` for a malformed
     /// escape or a result that is not UTF-8.
     package static func decode(bytes input: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool) -> String? {
-        var output: [UInt8] = []
-        output.reserveCapacity(input.count)
-        var index = 0
-        while index < input.count {
-            let byte = input[index]
-            if byte == UInt8(ascii: "%") {
-                guard index + 2 < input.count,
-                    let high = ByteEncoding.nibble(input[index + 1]), let low = ByteEncoding.nibble(input[index + 2])
-                else { return nil }
-                output.append(high << 4 | low)
-                index += 3
-            } else {
-                output.append(plusAsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
-                index += 1
+        // Decoded into scratch memory (on the stack for the usual short pieces); an all-ASCII
+        // result is valid UTF-8 as it stands and skips the validation pass.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, input.count)) { output -> String? in
+            var count = 0
+            var bits: UInt8 = 0
+            var index = 0
+            while index < input.count {
+                var byte = input[index]
+                if byte == UInt8(ascii: "%") {
+                    guard index + 2 < input.count,
+                        let high = ByteEncoding.nibble(input[index + 1]), let low = ByteEncoding.nibble(input[index + 2])
+                    else { return nil }
+                    byte = high << 4 | low
+                    index += 3
+                } else {
+                    if plusAsSpace && byte == UInt8(ascii: "+") { byte = UInt8(ascii: " ") }
+                    index += 1
+                }
+                output[count] = byte
+                bits |= byte
+                count += 1
             }
+            let decoded = UnsafeBufferPointer(rebasing: output[..<count])
+            return bits < 0x80 ? String(decoding: decoded, as: UTF8.self) : String(validating: decoded, as: UTF8.self)
         }
-        return String(validating: output, as: UTF8.self)
     }
 }

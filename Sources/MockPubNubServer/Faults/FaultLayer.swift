@@ -23,9 +23,56 @@ package final class FaultLayer: RequestHandler {
 
     struct State {
         var planners: [String: FaultPlanner] = [:]
-        var journals: [String: JournalRing] = [:]
-        var keyByUUID: [String: String] = [:]
+        private(set) var journals: [String: JournalRing] = [:]
+        private(set) var keyByUUID: [String: String] = [:]
         var nextSequence: UInt64 = 1
+        /// The ring found last and its key: consecutive requests of one key (the usual case)
+        /// skip hashing the key. Dropped with the ring.
+        private var lastRing: (key: String, ring: JournalRing)?
+        /// The attribution made last: `keyByUUID[uuid] == key` while it is set.
+        private var lastAttribution: (uuid: String, key: String)?
+
+        /// The journal ring of `key`, created on first use.
+        mutating func ring(_ key: String, capacity: Int) -> JournalRing {
+            if let last = lastRing, last.key == key { return last.ring }
+            let ring: JournalRing
+            if let existing = journals[key] {
+                ring = existing
+            } else {
+                ring = JournalRing(capacity: capacity)
+                journals[key] = ring
+            }
+            lastRing = (key, ring)
+            return ring
+        }
+
+        /// Drops the journal of `key`.
+        mutating func removeJournal(_ key: String) {
+            if lastRing?.key == key { lastRing = nil }
+            journals.removeValue(forKey: key)
+        }
+
+        /// Drops every journal.
+        mutating func removeAllJournals() {
+            lastRing = nil
+            journals.removeAll()
+        }
+
+        /// Notes that requests with `uuid` belong to `key` (the table is emptied at `limit` entries).
+        mutating func attribute(_ uuid: String, to key: String, limit: Int) {
+            if let last = lastAttribution, last.uuid == uuid, last.key == key { return }
+            if keyByUUID[uuid] != key {
+                if keyByUUID.count >= limit { keyByUUID.removeAll() }
+                keyByUUID[uuid] = key
+            }
+            lastAttribution = (uuid, key)
+        }
+
+        /// Forgets every attribution.
+        mutating func removeAllAttributions() {
+            lastAttribution = nil
+            keyByUUID.removeAll()
+        }
     }
 
     private let upstream: any RequestHandler
@@ -74,7 +121,7 @@ package final class FaultLayer: RequestHandler {
                     sequence: state.nextSequence, subscribeKey: notice.subscribeKey, fired: nil,
                     request: notice.journalRequest, context: context)
                 state.nextSequence += 1
-                return state.journals[notice.subscribeKey, default: JournalRing(capacity: journalCapacity)].append(record).evicted
+                return state.ring(notice.subscribeKey, capacity: journalCapacity).append(record).evicted
             }
         }
         _ = consume evicted
@@ -99,8 +146,8 @@ package final class FaultLayer: RequestHandler {
         // Stored as a value; rendered only when the journal is read. The lock stamps the
         // sequence, the key and the decision.
         let bounded = JournalRecord.bounded(request)
-        let (decision, key, position, evicted) = state.withLock {
-            state -> (FaultDecision, String, JournalPosition, JournalRecord?) in
+        let (decision, ring, position, evicted) = state.withLock {
+            state -> (FaultDecision, JournalRing, JournalPosition, JournalRecord?) in
             let key = Self.attribute(routeKey, uuid: uuid, in: &state)
             var decision = FaultDecision.passThrough
             if !state.planners.isEmpty, case .success(let route) = classified {
@@ -112,15 +159,16 @@ package final class FaultLayer: RequestHandler {
                 sequence: state.nextSequence, subscribeKey: key, fired: decision.firedRule, request: bounded,
                 context: context)
             state.nextSequence += 1
-            let (position, evicted) = state.journals[key, default: JournalRing(capacity: journalCapacity)].append(record)
-            return (decision, key, position, evicted)
+            let ring = state.ring(key, capacity: journalCapacity)
+            let (position, evicted) = ring.append(record)
+            return (decision, ring, position, evicted)
         }
         // The record a full ring dropped is freed here, outside the lock.
         _ = consume evicted
         let outer = responder
-        let responder = recording(outer, key: key, position: position, arrival: context.arrivalTime)
+        let responder = recording(outer, ring: ring, position: position, arrival: context.arrivalTime)
         // Watched once the request was handed on: most are answered by then and need no handler.
-        defer { watchCancellation(of: outer, recording: responder, key: key, position: position, arrival: context.arrivalTime) }
+        defer { watchCancellation(of: outer, recording: responder, ring: ring, position: position, arrival: context.arrivalTime) }
         guard let fired = decision.firedRule else {
             if let service { // the common case: hand over the route instead of classifying again
                 service.handle(request, classified: classified, context: context, responder: responder)
@@ -147,12 +195,13 @@ package final class FaultLayer: RequestHandler {
     }
 
     /// A responder in front of `outer` that writes what is sent into the journal record at
-    /// `position` of `key`, then passes it on.
-    private func recording(_ outer: Responder, key: String, position: JournalPosition, arrival: Double) -> Responder {
+    /// `position` of `ring`, then passes it on. A ring emptied or dropped since (journal cleared,
+    /// layer reset) no longer shows that record, so the answer then goes nowhere visible.
+    private func recording(_ outer: Responder, ring: JournalRing, position: JournalPosition, arrival: Double) -> Responder {
         // Weakly: an upstream may keep the responders it was given, and the layer keeps the upstream.
         Responder { [weak self] action in
             let answer = JournalAnswer(action, elapsedMs: Self.elapsedMs(since: arrival))
-            self?.state.withLock { $0.journals[key]?.setAnswer(answer, at: position) }
+            self?.state.withLock { _ in ring.setAnswer(answer, at: position) }
             outer.send(action)
         }
     }
@@ -163,13 +212,13 @@ package final class FaultLayer: RequestHandler {
     /// connection's loop, the thread `handle` runs on, and `onCancel` runs a handler registered
     /// after a cancellation at once.
     private func watchCancellation(
-        of outer: Responder, recording: Responder, key: String, position: JournalPosition, arrival: Double
+        of outer: Responder, recording: Responder, ring: JournalRing, position: JournalPosition, arrival: Double
     ) {
         guard !recording.isCompleted else { return }
         // Weakly: `recording` keeps `outer`; whoever still answers the request (the service) keeps `recording`.
         outer.onCancel { [weak self, weak recording] in
             let answer = JournalAnswer(kind: "cancelled", durationMs: Self.elapsedMs(since: arrival))
-            self?.state.withLock { $0.journals[key]?.setAnswer(answer, at: position, ifUnanswered: true) }
+            self?.state.withLock { _ in ring.setAnswer(answer, at: position, ifUnanswered: true) }
             recording?.cancel()
         }
     }
@@ -203,10 +252,7 @@ package final class FaultLayer: RequestHandler {
     /// The journal key of a request: its own key, else the key last seen with its uuid.
     private static func attribute(_ key: String?, uuid: String?, in state: inout State) -> String {
         if let key {
-            if let uuid, state.keyByUUID[uuid] != key {
-                if state.keyByUUID.count >= attributionLimit { state.keyByUUID.removeAll() }
-                state.keyByUUID[uuid] = key
-            }
+            if let uuid { state.attribute(uuid, to: key, limit: attributionLimit) }
             return key
         }
         if let uuid, let known = state.keyByUUID[uuid] { return known }
@@ -307,20 +353,20 @@ extension FaultLayer {
 
     /// Empties the journal of `subscribeKey`.
     package func clearJournal(for subscribeKey: String) {
-        _ = state.withLock { $0.journals.removeValue(forKey: subscribeKey) }
+        state.withLock { $0.removeJournal(subscribeKey) }
     }
 
     /// Empties every journal.
     package func clearAllJournals() {
-        state.withLock { $0.journals.removeAll() }
+        state.withLock { $0.removeAllJournals() }
     }
 
     /// Forgets plans, journals and uuid attributions (sequence numbers keep growing).
     package func reset() {
         state.withLock { state in
             state.planners.removeAll()
-            state.journals.removeAll()
-            state.keyByUUID.removeAll()
+            state.removeAllJournals()
+            state.removeAllAttributions()
         }
     }
 }

@@ -59,14 +59,20 @@ struct JournalPosition: Sendable {
 
 /// The journal of one subscribe key: the last `capacity` records, oldest first, stored as values
 /// (the storage grows to `capacity` once and is then overwritten in place).
-struct JournalRing: Sendable {
+///
+/// A class, so that the responder recording a request's answer keeps its ring and writes into
+/// it without looking the key up again.
+// @unchecked Sendable: every access (append, setAnswer, entries) happens under the fault
+// layer's state lock, the only place a ring is created and kept; the same lock makes the
+// exclusivity checks of its fields redundant, so they are off.
+final class JournalRing: @unchecked Sendable {
     let capacity: Int
-    private var storage: [JournalRecord] = []
-    private var start = 0
+    @exclusivity(unchecked) private var storage: [JournalRecord] = []
+    @exclusivity(unchecked) private var start = 0
     /// Records ever appended; record `n` (from 0) lives at `storage[n % capacity]` while kept.
-    private var appended = 0
+    @exclusivity(unchecked) private var appended = 0
     /// Entries dropped because the ring was full.
-    private(set) var dropped = 0
+    @exclusivity(unchecked) private(set) var dropped = 0
 
     init(capacity: Int) {
         self.capacity = max(1, capacity)
@@ -76,7 +82,7 @@ struct JournalRing: Sendable {
 
     /// Appends `record`; returns where it is and the oldest record when the ring was full, so
     /// that the caller can free that one after releasing its lock.
-    mutating func append(_ record: JournalRecord) -> (position: JournalPosition, evicted: JournalRecord?) {
+    func append(_ record: JournalRecord) -> (position: JournalPosition, evicted: JournalRecord?) {
         let position = JournalPosition(index: appended, sequence: record.sequence)
         appended += 1
         if storage.count < capacity {
@@ -92,7 +98,7 @@ struct JournalRing: Sendable {
 
     /// Writes `answer` into the record at `position` if it is still kept; with `ifUnanswered`
     /// only when it has no answer yet.
-    mutating func setAnswer(_ answer: JournalAnswer, at position: JournalPosition, ifUnanswered: Bool = false) {
+    func setAnswer(_ answer: JournalAnswer, at position: JournalPosition, ifUnanswered: Bool = false) {
         guard position.index < appended, appended - position.index <= storage.count else { return }
         let slot = position.index % capacity
         guard storage[slot].sequence == position.sequence else { return }

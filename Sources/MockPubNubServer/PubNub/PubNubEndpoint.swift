@@ -54,59 +54,129 @@ public enum PubNubEndpoint: String, Sendable, Hashable, Codable, CaseIterable {
 ///
 /// Classification is pure and shared by the service (to dispatch) and the fault layer (to aim
 /// rules), so both always agree on what a request is.
+///
+/// The fields live in one shared box (`PubNubRoute.Storage`, copied on the first write to a
+/// shared one), so handing a route from classification to the fault layer and the service
+/// costs a reference count instead of a copy of every field.
 public struct PubNubRoute: Sendable, Hashable {
-    public var endpoint: PubNubEndpoint
+    private var storage: Storage
+
+    public var endpoint: PubNubEndpoint {
+        get { storage.endpoint }
+        _modify { yield &unique.endpoint }
+    }
     /// The subscribe key from the path; `nil` for `/time/0` and the admin API.
-    public var subscribeKey: String?
+    public var subscribeKey: String? {
+        get { storage.subscribeKey }
+        _modify { yield &unique.subscribeKey }
+    }
     /// The publish key from the path (publish and signal only).
-    public var publishKey: String?
+    public var publishKey: String? {
+        get { storage.publishKey }
+        _modify { yield &unique.publishKey }
+    }
     /// Channels named in the path, decoded and split on `,` (empty for the `,` placeholder).
-    public var channels: [String]
+    public var channels: [String] {
+        get { storage.channels }
+        _modify { yield &unique.channels }
+    }
     /// Channel groups: the `channel-group` query list, or the group in a channel-registration path.
-    public var channelGroups: [String]
+    public var channelGroups: [String] {
+        get { storage.channelGroups }
+        _modify { yield &unique.channelGroups }
+    }
     /// The `uuid` query parameter (the client's user id).
-    public var uuid: String?
+    public var uuid: String? {
+        get { storage.uuid }
+        _modify { yield &unique.uuid }
+    }
     /// The uuid named in the path (where now, get/set state).
-    public var targetUUID: String?
+    public var targetUUID: String? {
+        get { storage.targetUUID }
+        _modify { yield &unique.targetUUID }
+    }
     /// The decoded message segment of a GET publish or signal (the JSON text).
-    public var message: String?
+    public var message: String? {
+        get { storage.message }
+        _modify { yield &unique.message }
+    }
     /// The message timetoken segment of a message-action path, as sent.
-    public var messageTimetoken: String?
+    public var messageTimetoken: String? {
+        get { storage.messageTimetoken }
+        _modify { yield &unique.messageTimetoken }
+    }
     /// The action timetoken segment of a message-action removal path, as sent.
-    public var actionTimetoken: String?
+    public var actionTimetoken: String? {
+        get { storage.actionTimetoken }
+        _modify { yield &unique.actionTimetoken }
+    }
     /// The decoded query, in order.
-    public var query: [QueryItem]
+    public var query: [QueryItem] {
+        get { storage.query }
+        _modify { yield &unique.query }
+    }
     /// The legacy subscribe's callback and timetoken (`/subscribe/…`); `nil` for v2 and other endpoints.
-    public var subscribeV1: SubscribeV1Request?
+    public var subscribeV1: SubscribeV1Request? {
+        get { storage.subscribeV1 }
+        _modify { yield &unique.subscribeV1 }
+    }
     /// The file id segment of a file download, delete or storage path.
-    public var fileID: String?
+    public var fileID: String? {
+        get { storage.fileID }
+        _modify { yield &unique.fileID }
+    }
     /// The file name segment of a file download, delete or storage path.
-    public var fileName: String?
+    public var fileName: String? {
+        get { storage.fileName }
+        _modify { yield &unique.fileName }
+    }
     /// The device of a mobile push registration request; `nil` for other endpoints.
-    public var push: PushRequest?
+    public var push: PushRequest? {
+        get { storage.push }
+        _modify { yield &unique.push }
+    }
     /// The token segment of a revoke-token path, decoded.
-    public var token: String?
+    public var token: String? {
+        get { storage.token }
+        _modify { yield &unique.token }
+    }
     /// Set by the service once a secret-key signature or a v3 token has decided access (the
     /// per-endpoint v2 grant checks then stand aside).
-    var accessDecided = false
+    var accessDecided: Bool {
+        get { storage.accessDecided }
+        _modify { yield &unique.accessDecided }
+    }
     /// An App Context request's operation (and, once the access gate read the body, the ids a
     /// membership or member change names), for the token table; `nil` for other endpoints.
-    var objectsAccess: ObjectsAccess?
+    var objectsAccess: ObjectsAccess? {
+        get { storage.objectsAccess }
+        _modify { yield &unique.objectsAccess }
+    }
 
     public init(
         endpoint: PubNubEndpoint, subscribeKey: String? = nil, publishKey: String? = nil,
         channels: [String] = [], channelGroups: [String] = [], uuid: String? = nil,
         targetUUID: String? = nil, message: String? = nil, query: [QueryItem] = []
     ) {
-        self.endpoint = endpoint
-        self.subscribeKey = subscribeKey
-        self.publishKey = publishKey
-        self.channels = channels
-        self.channelGroups = channelGroups
-        self.uuid = uuid
-        self.targetUUID = targetUUID
-        self.message = message
-        self.query = query
+        storage = Storage(
+            endpoint: endpoint, subscribeKey: subscribeKey, publishKey: publishKey, channels: channels,
+            channelGroups: channelGroups, uuid: uuid, targetUUID: targetUUID, message: message, query: query)
+    }
+
+    /// The box, copied first when another route shares it (copy on write).
+    private var unique: Storage {
+        mutating get {
+            if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+            return storage
+        }
+    }
+
+    public static func == (lhs: PubNubRoute, rhs: PubNubRoute) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.isEqual(to: rhs.storage)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        storage.hash(into: &hasher)
     }
 }
 
@@ -121,6 +191,13 @@ public enum RouteError: Error, Sendable, Hashable {
 extension PubNubRoute {
     /// Classifies `request` by method and path (spec §13 checklist).
     public static func classify(_ request: HTTPRequest) -> Result<PubNubRoute, RouteError> {
+        if let route = classifyPublish(request) { return .success(route) }
+        return classifyBySegments(request)
+    }
+
+    /// Classification from the decoded path segments: every endpoint (`classifyPublish`
+    /// answers the common publish forms first, with the same result).
+    static func classifyBySegments(_ request: HTTPRequest) -> Result<PubNubRoute, RouteError> {
         guard let segments = request.pathSegments, let query = request.queryItems else {
             return .failure(.invalidPercentEncoding)
         }

@@ -33,8 +33,9 @@ struct StoredMessage: Sendable {
     /// Service-clock second after which history no longer returns it (publish `ttl`).
     var expiresAt: Int64?
     /// The envelope up to and including `"d":…` without the timetoken's digits, which belong at
-    /// UTF-8 offset `timetokenOffset` (after `…,"p":{"t":"`); rendered once at publish time.
-    var envelopeHead: String = ""
+    /// UTF-8 offset `timetokenOffset` (after `…,"p":{"t":"`); rendered once at publish time, as
+    /// bytes (delivery copies them into each envelope; no `String` is built for them).
+    var envelopeHead: [UInt8] = []
     var timetokenOffset = 0
     /// What follows `b` in the envelope (`,"cmt":…`), rendered once at publish time.
     var envelopeTail: String = ""
@@ -87,7 +88,7 @@ struct StoredMessage: Sendable {
         }
         head.appendLiteral(",\"d\":")
         head.appendText(payload)
-        envelopeHead = String(decoding: head, as: UTF8.self)
+        envelopeHead = head
         envelopeTail = customMessageType.map { ",\"cmt\":" + PubNubJSON.quote($0) + "}" } ?? "}"
     }
 
@@ -96,9 +97,8 @@ struct StoredMessage: Sendable {
     func envelope(match: String?) -> String {
         let via = match ?? (kind == .presence ? channel : nil)
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(envelopeHead.utf8.count + 20 + envelopeTail.utf8.count + (via.map { $0.utf8.count + 8 } ?? 0))
-        var head = envelopeHead
-        head.withUTF8 { head in
+        bytes.reserveCapacity(envelopeHead.count + 20 + envelopeTail.utf8.count + (via.map { $0.utf8.count + 8 } ?? 0))
+        envelopeHead.withUnsafeBufferPointer { head in
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: head[..<timetokenOffset]))
             bytes.appendDecimal(timetoken)
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: head[timetokenOffset...]))

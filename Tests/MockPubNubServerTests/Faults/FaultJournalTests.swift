@@ -174,3 +174,26 @@ import Testing
         #expect(installed.map(\.seed) == [5, 77])
     }
 }
+
+extension FaultJournalTests {
+    @Test func aResetLayerAttributesAndJournalsAfresh() {
+        let faults = FaultLayer(upstream: FakeUpstream(response: FaultFixtures.sent), scheduler: ManualScheduler(), seedSource: { 77 })
+        func send(_ target: String) {
+            faults.handle(FaultFixtures.request("GET", target), context: FaultFixtures.context(), responder: ActionSink().responder())
+        }
+        send("/publish/p/key-a/0/c/0/1?uuid=alice")
+        send("/time/0?uuid=alice")
+        #expect(faults.journal(for: "key-a").map(\.endpoint) == [.publish, .time])
+        faults.reset()
+        send("/time/0?uuid=alice")
+        #expect(faults.journal(for: "key-a").isEmpty)
+        #expect(faults.journal(for: FaultLayer.unattributedKey).map(\.endpoint) == [.time])
+        // The same uuid and key as before the reset: attributed again, journalled in a new ring.
+        send("/publish/p/key-a/0/c/0/1?uuid=alice")
+        send("/time/0?uuid=alice")
+        #expect(faults.journal(for: "key-a").map(\.endpoint) == [.publish, .time])
+        faults.clearAllJournals()
+        send("/time/0?uuid=alice")
+        #expect(faults.journal(for: "key-a").map(\.sequence) == [6])
+    }
+}
