@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 internal import COpenSSL
+import HarnessPrimitives
 
 /// The byte-level formats of the three schemes over pooled AES contexts for both derived keys.
 final class CipherEngine: Sendable {
     /// The legacy static IV, ASCII `"0123456789012345"`.
     static let staticIV: [UInt8] = Array("0123456789012345".utf8)
-    /// `"PNED" 01 "ACRH" 10`: the header prefix written before the IV.
     /// The static IV in memory that is never freed, for passing to libcrypto.
     nonisolated(unsafe) static let staticIVPointer: UnsafePointer<UInt8> = {
         // The only nonisolated(unsafe) in the module: immutable bytes written once here, then only read.
@@ -13,12 +13,13 @@ final class CipherEngine: Sendable {
         staticIV.withUnsafeBufferPointer { pointer.initialize(from: $0.baseAddress!, count: 16) }
         return UnsafePointer(pointer)
     }()
-    static let aesCBCHeaderPrefix: [UInt8] = CryptorHeader.sentinel + [1] + CryptorHeader.aesCBCCryptorID + [16]
 
     let legacyEncryptor: AESCBCContextPool
     let legacyDecryptor: AESCBCContextPool
     let aesCBCEncryptor: AESCBCContextPool
     let aesCBCDecryptor: AESCBCContextPool
+    /// The base64 code for message text, read once (``Base64/Kernel/active``).
+    let base64Kernel = Base64.Kernel.active
 
     init(keys: DerivedKeys) {
         legacyEncryptor = AESCBCContextPool(key: keys.legacyKey, encrypting: true)
@@ -45,20 +46,51 @@ final class CipherEngine: Sendable {
         iv: UnsafePointer<UInt8>?,
         into out: UnsafeMutablePointer<UInt8>
     ) throws(CryptoError) -> Int {
+        try withEncryptor(for: scheme) { context throws(CryptoError) in
+            try Self.encrypt(input, scheme: scheme, iv: iv, into: out, with: context)
+        }
+    }
+
+    /// Lends `body` an encryption context for `scheme`'s key (see ``AESCBCContextPool/withContext(_:)``).
+    @inline(__always)
+    func withEncryptor<Result>(
+        for scheme: CryptoScheme,
+        _ body: (UnsafeMutablePointer<AESCBCContext>) throws(CryptoError) -> Result
+    ) throws(CryptoError) -> Result {
+        try (scheme == .aesCBC ? aesCBCEncryptor : legacyEncryptor).withContext(body)
+    }
+
+    /// ``encrypt(_:scheme:iv:into:)`` with a context from ``withEncryptor(for:_:)`` for the same scheme; a random
+    /// IV comes from that context's batch.
+    @inline(__always)
+    static func encrypt(
+        _ input: UnsafeBufferPointer<UInt8>,
+        scheme: CryptoScheme,
+        iv: UnsafePointer<UInt8>?,
+        into out: UnsafeMutablePointer<UInt8>,
+        with context: UnsafeMutablePointer<AESCBCContext>
+    ) throws(CryptoError) -> Int {
         switch scheme {
         case .legacy:
-            return try legacyEncryptor.run(iv: Self.staticIVPointer, input: input, into: out)
+            return try context.pointee.encrypt(iv: staticIVPointer, input: input, into: out)
         case .legacyRandomIV:
-            try Self.fillIV(out, from: iv)
-            return try 16 + legacyEncryptor.run(iv: out, input: input, into: out + 16)
+            try fillIV(out, from: iv, context: context)
+            return try 16 + context.pointee.encrypt(iv: out, input: input, into: out + 16)
         case .aesCBC:
-            let prefix = Self.aesCBCHeaderPrefix.count
-            Self.aesCBCHeaderPrefix.withUnsafeBufferPointer { header in
-                out.update(from: header.baseAddress!, count: prefix)
-            }
-            try Self.fillIV(out + prefix, from: iv)
-            return try prefix + 16 + aesCBCEncryptor.run(iv: out + prefix, input: input, into: out + prefix + 16)
+            writeAESCBCHeaderPrefix(out)
+            let prefix = 10
+            try fillIV(out + prefix, from: iv, context: context)
+            return try prefix + 16 + context.pointee.encrypt(iv: out + prefix, input: input, into: out + prefix + 16)
         }
+    }
+
+    /// Writes the 10 bytes before the IV of an `aescbc` message, `"PNED" 01 "ACRH" 10`, to `out` with two stores.
+    @inline(__always)
+    static func writeAESCBCHeaderPrefix(_ out: UnsafeMutablePointer<UInt8>) {
+        // "PNED", version 1, "ACRH" | IV length 16, as little-endian words.
+        let raw = UnsafeMutableRawPointer(out)
+        raw.storeBytes(of: UInt64(0x5243_4101_4445_4E50).littleEndian, as: UInt64.self)
+        raw.storeBytes(of: UInt16(0x1048).littleEndian, toByteOffset: 8, as: UInt16.self)
     }
 
     /// Decrypts `data` (any supported format) into `out` (room for `data.count + 16` bytes; not overlapping).
@@ -123,11 +155,15 @@ final class CipherEngine: Sendable {
         throw CryptoError(.invalidBlockSize, "the ciphertext \(why)")
     }
 
-    private static func fillIV(_ target: UnsafeMutablePointer<UInt8>, from iv: UnsafePointer<UInt8>?) throws(CryptoError) {
+    private static func fillIV(
+        _ target: UnsafeMutablePointer<UInt8>,
+        from iv: UnsafePointer<UInt8>?,
+        context: UnsafeMutablePointer<AESCBCContext>
+    ) throws(CryptoError) {
         if let iv {
             target.update(from: iv, count: 16)
         } else {
-            try RandomIVSource.shared.fill(target)
+            try context.pointee.randomIVs.fill(target)
         }
     }
 

@@ -2,8 +2,8 @@
 import PubNubCrypto
 import Testing
 
-/// Encryption contexts are reused without resetting their IV (the first block absorbs the difference) and a
-/// message's base64 is written chunk by chunk while it is encrypted: neither may change a single byte.
+/// Encryption contexts are reused without resetting their IV (the first block absorbs the difference), carry
+/// their own random-IV batch and a scratch buffer for message text: none of it may change a single byte.
 @Suite("Encryption context reuse", .timeLimit(.minutes(1)))
 struct ContextReuseTests {
     /// Lengths around AES blocks, base64 groups and the 256-byte encryption chunks.
@@ -31,6 +31,44 @@ struct ContextReuseTests {
         var generator = TestRandom(seed: 0xB64C)
         let module = try CryptoModule(cipherKey: "chunks", scheme: scheme)
         for length in Self.lengths where length > 0 {
+            let text = String(decoding: generator.bytes(length).map { 0x20 + $0 % 0x5F }, as: UTF8.self)
+            let iv = scheme == .legacy ? Array("0123456789012345".utf8) : generator.bytes(16)
+            let message = try module.encryptMessage(text, iv: iv)
+            #expect(message == ByteEncoding.base64(try module.encrypt(Array(text.utf8), iv: iv)), "length \(length)")
+            #expect(try module.decryptMessage(message) == text, "length \(length)")
+        }
+    }
+
+    /// More messages than one context's 4 KiB batch of random IVs holds (256), from the message and the bytes
+    /// path in turn: every IV is new and every message decrypts.
+    @Test(arguments: [CryptoScheme.legacyRandomIV, .aesCBC])
+    func randomIVsStayFreshAcrossBatchRefills(_ scheme: CryptoScheme) throws {
+        let module = try CryptoModule(cipherKey: "batches", scheme: scheme)
+        let ivOffset = scheme == .aesCBC ? 10 : 0
+        var ivs = Set<[UInt8]>()
+        for index in 0..<700 {
+            let text = "{\"n\":\(index)}"
+            let data: [UInt8]
+            if index % 2 == 0 {
+                let message = try module.encryptMessage(text)
+                #expect(try module.decryptMessage(message) == text, "message \(index)")
+                data = try CryptoModule.bytes(fromBase64: message)
+            } else {
+                data = try module.encrypt(Array(text.utf8))
+                #expect(try module.decrypt(data) == Array(text.utf8), "bytes \(index)")
+            }
+            ivs.insert(Array(data[ivOffset..<(ivOffset + 16)]))
+        }
+        #expect(ivs.count == 700, "every encryption used a fresh IV")
+    }
+
+    /// Messages larger than the scratch buffer a context keeps (64 KiB), then small ones on the same context:
+    /// the text is still exactly the base64 of the encrypted bytes.
+    @Test(arguments: CryptoScheme.allCases)
+    func largeThenSmallMessagesKeepTheirExactText(_ scheme: CryptoScheme) throws {
+        var generator = TestRandom(seed: 0x5C7A)
+        let module = try CryptoModule(cipherKey: "scratch", scheme: scheme)
+        for length in [100_000, 5, 70_000, 1, 2048, 65_536, 31] {
             let text = String(decoding: generator.bytes(length).map { 0x20 + $0 % 0x5F }, as: UTF8.self)
             let iv = scheme == .legacy ? Array("0123456789012345".utf8) : generator.bytes(16)
             let message = try module.encryptMessage(text, iv: iv)
