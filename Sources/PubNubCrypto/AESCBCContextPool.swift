@@ -64,12 +64,19 @@ final class AESCBCContextPool: @unchecked Sendable {
         input: UnsafeBufferPointer<UInt8>,
         into out: UnsafeMutablePointer<UInt8>
     ) throws(CryptoError) -> Int {
-        let encrypting = encrypting
-        return try withContext { context throws(CryptoError) in
-            encrypting
-                ? try context.pointee.encrypt(iv: iv, input: input, into: out)
-                : try context.pointee.decrypt(iv: iv, input: input, into: out)
+        let context = try takeContext()
+        if encrypting {
+            let written: Int
+            do throws(CryptoError) { written = try context.pointee.encrypt(iv: iv, input: input, into: out) } catch {
+                // The chaining state is unknown after a failed update: the context is freed, not pooled.
+                Self.destroy(context)
+                throw error
+            }
+            giveBack(context)
+            return written
         }
+        defer { giveBack(context) }
+        return try context.pointee.decrypt(iv: iv, input: input, into: out)
     }
 
     private func takeContext() throws(CryptoError) -> UnsafeMutablePointer<AESCBCContext> {

@@ -57,7 +57,18 @@ final class CipherEngine: Sendable {
         for scheme: CryptoScheme,
         _ body: (UnsafeMutablePointer<AESCBCContext>) throws(CryptoError) -> Result
     ) throws(CryptoError) -> Result {
-        try (scheme == .aesCBC ? aesCBCEncryptor : legacyEncryptor).withContext(body)
+        // The engine holds the pool for as long as the caller holds the engine, so the call needs no retain of its
+        // own (a retain and a release are two locked instructions per message).
+        var failure: CryptoError?
+        let result = Unmanaged.passUnretained(scheme == .aesCBC ? aesCBCEncryptor : legacyEncryptor)._withUnsafeGuaranteedRef {
+            pool -> Result? in
+            do throws(CryptoError) { return try pool.withContext(body) } catch {
+                failure = error
+                return nil
+            }
+        }
+        guard let result else { throw failure! }
+        return result
     }
 
     /// ``encrypt(_:scheme:iv:into:)`` with a context from ``withEncryptor(for:_:)`` for the same scheme; a random
