@@ -57,11 +57,39 @@ final class CipherEngine: Sendable {
         for scheme: CryptoScheme,
         _ body: (UnsafeMutablePointer<AESCBCContext>) throws(CryptoError) -> Result
     ) throws(CryptoError) -> Result {
-        // The engine holds the pool for as long as the caller holds the engine, so the call needs no retain of its
-        // own (a retain and a release are two locked instructions per message).
+        try Self.withContext(of: scheme == .aesCBC ? aesCBCEncryptor : legacyEncryptor, body)
+    }
+
+    /// Lends `body` a decryption context for the key that `scheme`'s data normally has, and that context's scratch
+    /// buffer (at least `count` bytes); pass the context on to ``decryptInPlace(_:mode:holding:)``.
+    @inline(__always)
+    func withDecryptionScratch<Result>(
+        count: Int,
+        scheme: CryptoScheme,
+        _ body: (UnsafeMutablePointer<UInt8>, HeldContext) throws(CryptoError) -> Result
+    ) throws(CryptoError) -> Result {
+        let pool = scheme == .aesCBC ? aesCBCDecryptor : legacyDecryptor
+        let owner = ObjectIdentifier(pool)
+        return try Self.withContext(of: pool) { context throws(CryptoError) in
+            try body(context.pointee.scratch(count: count), HeldContext(pool: owner, context: context))
+        }
+    }
+
+    /// A context lent by a pool, with the pool it came from.
+    struct HeldContext {
+        var pool: ObjectIdentifier
+        var context: UnsafeMutablePointer<AESCBCContext>
+    }
+
+    /// `pool.withContext(body)` without a retain of `pool`: the engine holds its pools for as long as the caller
+    /// holds the engine (a retain and a release are two locked instructions per message).
+    @inline(__always)
+    private static func withContext<Result>(
+        of pool: AESCBCContextPool,
+        _ body: (UnsafeMutablePointer<AESCBCContext>) throws(CryptoError) -> Result
+    ) throws(CryptoError) -> Result {
         var failure: CryptoError?
-        let result = Unmanaged.passUnretained(scheme == .aesCBC ? aesCBCEncryptor : legacyEncryptor)._withUnsafeGuaranteedRef {
-            pool -> Result? in
+        let result = Unmanaged.passUnretained(pool)._withUnsafeGuaranteedRef { pool -> Result? in
             do throws(CryptoError) { return try pool.withContext(body) } catch {
                 failure = error
                 return nil
@@ -115,15 +143,24 @@ final class CipherEngine: Sendable {
     }
 
     /// Decrypts `data` in place; returns the plaintext, which lies inside `data` (where the ciphertext began).
+    ///
+    /// `held` (from ``withDecryptionScratch(count:scheme:_:)``) is used when it has the key the data needs;
+    /// otherwise a context comes from the right pool.
     func decryptInPlace(
         _ data: UnsafeMutableBufferPointer<UInt8>,
-        mode: LegacyFallback
+        mode: LegacyFallback,
+        holding held: HeldContext? = nil
     ) throws(CryptoError) -> UnsafeMutableBufferPointer<UInt8> {
         let (pool, iv, ciphertext) = try locate(UnsafeBufferPointer(data), mode: mode)
         // The IV lies before the ciphertext and the output starts where the input starts, so decrypting in place
         // never overwrites it (EVP also reads it at init, before any output).
         let start = UnsafeMutablePointer(mutating: ciphertext.baseAddress!)
-        let count = try pool.run(iv: iv, input: ciphertext, into: start)
+        let count: Int
+        if let held, held.pool == ObjectIdentifier(pool) {
+            count = try held.context.pointee.decrypt(iv: iv, input: ciphertext, into: start)
+        } else {
+            count = try pool.run(iv: iv, input: ciphertext, into: start)
+        }
         return UnsafeMutableBufferPointer(start: start, count: count)
     }
 

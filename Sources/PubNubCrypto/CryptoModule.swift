@@ -222,19 +222,21 @@ public struct CryptoModule: Sendable {
     }
 
     private func decodedMessage(_ input: UnsafeBufferPointer<UInt8>) throws(CryptoError) -> String {
-        // Heap scratch: temporary allocations above 1 KiB cost a stack-bounds query each time.
-        let scratch = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: Base64.maxDecodedCount(input.count) + 16)
-        defer { scratch.deallocate() }
-        let rawCount: Int
-        do throws(Base64Error) { rawCount = try Base64.decode(input, into: scratch.baseAddress!) } catch {
-            throw CryptoError(.invalidBase64, error.message)
+        let mode = headerlessMode
+        // The bytes are decoded into a decryption context's scratch buffer (no allocation per message) and
+        // decrypted there in place (identical input and output pointers are allowed by EVP).
+        return try engine.withDecryptionScratch(count: Base64.maxDecodedCount(input.count) + 16, scheme: scheme) {
+            scratch, held throws(CryptoError) -> String in
+            let rawCount: Int
+            do throws(Base64Error) { rawCount = try Base64.decode(input, into: scratch) } catch {
+                throw CryptoError(.invalidBase64, error.message)
+            }
+            let data = UnsafeMutableBufferPointer(start: scratch, count: rawCount)
+            let plain = try engine.decryptInPlace(data, mode: mode, holding: held)
+            guard let text = Self.validatedText(UnsafeBufferPointer(plain)) else {
+                throw CryptoError(.invalidUTF8, "the decrypted message is not valid UTF-8")
+            }
+            return text
         }
-        let data = UnsafeBufferPointer(start: scratch.baseAddress, count: rawCount)
-        // AES-CBC decrypts in place (identical input and output pointers are allowed by EVP).
-        let plain = try engine.decryptInPlace(UnsafeMutableBufferPointer(mutating: data), mode: headerlessMode)
-        guard let text = Self.validatedText(UnsafeBufferPointer(plain)) else {
-            throw CryptoError(.invalidUTF8, "the decrypted message is not valid UTF-8")
-        }
-        return text
     }
 }

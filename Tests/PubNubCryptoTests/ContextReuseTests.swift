@@ -76,4 +76,18 @@ struct ContextReuseTests {
             #expect(try module.decryptMessage(message) == text, "length \(length)")
         }
     }
+
+    /// One `aescbc` module decrypting, in turn, its own messages, headerless legacy ones (another key, another
+    /// context), bad base64 and large messages: the scratch buffer of the context it holds serves each of them.
+    @Test func decryptionScratchServesEveryFormatInTurn() throws {
+        var generator = TestRandom(seed: 0xDEC5)
+        let module = try CryptoModule(cipherKey: "turns", scheme: .aesCBC)
+        let legacy = try CryptoModule(cipherKey: "turns", scheme: .legacyRandomIV)
+        for length in [1, 100_000, 16, 70_000, 1024, 3] {
+            let text = String(decoding: generator.bytes(length).map { 0x20 + $0 % 0x5F }, as: UTF8.self)
+            #expect(try module.decryptMessage(module.encryptMessage(text)) == text, "aescbc, length \(length)")
+            #expect(try module.decryptMessage(legacy.encryptMessage(text)) == text, "legacy, length \(length)")
+            #expect(thrownKind { () throws(CryptoError) in try module.decryptMessage("not base64!") } == .invalidBase64)
+        }
+    }
 }
