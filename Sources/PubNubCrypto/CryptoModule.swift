@@ -103,16 +103,7 @@ public struct CryptoModule: Sendable {
     /// Decrypts a base64 message and returns the plaintext text exactly as it was encrypted.
     /// - Throws: ``CryptoError/Kind/invalidBase64``, the decrypt errors, ``CryptoError/Kind/invalidUTF8``.
     public func decryptMessage(_ base64: String) throws(CryptoError) -> String {
-        var text = base64
-        var failure: CryptoError?
-        let result = text.withUTF8 { input in
-            do throws(CryptoError) { return try decodedMessage(input) } catch {
-                failure = error
-                return ""
-            }
-        }
-        if let failure { throw failure }
-        return result
+        try Self.withUTF8(of: base64) { input throws(CryptoError) in try decodedMessage(input) }
     }
 
     // MARK: - Internals
@@ -209,9 +200,7 @@ public struct CryptoModule: Sendable {
             // The encrypted bytes go to the end of the context's scratch buffer and are base64-encoded forwards in
             // place (see `Base64.encode`: the writer never overtakes the reader); the text is then copied into the
             // string without a second look: base64 is ASCII by construction, so the UTF-8 check `String` would
-            // otherwise run over every character is skipped. The encoding does not wait for the encryption to end:
-            // CBC encryption is a chain of dependent AES rounds that leaves most execution units idle, and the next
-            // message's set-up does not depend on this base64, so the CPU overlaps them.
+            // otherwise run over every character is skipped (docs/performance.md, AES).
             let buffer = context.pointee.scratch(count: textCount)
             let cipher = buffer + (textCount - cipherCount)
             let count = try CipherEngine.encrypt(input, scheme: scheme, iv: iv, into: cipher, with: context)
