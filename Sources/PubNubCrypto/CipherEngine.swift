@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 internal import COpenSSL
+import HarnessPrimitives
 
 /// The byte-level formats of the three schemes over pooled AES contexts for both derived keys.
 final class CipherEngine: Sendable {
     /// The legacy static IV, ASCII `"0123456789012345"`.
     static let staticIV: [UInt8] = Array("0123456789012345".utf8)
-    /// `"PNED" 01 "ACRH" 10`: the header prefix written before the IV.
     /// The static IV in memory that is never freed, for passing to libcrypto.
     nonisolated(unsafe) static let staticIVPointer: UnsafePointer<UInt8> = {
         // The only nonisolated(unsafe) in the module: immutable bytes written once here, then only read.
@@ -13,12 +13,13 @@ final class CipherEngine: Sendable {
         staticIV.withUnsafeBufferPointer { pointer.initialize(from: $0.baseAddress!, count: 16) }
         return UnsafePointer(pointer)
     }()
-    static let aesCBCHeaderPrefix: [UInt8] = CryptorHeader.sentinel + [1] + CryptorHeader.aesCBCCryptorID + [16]
 
     let legacyEncryptor: AESCBCContextPool
     let legacyDecryptor: AESCBCContextPool
     let aesCBCEncryptor: AESCBCContextPool
     let aesCBCDecryptor: AESCBCContextPool
+    /// The base64 code for message text, read once (``Base64/Kernel/active``).
+    let base64Kernel = Base64.Kernel.active
 
     init(keys: DerivedKeys) {
         legacyEncryptor = AESCBCContextPool(key: keys.legacyKey, encrypting: true)
@@ -45,20 +46,90 @@ final class CipherEngine: Sendable {
         iv: UnsafePointer<UInt8>?,
         into out: UnsafeMutablePointer<UInt8>
     ) throws(CryptoError) -> Int {
+        try withEncryptor(for: scheme) { context throws(CryptoError) in
+            try Self.encrypt(input, scheme: scheme, iv: iv, into: out, with: context)
+        }
+    }
+
+    /// Lends `body` an encryption context for `scheme`'s key (see ``AESCBCContextPool/withContext(_:)``).
+    @inline(__always)
+    func withEncryptor<Result>(
+        for scheme: CryptoScheme,
+        _ body: (UnsafeMutablePointer<AESCBCContext>) throws(CryptoError) -> Result
+    ) throws(CryptoError) -> Result {
+        try Self.withContext(of: scheme == .aesCBC ? aesCBCEncryptor : legacyEncryptor, body)
+    }
+
+    /// Lends `body` a decryption context for the key that `scheme`'s data normally has, and that context's scratch
+    /// buffer (at least `count` bytes); pass the context on to ``decryptInPlace(_:mode:holding:)``.
+    @inline(__always)
+    func withDecryptionScratch<Result>(
+        count: Int,
+        scheme: CryptoScheme,
+        _ body: (UnsafeMutablePointer<UInt8>, HeldContext) throws(CryptoError) -> Result
+    ) throws(CryptoError) -> Result {
+        let pool = scheme == .aesCBC ? aesCBCDecryptor : legacyDecryptor
+        let owner = ObjectIdentifier(pool)
+        return try Self.withContext(of: pool) { context throws(CryptoError) in
+            try body(context.pointee.scratch(count: count), HeldContext(pool: owner, context: context))
+        }
+    }
+
+    /// A context lent by a pool, with the pool it came from.
+    struct HeldContext {
+        var pool: ObjectIdentifier
+        var context: UnsafeMutablePointer<AESCBCContext>
+    }
+
+    /// `pool.withContext(body)` without a retain of `pool`: the engine holds its pools for as long as the caller
+    /// holds the engine (a retain and a release are two locked instructions per message).
+    @inline(__always)
+    private static func withContext<Result>(
+        of pool: AESCBCContextPool,
+        _ body: (UnsafeMutablePointer<AESCBCContext>) throws(CryptoError) -> Result
+    ) throws(CryptoError) -> Result {
+        var failure: CryptoError?
+        let result = Unmanaged.passUnretained(pool)._withUnsafeGuaranteedRef { pool -> Result? in
+            do throws(CryptoError) { return try pool.withContext(body) } catch {
+                failure = error
+                return nil
+            }
+        }
+        guard let result else { throw failure! }
+        return result
+    }
+
+    /// ``encrypt(_:scheme:iv:into:)`` with a context from ``withEncryptor(for:_:)`` for the same scheme; a random
+    /// IV comes from that context's batch.
+    @inline(__always)
+    static func encrypt(
+        _ input: UnsafeBufferPointer<UInt8>,
+        scheme: CryptoScheme,
+        iv: UnsafePointer<UInt8>?,
+        into out: UnsafeMutablePointer<UInt8>,
+        with context: UnsafeMutablePointer<AESCBCContext>
+    ) throws(CryptoError) -> Int {
         switch scheme {
         case .legacy:
-            return try legacyEncryptor.run(iv: Self.staticIVPointer, input: input, into: out)
+            return try context.pointee.encrypt(iv: staticIVPointer, input: input, into: out)
         case .legacyRandomIV:
-            try Self.fillIV(out, from: iv)
-            return try 16 + legacyEncryptor.run(iv: out, input: input, into: out + 16)
+            try fillIV(out, from: iv, context: context)
+            return try 16 + context.pointee.encrypt(iv: out, input: input, into: out + 16)
         case .aesCBC:
-            let prefix = Self.aesCBCHeaderPrefix.count
-            Self.aesCBCHeaderPrefix.withUnsafeBufferPointer { header in
-                out.update(from: header.baseAddress!, count: prefix)
-            }
-            try Self.fillIV(out + prefix, from: iv)
-            return try prefix + 16 + aesCBCEncryptor.run(iv: out + prefix, input: input, into: out + prefix + 16)
+            writeAESCBCHeaderPrefix(out)
+            let prefix = 10
+            try fillIV(out + prefix, from: iv, context: context)
+            return try prefix + 16 + context.pointee.encrypt(iv: out + prefix, input: input, into: out + prefix + 16)
         }
+    }
+
+    /// Writes the 10 bytes before the IV of an `aescbc` message, `"PNED" 01 "ACRH" 10`, to `out` with two stores.
+    @inline(__always)
+    static func writeAESCBCHeaderPrefix(_ out: UnsafeMutablePointer<UInt8>) {
+        // "PNED", version 1, "ACRH" | IV length 16, as little-endian words.
+        let raw = UnsafeMutableRawPointer(out)
+        raw.storeBytes(of: UInt64(0x5243_4101_4445_4E50).littleEndian, as: UInt64.self)
+        raw.storeBytes(of: UInt16(0x1048).littleEndian, toByteOffset: 8, as: UInt16.self)
     }
 
     /// Decrypts `data` (any supported format) into `out` (room for `data.count + 16` bytes; not overlapping).
@@ -72,15 +143,24 @@ final class CipherEngine: Sendable {
     }
 
     /// Decrypts `data` in place; returns the plaintext, which lies inside `data` (where the ciphertext began).
+    ///
+    /// `held` (from ``withDecryptionScratch(count:scheme:_:)``) is used when it has the key the data needs;
+    /// otherwise a context comes from the right pool.
     func decryptInPlace(
         _ data: UnsafeMutableBufferPointer<UInt8>,
-        mode: LegacyFallback
+        mode: LegacyFallback,
+        holding held: HeldContext? = nil
     ) throws(CryptoError) -> UnsafeMutableBufferPointer<UInt8> {
         let (pool, iv, ciphertext) = try locate(UnsafeBufferPointer(data), mode: mode)
         // The IV lies before the ciphertext and the output starts where the input starts, so decrypting in place
         // never overwrites it (EVP also reads it at init, before any output).
         let start = UnsafeMutablePointer(mutating: ciphertext.baseAddress!)
-        let count = try pool.run(iv: iv, input: ciphertext, into: start)
+        let count: Int
+        if let held, held.pool == ObjectIdentifier(pool) {
+            count = try held.context.pointee.decrypt(iv: iv, input: ciphertext, into: start)
+        } else {
+            count = try pool.run(iv: iv, input: ciphertext, into: start)
+        }
         return UnsafeMutableBufferPointer(start: start, count: count)
     }
 
@@ -123,11 +203,15 @@ final class CipherEngine: Sendable {
         throw CryptoError(.invalidBlockSize, "the ciphertext \(why)")
     }
 
-    private static func fillIV(_ target: UnsafeMutablePointer<UInt8>, from iv: UnsafePointer<UInt8>?) throws(CryptoError) {
+    private static func fillIV(
+        _ target: UnsafeMutablePointer<UInt8>,
+        from iv: UnsafePointer<UInt8>?,
+        context: UnsafeMutablePointer<AESCBCContext>
+    ) throws(CryptoError) {
         if let iv {
             target.update(from: iv, count: 16)
         } else {
-            try RandomIVSource.shared.fill(target)
+            try context.pointee.randomIVs.fill(target)
         }
     }
 

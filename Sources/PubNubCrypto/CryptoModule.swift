@@ -81,51 +81,57 @@ public struct CryptoModule: Sendable {
 
     /// Encrypts a message: the UTF-8 of `jsonText` (used as given, not re-serialised) → standard base64.
     public func encryptMessage(_ jsonText: String) throws(CryptoError) -> String {
-        var text = jsonText
-        var failure: CryptoError?
-        let result = text.withUTF8 { input in
-            do throws(CryptoError) { return try encodedMessage(input, iv: nil) } catch {
-                failure = error
-                return ""
-            }
-        }
-        if let failure { throw failure }
-        return result
+        try Self.withUTF8(of: jsonText) { input throws(CryptoError) in try encodedMessage(input, iv: nil) }
     }
 
     /// ``encryptMessage(_:)`` with a fixed IV (see ``encrypt(_:iv:)``); for vectors.
     public func encryptMessage(_ jsonText: String, iv: [UInt8]) throws(CryptoError) -> String {
         try checkFixedIV(iv)
-        var text = jsonText
-        var failure: CryptoError?
-        let result = text.withUTF8 { input in
-            iv.withUnsafeBufferPointer { iv in
+        return try Self.withUTF8(of: jsonText) { input throws(CryptoError) in
+            var failure: CryptoError?
+            let result = iv.withUnsafeBufferPointer { iv in
                 do throws(CryptoError) { return try encodedMessage(input, iv: iv.baseAddress) } catch {
                     failure = error
                     return ""
                 }
             }
+            if let failure { throw failure }
+            return result
         }
-        if let failure { throw failure }
-        return result
     }
 
     /// Decrypts a base64 message and returns the plaintext text exactly as it was encrypted.
     /// - Throws: ``CryptoError/Kind/invalidBase64``, the decrypt errors, ``CryptoError/Kind/invalidUTF8``.
     public func decryptMessage(_ base64: String) throws(CryptoError) -> String {
-        var text = base64
+        try Self.withUTF8(of: base64) { input throws(CryptoError) in try decodedMessage(input) }
+    }
+
+    // MARK: - Internals
+
+    /// Runs `body` on the UTF-8 bytes of `text`, in place when the string stores them contiguously (native
+    /// strings do: no copy and no reference-count traffic), else on a contiguous copy.
+    @inline(__always)
+    static func withUTF8(
+        of text: String,
+        _ body: (UnsafeBufferPointer<UInt8>) throws(CryptoError) -> String
+    ) throws(CryptoError) -> String {
         var failure: CryptoError?
-        let result = text.withUTF8 { input in
-            do throws(CryptoError) { return try decodedMessage(input) } catch {
+        let run = { (input: UnsafeBufferPointer<UInt8>) -> String in
+            do throws(CryptoError) { return try body(input) } catch {
                 failure = error
                 return ""
             }
         }
+        let result: String
+        if let direct = text.utf8.withContiguousStorageIfAvailable(run) {
+            result = direct
+        } else {
+            var copy = text
+            result = copy.withUTF8(run)
+        }
         if let failure { throw failure }
         return result
     }
-
-    // MARK: - Internals
 
     /// The text of `bytes` if they are valid UTF-8, else nil.
     ///
@@ -186,41 +192,40 @@ public struct CryptoModule: Sendable {
 
     private func encodedMessage(_ input: UnsafeBufferPointer<UInt8>, iv: UnsafePointer<UInt8>?) throws(CryptoError) -> String {
         try checkEmpty(input.count)
+        let scheme = scheme
         let cipherCount = CipherEngine.encryptedCount(input.count, scheme: scheme)
         let textCount = Base64.encodedCount(cipherCount)
-        var failure: CryptoError?
-        // One allocation: the ciphertext is written to the end of the string's buffer and base64-encoded forwards
-        // in place (see `Base64.encode`: the writer never overtakes the reader). The encoding does not wait for
-        // the encryption to end: CBC encryption is a chain of dependent AES rounds that leaves most execution
-        // units idle, and the next message's chain does not depend on this base64, so the CPU overlaps them.
-        let text = String(unsafeUninitializedCapacity: textCount) { out in
-            let cipher = out.baseAddress! + (textCount - cipherCount)
-            do throws(CryptoError) {
-                let count = try engine.encrypt(input, scheme: scheme, iv: iv, into: cipher)
-                return Base64.encode(UnsafeBufferPointer(start: cipher, count: count), into: out.baseAddress!)
-            } catch {
-                failure = error
-                return 0
-            }
+        let kernel = engine.base64Kernel
+        return try engine.withEncryptor(for: scheme) { context throws(CryptoError) -> String in
+            // The encrypted bytes go to the end of the context's scratch buffer and are base64-encoded forwards in
+            // place (see `Base64.encode`: the writer never overtakes the reader); the text is then copied into the
+            // string without a second look: base64 is ASCII by construction, so the UTF-8 check `String` would
+            // otherwise run over every character is skipped (docs/performance.md, AES).
+            let buffer = context.pointee.scratch(count: textCount)
+            let cipher = buffer + (textCount - cipherCount)
+            let count = try CipherEngine.encrypt(input, scheme: scheme, iv: iv, into: cipher, with: context)
+            let written = Base64.encode(UnsafeBufferPointer(start: cipher, count: count), into: buffer, kernel: kernel)
+            let text = unsafe Span(_unsafeElements: UnsafeBufferPointer(start: buffer, count: written))
+            return String(copying: unsafe UTF8Span(unchecked: text, isKnownASCII: true))
         }
-        if let failure { throw failure }
-        return text
     }
 
     private func decodedMessage(_ input: UnsafeBufferPointer<UInt8>) throws(CryptoError) -> String {
-        // Heap scratch: temporary allocations above 1 KiB cost a stack-bounds query each time.
-        let scratch = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: Base64.maxDecodedCount(input.count) + 16)
-        defer { scratch.deallocate() }
-        let rawCount: Int
-        do throws(Base64Error) { rawCount = try Base64.decode(input, into: scratch.baseAddress!) } catch {
-            throw CryptoError(.invalidBase64, error.message)
+        let mode = headerlessMode
+        // The bytes are decoded into a decryption context's scratch buffer (no allocation per message) and
+        // decrypted there in place (identical input and output pointers are allowed by EVP).
+        return try engine.withDecryptionScratch(count: Base64.maxDecodedCount(input.count) + 16, scheme: scheme) {
+            scratch, held throws(CryptoError) -> String in
+            let rawCount: Int
+            do throws(Base64Error) { rawCount = try Base64.decode(input, into: scratch) } catch {
+                throw CryptoError(.invalidBase64, error.message)
+            }
+            let data = UnsafeMutableBufferPointer(start: scratch, count: rawCount)
+            let plain = try engine.decryptInPlace(data, mode: mode, holding: held)
+            guard let text = Self.validatedText(UnsafeBufferPointer(plain)) else {
+                throw CryptoError(.invalidUTF8, "the decrypted message is not valid UTF-8")
+            }
+            return text
         }
-        let data = UnsafeBufferPointer(start: scratch.baseAddress, count: rawCount)
-        // AES-CBC decrypts in place (identical input and output pointers are allowed by EVP).
-        let plain = try engine.decryptInPlace(UnsafeMutableBufferPointer(mutating: data), mode: headerlessMode)
-        guard let text = Self.validatedText(UnsafeBufferPointer(plain)) else {
-            throw CryptoError(.invalidUTF8, "the decrypted message is not valid UTF-8")
-        }
-        return text
     }
 }

@@ -2,8 +2,8 @@
 import PubNubCrypto
 import Testing
 
-/// Encryption contexts are reused without resetting their IV (the first block absorbs the difference) and a
-/// message's base64 is written chunk by chunk while it is encrypted: neither may change a single byte.
+/// Encryption contexts are reused without resetting their IV (the first block absorbs the difference), carry
+/// their own random-IV batch and a scratch buffer for message text: none of it may change a single byte.
 @Suite("Encryption context reuse", .timeLimit(.minutes(1)))
 struct ContextReuseTests {
     /// Lengths around AES blocks, base64 groups and the 256-byte encryption chunks.
@@ -36,6 +36,58 @@ struct ContextReuseTests {
             let message = try module.encryptMessage(text, iv: iv)
             #expect(message == ByteEncoding.base64(try module.encrypt(Array(text.utf8), iv: iv)), "length \(length)")
             #expect(try module.decryptMessage(message) == text, "length \(length)")
+        }
+    }
+
+    /// More messages than one context's 4 KiB batch of random IVs holds (256), from the message and the bytes
+    /// path in turn: every IV is new and every message decrypts.
+    @Test(arguments: [CryptoScheme.legacyRandomIV, .aesCBC])
+    func randomIVsStayFreshAcrossBatchRefills(_ scheme: CryptoScheme) throws {
+        let module = try CryptoModule(cipherKey: "batches", scheme: scheme)
+        let ivOffset = scheme == .aesCBC ? 10 : 0
+        var ivs = Set<[UInt8]>()
+        for index in 0..<700 {
+            let text = "{\"n\":\(index)}"
+            let data: [UInt8]
+            if index % 2 == 0 {
+                let message = try module.encryptMessage(text)
+                #expect(try module.decryptMessage(message) == text, "message \(index)")
+                data = try CryptoModule.bytes(fromBase64: message)
+            } else {
+                data = try module.encrypt(Array(text.utf8))
+                #expect(try module.decrypt(data) == Array(text.utf8), "bytes \(index)")
+            }
+            ivs.insert(Array(data[ivOffset..<(ivOffset + 16)]))
+        }
+        #expect(ivs.count == 700, "every encryption used a fresh IV")
+    }
+
+    /// Messages larger than the scratch buffer a context keeps (64 KiB), then small ones on the same context:
+    /// the text is still exactly the base64 of the encrypted bytes.
+    @Test(arguments: CryptoScheme.allCases)
+    func largeThenSmallMessagesKeepTheirExactText(_ scheme: CryptoScheme) throws {
+        var generator = TestRandom(seed: 0x5C7A)
+        let module = try CryptoModule(cipherKey: "scratch", scheme: scheme)
+        for length in [100_000, 5, 70_000, 1, 2048, 65_536, 31] {
+            let text = String(decoding: generator.bytes(length).map { 0x20 + $0 % 0x5F }, as: UTF8.self)
+            let iv = scheme == .legacy ? Array("0123456789012345".utf8) : generator.bytes(16)
+            let message = try module.encryptMessage(text, iv: iv)
+            #expect(message == ByteEncoding.base64(try module.encrypt(Array(text.utf8), iv: iv)), "length \(length)")
+            #expect(try module.decryptMessage(message) == text, "length \(length)")
+        }
+    }
+
+    /// One `aescbc` module decrypting, in turn, its own messages, headerless legacy ones (another key, another
+    /// context), bad base64 and large messages: the scratch buffer of the context it holds serves each of them.
+    @Test func decryptionScratchServesEveryFormatInTurn() throws {
+        var generator = TestRandom(seed: 0xDEC5)
+        let module = try CryptoModule(cipherKey: "turns", scheme: .aesCBC)
+        let legacy = try CryptoModule(cipherKey: "turns", scheme: .legacyRandomIV)
+        for length in [1, 100_000, 16, 70_000, 1024, 3] {
+            let text = String(decoding: generator.bytes(length).map { 0x20 + $0 % 0x5F }, as: UTF8.self)
+            #expect(try module.decryptMessage(module.encryptMessage(text)) == text, "aescbc, length \(length)")
+            #expect(try module.decryptMessage(legacy.encryptMessage(text)) == text, "legacy, length \(length)")
+            #expect(thrownKind { () throws(CryptoError) in try module.decryptMessage("not base64!") } == .invalidBase64)
         }
     }
 }
