@@ -165,10 +165,10 @@ package final class FaultLayer: RequestHandler {
         }
         // The record a full ring dropped is freed here, outside the lock.
         _ = consume evicted
-        let outer = responder
-        let responder = recording(outer, ring: ring, position: position, arrival: context.arrivalTime)
-        // Watched once the request was handed on: most are answered by then and need no handler.
-        defer { watchCancellation(of: outer, recording: responder, ring: ring, position: position, arrival: context.arrivalTime) }
+        // A relay, not a closure: a batch of answers (a publish waking parked long-polls) still
+        // reaches each event loop in one hop.
+        let responder = Responder(
+            relayingTo: responder, observer: JournalAnswerWriter(layer: self, ring: ring, position: position, arrival: context.arrivalTime))
         guard let fired = decision.firedRule else {
             if let service { // the common case: hand over the route instead of classifying again
                 service.handle(request, classified: classified, context: context, responder: responder)
@@ -194,32 +194,24 @@ package final class FaultLayer: RequestHandler {
         }
     }
 
-    /// A responder in front of `outer` that writes what is sent into the journal record at
-    /// `position` of `ring`, then passes it on. A ring emptied or dropped since (journal cleared,
-    /// layer reset) no longer shows that record, so the answer then goes nowhere visible.
-    private func recording(_ outer: Responder, ring: JournalRing, position: JournalPosition, arrival: Double) -> Responder {
-        // Weakly: an upstream may keep the responders it was given, and the layer keeps the upstream.
-        Responder { [weak self] action in
-            let answer = JournalAnswer(action, elapsedMs: Self.elapsedMs(since: arrival))
-            self?.state.withLock { _ in ring.setAnswer(answer, at: position) }
-            outer.send(action)
-        }
-    }
+    /// Writes a request's answer, or its client's going away (`cancelled`), into its journal record
+    /// at `position` of `ring`. A ring emptied or dropped since (journal cleared, layer reset) no
+    /// longer shows that record, so the answer then goes nowhere visible.
+    private struct JournalAnswerWriter: ResponseObserver {
+        /// Weakly: an upstream may keep the responders it was given, and the layer keeps the upstream.
+        weak var layer: FaultLayer?
+        let ring: JournalRing
+        let position: JournalPosition
+        let arrival: Double
 
-    /// Unless `recording` already answered: if the client goes away first, journals the request
-    /// as `cancelled` and cancels `recording` (which runs the upstream's cancellation handlers).
-    /// Registering after the upstream was called changes nothing: cancellation happens on the
-    /// connection's loop, the thread `handle` runs on, and `onCancel` runs a handler registered
-    /// after a cancellation at once.
-    private func watchCancellation(
-        of outer: Responder, recording: Responder, ring: JournalRing, position: JournalPosition, arrival: Double
-    ) {
-        guard !recording.isCompleted else { return }
-        // Weakly: `recording` keeps `outer`; whoever still answers the request (the service) keeps `recording`.
-        outer.onCancel { [weak self, weak recording] in
-            let answer = JournalAnswer(kind: "cancelled", durationMs: Self.elapsedMs(since: arrival))
-            self?.state.withLock { _ in ring.setAnswer(answer, at: position, ifUnanswered: true) }
-            recording?.cancel()
+        func responded(_ action: ResponseAction) {
+            let answer = JournalAnswer(action, elapsedMs: FaultLayer.elapsedMs(since: arrival))
+            layer?.state.withLock { _ in ring.setAnswer(answer, at: position) }
+        }
+
+        func cancelled() {
+            let answer = JournalAnswer(kind: "cancelled", durationMs: FaultLayer.elapsedMs(since: arrival))
+            layer?.state.withLock { _ in ring.setAnswer(answer, at: position, ifUnanswered: true) }
         }
     }
 
