@@ -87,7 +87,9 @@ public final class Responder: Sendable {
 
     /// A responder in front of `outer`: what is sent here is shown to `observer`, then sent to
     /// `outer`; when `outer` is cancelled (the client went away), `observer` hears of it first,
-    /// then this responder is cancelled too. Costs no closure per request.
+    /// then this responder is cancelled too. Costs no closure per request. Until the request ends
+    /// (answered or cancelled, as every request on a connection does), `outer` and this responder
+    /// keep each other alive.
     package init(relayingTo outer: Responder, observer: some ResponseObserver) {
         target = .relay(outer, observer)
         let cancelledAlready = outer.state.withLock { state -> Bool in

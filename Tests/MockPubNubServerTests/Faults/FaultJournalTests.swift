@@ -109,6 +109,10 @@ import Testing
         #expect(entries.map(\.answer?.status) == [200, nil])
         #expect(entries.map(\.answer?.kind) == ["respond", nil])
         #expect(faults.journal(for: "a").map(\.answer?.status) == [200])
+        // End the requests still parked, as every request on a connection ends (answered, or
+        // cancelled when it closes): a relay and the responder it stands in front of keep each
+        // other until then.
+        for parkedRequest in seen { parkedRequest.responder.send(.close(.fin)) }
     }
 
     @Test func aRequestTheClientAbandonsIsJournaledAsCancelled() {
