@@ -111,9 +111,16 @@ struct RunCommand: AsyncParsableCommand {
             client = family.builtInClient()
         }
         if let server { try await Preflight.checkServer(server) }
+        // Chosen before the server: a `--server`'s admin requests get time-scaled timeouts.
+        let scale: TimeScale
+        if case .some(.some(let factor)) = TimeScale.parse(timeScale) {
+            scale = TimeScale(factor: factor, origin: "--time-scale \(timeScale)")
+        } else {
+            scale = TimeScale.fromProbe(await MachineProbe.measured())
+        }
         let harness: FamilyServer<Family.Server>
         do {
-            harness = try await family.makeServer(address: server, tlsAddress: tlsServer)
+            harness = try await family.makeServer(address: server, tlsAddress: tlsServer, timeScale: scale.factor)
         } catch {
             throw UsageError(server == nil ? "cannot start the in-process server: \(error)" : "--server \(server ?? ""): \(error)")
         }
@@ -128,12 +135,6 @@ struct RunCommand: AsyncParsableCommand {
         let console = ConsoleReporter()
         say("pubnub-harness \(HarnessVersion.current); \(family.banner(serverDescription: harness.description))")
         console.start(total: cases.count, seed: seed, client: family.name(of: client))
-        let scale: TimeScale
-        if case .some(.some(let factor)) = TimeScale.parse(timeScale) {
-            scale = TimeScale(factor: factor, origin: "--time-scale \(timeScale)")
-        } else {
-            scale = TimeScale.fromProbe(await MachineProbe.measured())
-        }
         let jobs = self.jobs ?? warmDriverLimit
         // Without --jobs, a driver that turns out to start a process per case (no reuse) starts fewer at once.
         let perCaseJobs = self.jobs == nil && clientCommand != nil

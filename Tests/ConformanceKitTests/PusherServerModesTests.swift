@@ -108,16 +108,20 @@ import Testing
         let file = try ExpectationFile.decode(Data(#"{"client":"c","deviations":[{"case":"pusher.connection.established","outcome":"fail","reason":"r"},{"case":"pusher.x","outcome":"fail","reason":"r"}]}"#.utf8), source: "t")
         #expect(family.unknownIDs(in: file) == ["pusher.x"])
         #expect(family.name(of: family.builtInClient()) == "built-in-pusher")
-        let served = try await family.makeServer(address: nil, tlsAddress: nil)
+        let served = try await family.makeServer(address: nil, tlsAddress: nil, timeScale: 1)
         #expect(served.description == "in process")
         #expect(family.banner(serverDescription: served.description) == "family: pusher; server: in process")
         let report = await family.run(try family.select(suites: [], ids: ["pusher.connection.established"]), on: served.server,
                                       client: family.builtInClient(), options: RunOptions(seed: 1)) { _, _, _ in }
         await served.stop()
         #expect(report.results.map(\.outcome) == [.pass])
-        let remote = try await family.makeServer(address: "127.0.0.1:9", tlsAddress: "127.0.0.1:10")
+        let remote = try await family.makeServer(address: "127.0.0.1:9", tlsAddress: "127.0.0.1:10", timeScale: 1)
         #expect(remote.description == "127.0.0.1:9 (--server)")
         #expect(remote.server.port == 9 && remote.server.tlsPort == 10)
+        #expect((remote.server as? AdminHTTPPusherServer)?.requestTimeout == AdminHTTPServer.defaultRequestTimeout)
+        // A run's time scale stretches the admin client's timeout (a slow server is slow there too).
+        let slow = try await family.makeServer(address: "127.0.0.1:9", tlsAddress: nil, timeScale: 3)
+        #expect((slow.server as? AdminHTTPPusherServer)?.requestTimeout == 3 * AdminHTTPServer.defaultRequestTimeout)
     }
 
     @Test func pubNubFamilySelectsAndServes() async throws {
@@ -128,12 +132,14 @@ import Testing
         #expect(try family.select(suites: ["publish"], ids: []).allSatisfy { $0.suite == "publish" })
         #expect(throws: SelectionError.self) { try family.select(suites: ["pusher.channels"], ids: []) }
         #expect(family.name(of: family.builtInClient()) == "built-in")
-        let served = try await family.makeServer(address: nil, tlsAddress: nil)
+        let served = try await family.makeServer(address: nil, tlsAddress: nil, timeScale: 1)
         #expect(family.banner(serverDescription: served.description) == "server: in process; crypto vectors: none")
         let report = await family.run(try family.select(suites: [], ids: [cases[0].id]), on: served.server,
                                       client: family.builtInClient(), options: RunOptions(seed: 1)) { _, _, _ in }
         await served.stop()
         #expect(report.results.count == 1)
-        #expect(try await family.makeServer(address: "127.0.0.1:9", tlsAddress: nil).description == "127.0.0.1:9 (--server)")
+        #expect(try await family.makeServer(address: "127.0.0.1:9", tlsAddress: nil, timeScale: 1).description == "127.0.0.1:9 (--server)")
+        let slow = try await family.makeServer(address: "127.0.0.1:9", tlsAddress: nil, timeScale: 2.5)
+        #expect((slow.server as? AdminHTTPServer)?.requestTimeout == 2.5 * AdminHTTPServer.defaultRequestTimeout)
     }
 }

@@ -38,6 +38,12 @@ package enum TestTime {
     /// the `--time-scale` of a launched `run`.
     package static let environmentFactor = environmentScale(ProcessInfo.processInfo.environment["HARNESS_TEST_TIME_SCALE"])
 
+    /// `--time-scale` for a launched `run` under a sanitizer's ``environmentFactor`` (nothing
+    /// otherwise: the run's own probe decides).
+    package static var runScaleArguments: [String] {
+        environmentFactor > 1 ? ["--time-scale", String(environmentFactor)] : []
+    }
+
     /// A suite's time limit in minutes, stretched by ``environmentFactor``.
     package static func limitMinutes(_ minutes: Int) -> Int { Int((Double(minutes) * environmentFactor).rounded(.up)) }
 

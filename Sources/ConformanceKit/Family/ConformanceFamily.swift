@@ -29,8 +29,9 @@ public protocol ConformanceFamily: Sendable {
     /// The client's name in reports.
     func name(of client: Client) -> String
     /// The server to run on: a new one in this process (`address` nil), or a running `serve` reached
-    /// at `address` (and `tlsAddress`) through its `/__admin/` routes.
-    func makeServer(address: String?, tlsAddress: String?) async throws -> FamilyServer<Server>
+    /// at `address` (and `tlsAddress`) through its `/__admin/` routes, each control request allowed
+    /// ``AdminHTTPServer/defaultRequestTimeout`` stretched by `timeScale`.
+    func makeServer(address: String?, tlsAddress: String?, timeScale: Double) async throws -> FamilyServer<Server>
     /// Runs `cases` with the scheduling every family shares (``ConformanceRunner/schedule``).
     func run(_ cases: [Case], on server: Server, client: Client, options: RunOptions,
              progress: @escaping @Sendable (CaseResult, Int, Int) -> Void) async -> RunReport

@@ -41,9 +41,10 @@ public struct PubNubFamily: ConformanceFamily {
 
     public func name(of client: any ConformanceClient) -> String { client.name }
 
-    public func makeServer(address: String?, tlsAddress: String?) async throws -> FamilyServer<any HarnessServer> {
+    public func makeServer(address: String?, tlsAddress: String?, timeScale: Double) async throws -> FamilyServer<any HarnessServer> {
         if let address {
-            return FamilyServer(server: AdminHTTPServer(address: address, tlsAddress: tlsAddress), description: "\(address) (--server)")
+            let timeout = AdminHTTPServer.defaultRequestTimeout * max(1, timeScale)
+            return FamilyServer(server: AdminHTTPServer(address: address, tlsAddress: tlsAddress, requestTimeout: timeout), description: "\(address) (--server)")
         }
         let server = try InProcessHarnessServer.start()
         return FamilyServer(server: server, description: "in process", stop: { await server.shutdown() })

@@ -37,9 +37,11 @@ public struct PusherFamily: ConformanceFamily {
 
     public func name(of client: any PusherConformanceClient) -> String { client.name }
 
-    public func makeServer(address: String?, tlsAddress: String?) async throws -> FamilyServer<any PusherHarnessServer> {
+    public func makeServer(address: String?, tlsAddress: String?, timeScale: Double) async throws -> FamilyServer<any PusherHarnessServer> {
         if let address {
-            return FamilyServer(server: try AdminHTTPPusherServer(address: address, tlsAddress: tlsAddress), description: "\(address) (--server)")
+            let timeout = AdminHTTPServer.defaultRequestTimeout * max(1, timeScale)
+            return FamilyServer(server: try AdminHTTPPusherServer(address: address, tlsAddress: tlsAddress, requestTimeout: timeout),
+                                description: "\(address) (--server)")
         }
         let server = try InProcessPusherServer.start()
         return FamilyServer(server: server, description: "in process", stop: { await server.shutdown() })

@@ -16,14 +16,19 @@ public struct AdminHTTPServer: HarnessServer {
     /// Keep-alive connections to the server's plain listener; nil when `address` is not `HOST:PORT`.
     private let client: HTTPClient?
     /// Seconds each control request may take.
-    static let requestTimeout = 5.0
+    public let requestTimeout: Double
+    /// ``requestTimeout`` at time scale 1.
+    public static let defaultRequestTimeout = 5.0
 
     /// - Parameters:
     ///   - address: `host:port` of the server's plain listener.
     ///   - tlsAddress: `host:port` of its TLS listener, if any.
-    public init(address: String, tlsAddress: String? = nil) {
+    ///   - requestTimeout: seconds each control request may take (a run passes the default
+    ///     stretched by its time scale: a slow server is slow on its admin routes too).
+    public init(address: String, tlsAddress: String? = nil, requestTimeout: Double = defaultRequestTimeout) {
         self.address = address
         self.tlsAddress = tlsAddress
+        self.requestTimeout = requestTimeout
         self.client = Self.hostAndPort(address).flatMap { host, port in
             try? HTTPClient(host: host, port: port, trust: nil, userAgent: "pubnub-harness-admin", keepAlive: true)
         }
@@ -124,7 +129,7 @@ public struct AdminHTTPServer: HarnessServer {
             throw HarnessServerError.requestFailed(operation: operation, detail: "\(address) is not HOST:PORT")
         }
         let request = HTTPClientRequest(method: method, target: pathAndQuery, body: body.map { [UInt8]($0) })
-        switch await client.perform(request, timeout: Self.requestTimeout) {
+        switch await client.perform(request, timeout: requestTimeout) {
         case .success(let response):
             return (response.statusCode, Data(response.body))
         case .failure(let error):

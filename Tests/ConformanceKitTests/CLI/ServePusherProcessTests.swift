@@ -112,9 +112,8 @@ struct ServePusherProcessTests {
     /// process scores what the in-process run scores, case by case: per-case apps, peers, closes,
     /// the auth endpoint and signed triggers over `/__admin/pusher/` and `/apps/`, wss on its TLS
     /// listener; a second run against the same server (apps already there) passes again.
-    @Test(.disabled(if: TestTime.environmentFactor > 1,
-                    "under a sanitizer's time scale: the instrumented serve misses the admin client's fixed 5 s request timeout (AdminHTTPPusherServer.requestTimeout is not stretched by --time-scale); .ci/run compares both modes uninstrumented"))
-    func runFamilyPusherAgainstAServeProcessMatchesTheInProcessRun() async throws {
+    /// Under a sanitizer every run gets its time scale, which stretches the admin client's timeout too.
+    @Test func runFamilyPusherAgainstAServeProcessMatchesTheInProcessRun() async throws {
         let server = try HarnessProcess.Server(["--port", "0", "--tls-port", "0", "--quiet", "--pusher-app", "1234:ci-key:ci-secret"])
         guard let portText = await server.line(after: "listening on http://127.0.0.1:"), let port = Int(portText),
               let tlsText = await server.line(after: "listening on https://127.0.0.1:"), let tlsPort = Int(tlsText.prefix { $0.isNumber }) else {
@@ -127,8 +126,8 @@ struct ServePusherProcessTests {
         defer { try? FileManager.default.removeItem(at: work) }
         let selection = ["--family", "pusher", "--seed", "3", "--concurrency", "4", "--suite", "pusher.presence", "--suite", "pusher.http-api",
                          "--case", "pusher.connection.wss", "--case", "pusher.auth.private", "--case", "pusher.close-codes.4100-backoff",
-                         "--case", "pusher.faults.close-storm-4200"]
-        let remoteArguments = ["run", "--server", "127.0.0.1:\(port)", "--tls-server", "127.0.0.1:\(tlsPort)"]
+                         "--case", "pusher.faults.close-storm-4200"] + TestTime.runScaleArguments
+        let remoteArguments = ["run", "--server", "127.0.0.1:\(port)", "--tls-server", "127.0.0.1:\(tlsPort)"] + TestTime.runScaleArguments
         let (remote, again, local) = try await PusherRunGate.exclusive {
             let remote = try await HarnessProcess.run(remoteArguments + ["--json", "remote.json"] + selection, in: work, limit: 120)
             // The same apps again on the same server: registering is idempotent, the journal starts clean.

@@ -16,12 +16,15 @@ public final class AdminHTTPPusherServer: PusherHarnessServer {
     /// read's estimate is late by its answer's transit; the least is kept, so instants stay put).
     private let origin = Mutex<ContinuousClock.Instant?>(nil)
     /// Seconds each control request may take.
-    static let requestTimeout = 5.0
+    public let requestTimeout: Double
 
     /// - Parameters:
     ///   - address: `host:port` of the server's plain listener.
     ///   - tlsAddress: `host:port` of its TLS listener, if any (its host must be `address`'s).
-    public init(address: String, tlsAddress: String? = nil) throws {
+    ///   - requestTimeout: seconds each control request may take (a run passes the default
+    ///     stretched by its time scale).
+    public init(address: String, tlsAddress: String? = nil, requestTimeout: Double = AdminHTTPServer.defaultRequestTimeout) throws {
+        self.requestTimeout = requestTimeout
         guard let (host, port) = AdminHTTPServer.hostAndPort(address) else {
             throw HarnessServerError.requestFailed(operation: "connect", detail: "\(address) is not HOST:PORT")
         }
@@ -143,7 +146,7 @@ public final class AdminHTTPPusherServer: PusherHarnessServer {
 
     private func send(_ method: String, _ target: String, body: Data? = nil, operation: String) async throws -> (status: Int, body: Data) {
         let request = HTTPClientRequest(method: method, target: target, body: body.map { [UInt8]($0) })
-        switch await client.perform(request, timeout: Self.requestTimeout) {
+        switch await client.perform(request, timeout: requestTimeout) {
         case .success(let response): return (response.statusCode, Data(response.body))
         case .failure(let error): throw HarnessServerError.requestFailed(operation: operation, detail: "\(error)")
         }
