@@ -79,6 +79,29 @@ import Testing
         let json = JSONValue.object([("sequence", 1), ("atMs", 7), ("connection", 3), ("socketId", "4.5"), ("type", "closed"), ("code", 1006)])
         #expect(PusherJournalRecord(json: json) == PusherJournalRecord(connection: 3, socketID: "4.5", atMs: 7, kind: .closed(code: 1006)))
         #expect(PusherJournalRecord(json: ["type": "text"]) == nil)
+        let serverClosed = JSONValue.object([("atMs", 900), ("connection", 3), ("type", "closed"), ("code", 4100), ("closingAtMs", 450)])
+        #expect(PusherJournalRecord(json: serverClosed)?.kind == .closed(code: 4100, closingAtMs: 450))
+    }
+
+    /// A reconnect's backoff is measured from when the server sent its close frame, where it closed
+    /// first: the end, journaled when the client answered, can come much later on a loaded machine.
+    @Test func aServerCloseIsTimedFromItsCloseFrame() {
+        let origin = ContinuousClock.now
+        let records = [
+            PusherJournalRecord(connection: 1, socketID: "1.1", atMs: 100, kind: .connect(tls: false)),
+            PusherJournalRecord(connection: 1, socketID: "1.1", atMs: 900, kind: .closed(code: 4100, closingAtMs: 450)),
+            PusherJournalRecord(connection: 2, socketID: "2.2", atMs: 1_000, kind: .connect(tls: false)),
+            PusherJournalRecord(connection: 2, socketID: "2.2", atMs: 1_200, kind: .closed(code: 1000)),
+        ]
+        let journal = PusherAppJournal(records: records, authorizations: [], refused: 0, origin: origin)
+        #expect(journal.connections[0].closingAt == origin + .milliseconds(450))
+        #expect(journal.connections[0].closedAt == origin + .milliseconds(900))
+        let first = PusherAppJournal(connections: Array(journal.connections.prefix(1)))
+        let close = PusherStepRunner.lastServerClose(first)
+        #expect(close?.at == origin + .milliseconds(450))
+        #expect(close?.earlierConnections == 1)
+        // A close the client started has no close frame of the server's: its end is the moment.
+        #expect(PusherStepRunner.lastServerClose(journal)?.at == origin + .milliseconds(1_200))
     }
 
     @Test func theDriverIsToldAboutTLSAndPingSettingsOnlyWhenACaseUsesThem() {

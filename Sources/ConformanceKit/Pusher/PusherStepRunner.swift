@@ -202,10 +202,13 @@ final class PusherStepRunner: Sendable {
         return "no reconnect within \(ms) ms of the close"
     }
 
-    /// The last connection end the server saw (a fault plan's close): its moment and position.
+    /// The last connection end the server saw (a fault plan's close): its moment and position. The
+    /// moment is when the server sent its close frame where it closed first: a client starts its
+    /// backoff when that frame arrives, and the end is journaled only when the client's answer (or
+    /// the close timeout) came, which on a loaded machine can be hundreds of milliseconds later.
     static func lastServerClose(_ journal: PusherAppJournal) -> Close? {
         guard let index = journal.connections.indices.last(where: { journal.connections[$0].closedAt != nil }),
-              let at = journal.connections[index].closedAt else { return nil }
+              let at = journal.connections[index].closingAt ?? journal.connections[index].closedAt else { return nil }
         return Close(at: at, earlierConnections: index + 1)
     }
 

@@ -60,7 +60,8 @@ package final class PusherConnectionHandler: WebSocketHandler {
 
     package func webSocketDidClose(_ connection: WebSocketHandle, code: WebSocketCloseCode, reason: String, clean: Bool) {
         let now = service.now
-        journal(connection, .closed(code: code.rawValue, reason: reason, clean: clean), at: now)
+        let closingAt = service.connections.closingMoment(of: id(connection))
+        journal(connection, .closed(code: code.rawValue, reason: reason, clean: clean, closingAt: closingAt), at: now)
         service.connections.remove(id(connection))
         service.receive(.closed(id(connection), now: now), on: connection)
     }

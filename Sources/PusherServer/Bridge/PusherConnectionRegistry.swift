@@ -20,6 +20,8 @@ final class PusherConnectionRegistry: Sendable {
         var entries: [PusherConnectionID: Entry] = [:]
         /// Connections with at least one fault only.
         var faults: [PusherConnectionID: PusherConnectionFaults] = [:]
+        /// Connections the server is closing: when it sent its close frame.
+        var closing: [PusherConnectionID: PusherInstant] = [:]
     }
 
     private let table = Mutex(Table())
@@ -42,8 +44,21 @@ final class PusherConnectionRegistry: Sendable {
     func remove(_ id: PusherConnectionID) -> String? {
         table.withLock { table in
             table.faults[id] = nil
+            table.closing[id] = nil
             return table.entries.removeValue(forKey: id).flatMap { Self.text($0.socketID) }
         }
+    }
+
+    /// Notes that the server sent its close frame on the connection at `now` (the first time counts).
+    func noteClosing(_ id: PusherConnectionID, at now: PusherInstant) {
+        table.withLock { table in
+            if table.entries[id] != nil, table.closing[id] == nil { table.closing[id] = now }
+        }
+    }
+
+    /// When the server sent its close frame on the connection; nil when it has not.
+    func closingMoment(of id: PusherConnectionID) -> PusherInstant? {
+        table.withLock { $0.closing[id] }
     }
 
     func setSocketID(_ socketID: PusherSocketID?, of id: PusherConnectionID) {

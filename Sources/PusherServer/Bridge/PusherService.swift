@@ -97,7 +97,7 @@ public final class PusherService: Sendable {
                     } else {
                         // Whatever else goes out (closes, raw bytes, delays) stays behind the frames queued before it.
                         batch.flush()
-                        Self.put(step, on: handle)
+                        put(step, on: handle)
                     }
                 }
             case let .webhook(appID, event):
@@ -122,15 +122,18 @@ public final class PusherService: Sendable {
         }
     }
 
-    /// Puts one wire step on `handle`'s socket (a delayed one on its loop's timer).
-    static func put(_ step: PusherWireStep, on handle: WebSocketHandle) {
+    /// Puts one wire step on `handle`'s socket (a delayed one on its loop's timer); a close is
+    /// noted with its moment, which the connection's `closed` journal entry carries.
+    func put(_ step: PusherWireStep, on handle: WebSocketHandle) {
         switch step {
         case .text(let text): handle.send(text: text)
         case .raw(let bytes): handle.sendRaw(bytes)
-        case let .close(code, reason): handle.close(code: WebSocketCloseCode(code), reason: reason)
+        case let .close(code, reason):
+            connections.noteClosing(PusherConnectionID(handle.id), at: now)
+            handle.close(code: WebSocketCloseCode(code), reason: reason)
         case .ping: handle.ping()
         case let .later(milliseconds, step):
-            handle.schedule(after: .milliseconds(milliseconds)) { put(step, on: handle) }
+            handle.schedule(after: .milliseconds(milliseconds)) { [self] in put(step, on: handle) }
         }
     }
 

@@ -86,6 +86,7 @@ extension PusherService {
         let handles = connections.handles(appKey: appKey)
         for handle in handles {
             perform(core.handle(.closed(PusherConnectionID(handle.id), now: now)))
+            connections.noteClosing(PusherConnectionID(handle.id), at: now)
             if code == 1006 { handle.abort() } else { handle.close(code: WebSocketCloseCode(code), reason: reason) }
         }
         return handles.count

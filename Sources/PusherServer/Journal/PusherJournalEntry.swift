@@ -17,7 +17,9 @@ public struct PusherJournalEntry: Sendable, Hashable {
         case webSocketPong
         /// The connection ended: the client's close code and reason (1005 without one; 1006 when TCP
         /// ended without a close frame; the server's code when it closed and the client never answered).
-        case closed(code: UInt16, reason: String, clean: Bool)
+        /// `closingAt`: when the server sent its own close frame, if it closed first (the moment a
+        /// client's reconnect backoff starts from; the end comes a round trip or a timeout later).
+        case closed(code: UInt16, reason: String, clean: Bool, closingAt: PusherInstant? = nil)
     }
 
     /// The longest text kept whole (Pusher's own message limit is 10 KB).
@@ -58,11 +60,12 @@ public struct PusherJournalEntry: Sendable, Hashable {
             members.append(("bytes", .int(bytes)))
         case .webSocketPing: members.append(("type", "ws-ping"))
         case .webSocketPong: members.append(("type", "ws-pong"))
-        case let .closed(code, reason, clean):
+        case let .closed(code, reason, clean, closingAt):
             members.append(("type", "closed"))
             members.append(("code", .int(code)))
             members.append(("reason", .string(reason)))
             members.append(("clean", .bool(clean)))
+            if let closingAt { members.append(("closingAtMs", .int(closingAt.milliseconds))) }
         }
         return .object(JSONObject(members))
     }

@@ -38,6 +38,36 @@ struct PusherCloseFaultTests {
         }
     }
 
+    /// A close the server starts is journaled with the moment its frame went out (`closingAt`, from
+    /// which a client's backoff runs), before the end the client's answer makes; a close the client
+    /// starts has none.
+    @Test func theJournalKeepsWhenTheServerSentItsClose() throws {
+        try withPusherServer { server in
+            try server.installPlan(#"{"rules":[{"times":1,"fault":{"kind":"close","code":4100,"reason":"Over capacity"}}]}"#)
+            let socket = try server.connect()
+            #expect(try socket.nextFrame() == WebSocketFrame(opcode: .close, payload: closePayload(4100, "Over capacity")))
+            socket.client.sendClose(WebSocketClosePayload(code: WebSocketCloseCode(4100)))
+            #expect(socket.client.readFramesToEnd().end == .eof)
+            let (other, _) = try server.established()
+            other.client.sendClose(WebSocketClosePayload(code: .normalClosure))
+            #expect(other.client.readFramesToEnd().end == .eof)
+            func closes() -> [PusherJournalEntry] {
+                server.service.journal.entries(for: testApp.key).filter { if case .closed = $0.kind { true } else { false } }
+            }
+            #expect(eventually { closes().count == 2 })
+            let entries = closes()
+            guard entries.count == 2, case let .closed(code, _, _, closingAt) = entries[0].kind, case let .closed(_, _, _, none) = entries[1].kind else {
+                Issue.record("closed entries: \(entries)")
+                return
+            }
+            #expect(code == 4100)
+            #expect(closingAt.map { $0 <= entries[0].at } == true)
+            #expect(entries[0].json["closingAtMs"]?.intValue == closingAt.map { Int($0.milliseconds) })
+            #expect(none == nil)
+            #expect(entries[1].json["closingAtMs"] == nil)
+        }
+    }
+
     @Test func closeRightAfterEstablished() throws {
         try withPusherServer { server in
             try server.installPlan(#"{"rules":[{"fault":{"kind":"close","code":4201,"reason":"Pong reply not received","at":"after-established"}}]}"#)

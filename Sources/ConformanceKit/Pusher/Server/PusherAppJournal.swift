@@ -34,6 +34,8 @@ public struct PusherJournalConnection: Sendable, Hashable {
     public var tls = false
     public var openedAt: ContinuousClock.Instant
     public var closedAt: ContinuousClock.Instant?
+    /// When the server sent its own close frame, if it closed first (before ``closedAt``).
+    public var closingAt: ContinuousClock.Instant?
     /// The close code the server journaled (the client's, or the server's when it closed).
     public var closeCode: Int?
     /// Text messages the client sent, in order.
@@ -63,7 +65,8 @@ struct PusherJournalRecord: Sendable, Hashable {
         case connect(tls: Bool)
         case text(String)
         case webSocketPong
-        case closed(code: Int)
+        /// `closingAtMs`: when the server sent its own close frame, if it closed first.
+        case closed(code: Int, closingAtMs: Int64? = nil)
         case other
     }
 
@@ -85,7 +88,7 @@ struct PusherJournalRecord: Sendable, Hashable {
         case .connect(_, let tls, _): .connect(tls: tls)
         case .text(let text, _): .text(text)
         case .webSocketPong: .webSocketPong
-        case .closed(let code, _, _): .closed(code: Int(code))
+        case .closed(let code, _, _, let closingAt): .closed(code: Int(code), closingAtMs: closingAt?.milliseconds)
         case .binary, .webSocketPing: .other
         }
         self.init(connection: entry.connection, socketID: entry.socketID, atMs: entry.at.milliseconds, kind: kind)
@@ -99,7 +102,7 @@ struct PusherJournalRecord: Sendable, Hashable {
         case "connect": kind = .connect(tls: json["tls"]?.boolValue ?? false)
         case "text": kind = .text(json["text"]?.stringValue ?? "")
         case "ws-pong": kind = .webSocketPong
-        case "closed": kind = .closed(code: Int(json["code"]?.intValue ?? 1005))
+        case "closed": kind = .closed(code: Int(json["code"]?.intValue ?? 1005), closingAtMs: json["closingAtMs"]?.intValue.map(Int64.init))
         default: kind = .other
         }
         self.init(connection: UInt64(connection), socketID: json["socketId"]?.stringValue, atMs: Int64(atMs), kind: kind)
@@ -127,8 +130,9 @@ extension PusherAppJournal {
             switch record.kind {
             case .text(let text): connections[position].texts.append(text)
             case .webSocketPong: connections[position].webSocketPongs += 1
-            case .closed(let code):
+            case .closed(let code, let closingAtMs):
                 connections[position].closedAt = local(record.atMs)
+                connections[position].closingAt = closingAtMs.map(local)
                 connections[position].closeCode = code
             case .connect, .other: break
             }
