@@ -67,15 +67,23 @@ package enum HarnessProcess {
                        stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
     }
 
-    /// A running `serve` (stdout and stderr both read through one pipe). Every blocking wait runs on a
+    /// A running `serve` (stdout and stderr both read through one pipe). A thread of its own drains
+    /// the pipe for the process's whole life, so a server that writes much (a sanitizer's reports)
+    /// never blocks on a full pipe while the test is busy elsewhere. Every blocking wait runs on a
     /// dedicated thread, never on the Swift concurrency pool (other tests run there meanwhile).
-    // @unchecked Sendable: one test drives it, awaiting each call before the next, so `text` and
-    // the pipe are never used by two threads at once.
+    // @unchecked Sendable: `received` and `ended` are read and written only with `condition` locked;
+    // `pid` is immutable; the pipe's read end belongs to the drain thread alone.
     package final class Server: @unchecked Sendable {
         package let pid: pid_t
-        private let output: Int32
+        private let condition = NSCondition()
+        private var received = ""
+        private var ended = false
         /// Everything read from the process so far.
-        package private(set) var text = ""
+        package var text: String {
+            condition.lock()
+            defer { condition.unlock() }
+            return received
+        }
 
         /// Starts `pubnub-harness serve ARGUMENTS`.
         package init(_ arguments: [String]) throws {
@@ -99,7 +107,23 @@ package enum HarnessProcess {
                 throw POSIXError(POSIXErrorCode(rawValue: result) ?? .ENOENT)
             }
             self.pid = pid
-            output = fds[0]
+            let output = fds[0]
+            Thread.detachNewThread { [self] in drain(output) }
+        }
+
+        /// Reads the pipe until its end (every writer gone), then closes it.
+        private func drain(_ output: Int32) {
+            var buffer = [UInt8](repeating: 0, count: 8192)
+            while true {
+                let n = buffer.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
+                if n < 0, errno == EINTR { continue }
+                condition.lock()
+                if n > 0 { received += String(decoding: buffer[..<n], as: UTF8.self) } else { ended = true }
+                condition.broadcast()
+                condition.unlock()
+                if n <= 0 { break }
+            }
+            close(output)
         }
 
         /// The rest of the first output line starting with `prefix` (bounded: 10 s, scaled).
@@ -145,23 +169,20 @@ package enum HarnessProcess {
             return nil
         }
 
-        /// Reads what is available within `waitMs`; false at end of output.
+        /// Waits up to `waitMs` for more output; false at end of output.
         @discardableResult
         package func readSome(waitMs: Int32) -> Bool {
-            var pfd = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
-            guard poll(&pfd, 1, waitMs) >= 0 else { return false }
-            if pfd.revents == 0 { return true }
-            var buffer = [UInt8](repeating: 0, count: 8192)
-            let n = buffer.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
-            if n <= 0 { return false }
-            text += String(decoding: buffer[..<n], as: UTF8.self)
-            return true
+            condition.lock()
+            defer { condition.unlock() }
+            let seen = received.utf8.count
+            let deadline = Date(timeIntervalSinceNow: Double(waitMs) / 1000)
+            while !ended, received.utf8.count == seen, condition.wait(until: deadline) {}
+            return !(ended && received.utf8.count == seen)
         }
 
         private func blockingStop(signal: Int32?) -> Int32? {
             if let signal { kill(pid, signal) }
             for _ in 0..<Self.rounds(seconds: 10) where readSome(waitMs: 100) {}
-            close(output)
             var status: Int32 = 0
             for _ in 0..<(Self.rounds(seconds: 5) * 10) {
                 if waitpid(pid, &status, WNOHANG) == pid { return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F) }
