@@ -250,8 +250,7 @@ package struct HTTPRequestParser: Sendable {
 
     private mutating func finish() -> Parsed {
         let head = self.head.take()!
-        var request = HTTPRequest(method: head.method, target: head.target, version: head.version, headers: head.headers)
-        request.body = body
+        let request = HTTPRequest(method: head.method, target: head.target, version: head.version, headers: head.headers, body: body)
         body = []
         remaining = 0
         phase = .head
