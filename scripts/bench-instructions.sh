@@ -36,7 +36,7 @@ while [[ $# -gt 0 ]]; do
         --repeat) REPEAT="$2"; shift 2 ;;
         --core) CORE=yes; shift ;;
         --save) SAVE="$2"; shift 2 ;;
-        -h|--help) sed -n '3,22p' "$0"; exit 0 ;;
+        -h|--help) sed -n '3,21p' "$0"; exit 0 ;;
         *) echo "bench-instructions: unknown option $1" >&2; exit 2 ;;
     esac
 done
