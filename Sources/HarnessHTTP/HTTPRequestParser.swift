@@ -50,14 +50,12 @@ package struct HTTPRequestParser: Sendable {
 
         /// Whether `bytes` start with the bytes of `prefix`.
         private static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: String) -> Bool {
-            let prefixBytes = prefix.utf8
-            guard prefixBytes.count <= bytes.count else { return false }
-            var index = 0
-            for byte in prefixBytes {
-                guard bytes[index] == byte else { return false }
-                index += 1
+            var prefix = prefix
+            return prefix.withUTF8 { prefixBytes in
+                guard prefixBytes.count <= bytes.count else { return false }
+                for index in prefixBytes.indices where bytes[index] != prefixBytes[index] { return false }
+                return true
             }
-            return true
         }
     }
 

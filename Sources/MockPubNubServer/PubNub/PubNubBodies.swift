@@ -8,31 +8,25 @@ enum PubNubBodies {
 
     /// `published(timetoken)` as bytes, written straight into one buffer.
     static func publishedBytes(_ timetoken: UInt64) -> [UInt8] {
-        // Formed in a small buffer (11 bytes before the digits, at most 20 digits, 2 after) and
-        // copied once into an array of its size.
+        // Formed from the end of a small buffer (11 bytes before the digits, at most 20 digits,
+        // 2 after), last digit first, and copied once into an array of its size.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 33) { scratch in
             let base = scratch.baseAddress!
-            let prefix: StaticString = "[1,\"Sent\",\""
-            base.update(from: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
-            var digits = 1
+            base[32] = UInt8(ascii: "]")
+            base[31] = UInt8(ascii: "\"")
+            var start = 31
             var rest = timetoken
-            while rest >= 10 {
-                rest /= 10
-                digits += 1
-            }
-            rest = timetoken
-            var index = prefix.utf8CodeUnitCount + digits
             repeat {
-                index -= 1
-                base[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+                start -= 1
+                base[start] = UInt8(ascii: "0") + UInt8(rest % 10)
                 rest /= 10
             } while rest > 0
-            let end = prefix.utf8CodeUnitCount + digits
-            base[end] = UInt8(ascii: "\"")
-            base[end + 1] = UInt8(ascii: "]")
+            let prefix: StaticString = "[1,\"Sent\",\""
+            start -= prefix.utf8CodeUnitCount
+            (base + start).update(from: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
             var bytes: [UInt8] = []
-            bytes.reserveCapacity(end + 2)
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<(end + 2)]))
+            bytes.reserveCapacity(33 - start)
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[start...]))
             return bytes
         }
     }

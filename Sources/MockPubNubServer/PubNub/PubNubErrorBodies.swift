@@ -78,9 +78,12 @@ enum PubNubErrors {
 enum ChannelNames {
     static func isValid(_ name: String) -> Bool {
         // On the UTF-8 bytes: every scalar tested is ASCII, and an ASCII byte is always its own scalar.
-        !name.isEmpty && !name.utf8.contains { byte in
-            byte == UInt8(ascii: ",") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "*")
-                || byte < 0x20 || byte == 0x7F
+        var name = name
+        return !name.isEmpty && !name.withUTF8 { bytes in
+            bytes.contains { byte in
+                byte == UInt8(ascii: ",") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "*")
+                    || byte < 0x20 || byte == 0x7F
+            }
         }
     }
 
