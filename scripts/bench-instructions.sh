@@ -3,7 +3,7 @@
 # Instructions per keep-alive publish, counted by valgrind's callgrind: a figure for regressions
 # that wall-clock noise on a shared machine hides (docs/performance.md).
 #
-#   scripts/bench-instructions.sh [--binary PATH]... [--requests N] [--warmup N] [--repeat R]
+#   scripts/bench-instructions.sh [--binary PATH]... [--core] [--save DIR] [--requests N] [--warmup N] [--repeat R]
 #
 # Starts `pubnub-harness serve --quiet` (the release build, or each --binary in turn: before and
 # after a change in one run) under
@@ -14,6 +14,11 @@
 # before the next), closes it, dumps. Prints (total - baseline) / N for every repetition and their
 # median. The client (Python, outside valgrind) costs nothing in the count; Swift's per-process
 # hash seed is fixed (SWIFT_DETERMINISTIC_HASHING) so the same binary and inputs count alike.
+# --core: each --binary is a `harness-bench`, started as `serve-core --loops 1` (the transport core
+# with its minimal publish handler, as scripts/bench-server.sh runs it): what the transport alone
+# costs per publish, so the rest of `serve`'s count is what lies above it.
+# --save DIR: keeps each binary's last dump of N publishes as DIR/callgrind.B.out (B = 1, 2, ...
+# in --binary order), for `callgrind_annotate --inclusive=yes`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,13 +26,17 @@ BINARIES=()
 REQUESTS=1000
 WARMUP=200
 REPEAT=3
+CORE=no
+SAVE=""
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --binary) BINARIES+=("$2"); shift 2 ;;
         --requests) REQUESTS="$2"; shift 2 ;;
         --warmup) WARMUP="$2"; shift 2 ;;
         --repeat) REPEAT="$2"; shift 2 ;;
-        -h|--help) sed -n '3,17p' "$0"; exit 0 ;;
+        --core) CORE=yes; shift ;;
+        --save) SAVE="$2"; shift 2 ;;
+        -h|--help) sed -n '3,21p' "$0"; exit 0 ;;
         *) echo "bench-instructions: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -37,10 +46,12 @@ done
 command -v valgrind >/dev/null && command -v callgrind_control >/dev/null \
     || { echo "bench-instructions: needs valgrind (apt-get install valgrind)" >&2; exit 2; }
 
+PRODUCT=pubnub-harness
+[[ "$CORE" == yes ]] && PRODUCT=harness-bench
 if [[ ${#BINARIES[@]} -eq 0 ]]; then
     if ! command -v swift >/dev/null 2>&1 && [[ -x /opt/swift/usr/bin/swift ]]; then export PATH="/opt/swift/usr/bin:$PATH"; fi
-    swift build -c release --product pubnub-harness >/dev/null
-    BINARIES=("$(swift build -c release --show-bin-path)/pubnub-harness")
+    swift build -c release --product "$PRODUCT" >/dev/null
+    BINARIES=("$(swift build -c release --show-bin-path)/$PRODUCT")
 fi
 for binary in "${BINARIES[@]}"; do
     [[ -x "$binary" ]] || { echo "bench-instructions: $binary is not an executable" >&2; exit 2; }
@@ -116,12 +127,14 @@ PY
 # a minute is usual on a busy machine); then the warm-up.
 start_server() {
     rm -f "$WORK"/callgrind.out.*
-    cp "$1" "$WORK/pubnub-harness"
-    objcopy --strip-debug "$WORK/pubnub-harness"
+    cp "$1" "$WORK/server"
+    objcopy --strip-debug "$WORK/server"
     PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
     # One event loop keeps the count free of cross-thread hand-offs that vary from run to run.
+    local command=("$WORK/server" serve --quiet --event-loops 1 --host 127.0.0.1 --port "$PORT")
+    [[ "$CORE" == yes ]] && command=("$WORK/server" serve-core --loops 1 --port "$PORT")
     LD_PRELOAD="$WORK/main-queue.so" SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file="$WORK/callgrind.out.%p" \
-        "$WORK/pubnub-harness" serve --quiet --event-loops 1 --host 127.0.0.1 --port "$PORT" >"$WORK/serve.log" 2>&1 &
+        "${command[@]}" >"$WORK/serve.log" 2>&1 &
     SERVER_PID=$!
     local ready=no
     for _ in $(seq 1 1500); do
@@ -156,6 +169,10 @@ for binary in "${BINARIES[@]}"; do
     for repetition in $(seq 1 "$REPEAT"); do
         baseline=$(measure 0)
         total=$(measure "$REQUESTS")
+        if [[ -n "$SAVE" ]]; then
+            mkdir -p "$SAVE"
+            cp "$(ls "$WORK"/callgrind.out.* | sort -V | tail -1)" "$SAVE/callgrind.$((${#RESULTS[@]} + 1)).out"
+        fi
         per=$(awk -v t="$total" -v b="$baseline" -v n="$REQUESTS" 'BEGIN {printf "%.0f", (t - b) / n}')
         FIGURES+=("$per")
         echo "  repetition $repetition: total $total, baseline $baseline -> $per instructions per publish"

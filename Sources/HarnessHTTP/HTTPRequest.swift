@@ -121,6 +121,23 @@ public struct HTTPRequest: Sendable, Hashable {
         }
     }
 
+    /// Whether every byte of `bytes` is ASCII (below 0x80), tested eight bytes at a time.
+    @inlinable
+    package static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        var index = 0
+        while index + 8 <= bytes.count {
+            if raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            index += 8
+        }
+        while index < bytes.count {
+            if base[index] >= 0x80 { return false }
+            index += 1
+        }
+        return true
+    }
+
     /// How many times `byte` occurs in `bytes`.
     private static func count(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
         var count = 0

@@ -31,12 +31,16 @@ extension HTTPRequestParser {
             guard found != nil else { break }
             var end = scan
             if end > lineStart && buffer[end - 1] == 0x0D { end -= 1 }
-            let line = buffer[lineStart..<end]
+            let line = lineStart..<end
             let consumed = scan + 1 - lineStart
             scan += 1
             lineStart = scan
             if requestLine == nil {
-                requestLine = try parseRequestLine(line)
+                let parsed = try buffer.withUnsafeBufferPointer { bytes throws(HTTPParseError) in
+                    try parseRequestLine(UnsafeBufferPointer(rebasing: bytes[line]))
+                }
+                requestLine = (parsed.method, parsed.target, parsed.version)
+                targetIsASCII = parsed.ascii
                 continue
             }
             if line.isEmpty {
@@ -47,77 +51,149 @@ extension HTTPRequestParser {
             }
             headerBytes += consumed
             guard headerBytes <= limits.maxHeaderBytes else { throw .headersTooLarge(limit: limits.maxHeaderBytes) }
-            let (name, value, nameBytes) = try parseHeaderLine(line)
+            let (name, value, kind) = try buffer.withUnsafeBufferPointer { bytes throws(HTTPParseError) in
+                try Self.parseHeaderLine(UnsafeBufferPointer(rebasing: bytes[line]))
+            }
             if headers.count == 0 { headers.reserveCapacity(8) }
-            framing.note(name: nameBytes, value: value)
+            if let kind { framing.note(kind, value: value) }
             headers.add(name, value)
         }
         return false
     }
 
-    private func parseRequestLine(_ line: ArraySlice<UInt8>) throws(HTTPParseError) -> (String, String, String) {
+    /// The method, target and version of a request line (its bytes), and whether the target is ASCII.
+    private func parseRequestLine(
+        _ line: UnsafeBufferPointer<UInt8>
+    ) throws(HTTPParseError) -> (method: String, target: String, version: String, ascii: Bool) {
         // method SP request-target SP HTTP-version, exactly two spaces (RFC 9112 §3).
         guard let firstSpace = line.firstIndex(of: 0x20) else { throw .invalidRequestLine }
-        let rest = line[(firstSpace + 1)...]
-        guard let secondSpace = rest.firstIndex(of: 0x20) else { throw .invalidRequestLine }
-        let method = line[..<firstSpace]
-        let rawTarget = line[(firstSpace + 1)..<secondSpace]
-        let version = line[(secondSpace + 1)...]
+        // The target runs to the second space; its bytes are checked on the way (one pass).
+        let (found, badByte, ascii) = Self.scanTarget(line, from: firstSpace + 1)
+        guard let secondSpace = found else { throw .invalidRequestLine }
+        let method = UnsafeBufferPointer(rebasing: line[..<firstSpace])
+        let rawTarget = UnsafeBufferPointer(rebasing: line[(firstSpace + 1)..<secondSpace])
+        let version = UnsafeBufferPointer(rebasing: line[(secondSpace + 1)...])
         guard !method.isEmpty, method.allSatisfy(Self.isTokenByte), !version.contains(0x20) else {
             throw .invalidRequestLine
         }
         guard rawTarget.count <= limits.maxTargetBytes else { throw .targetTooLong(limit: limits.maxTargetBytes) }
-        var ascii = true
-        for byte in rawTarget {
-            guard byte > 0x20 && byte != 0x7F else { throw .invalidRequestLine }
-            if byte >= 0x80 { ascii = false }
-        }
+        guard !badByte else { throw .invalidRequestLine }
         // ASCII needs no validation (the usual, percent-encoded target).
         guard !rawTarget.isEmpty,
             let target = ascii ? String(decoding: rawTarget, as: UTF8.self) : String(validating: rawTarget, as: UTF8.self)
         else { throw .invalidRequestLine }
         // RFC 9112 §3.2: origin-form (`/…`), absolute-form (`http://…`) or, for OPTIONS, `*`.
         // Anything else (`time/0`, authority-form) is a 400, never routed.
-        guard rawTarget.first == UInt8(ascii: "/") || HTTPRequest.isAbsoluteForm(target)
+        guard rawTarget[0] == UInt8(ascii: "/") || HTTPRequest.isAbsoluteForm(target)
             || (target == "*" && method.elementsEqual("OPTIONS".utf8))
         else { throw .invalidRequestTarget }
-        let start = version.startIndex
-        let valid = version.count == 8 && version[start] == UInt8(ascii: "H") && version[start + 1] == UInt8(ascii: "T")
-            && version[start + 2] == UInt8(ascii: "T") && version[start + 3] == UInt8(ascii: "P")
-            && version[start + 4] == UInt8(ascii: "/") && Self.isDigit(version[start + 5])
-            && version[start + 6] == UInt8(ascii: ".") && Self.isDigit(version[start + 7])
+        let valid = version.count == 8 && version[0] == UInt8(ascii: "H") && version[1] == UInt8(ascii: "T")
+            && version[2] == UInt8(ascii: "T") && version[3] == UInt8(ascii: "P")
+            && version[4] == UInt8(ascii: "/") && Self.isDigit(version[5])
+            && version[6] == UInt8(ascii: ".") && Self.isDigit(version[7])
         guard valid else { throw .invalidRequestLine }
-        guard version[start + 5] == UInt8(ascii: "1"), version[start + 7] <= UInt8(ascii: "1") else {
+        guard version[5] == UInt8(ascii: "1"), version[7] <= UInt8(ascii: "1") else {
             throw .unsupportedVersion(String(decoding: version, as: UTF8.self))
         }
-        let versionText = version[start + 7] == UInt8(ascii: "1") ? "HTTP/1.1" : "HTTP/1.0"
-        return (Self.methodName(method), target, versionText)
+        let versionText = version[7] == UInt8(ascii: "1") ? "HTTP/1.1" : "HTTP/1.0"
+        return (Self.methodName(method), target, versionText, ascii)
+    }
+
+    /// From `start` in a request line: the index of the next space (`nil` if none), whether a byte
+    /// before it is a control character or DEL (not allowed in a request-target), and whether
+    /// they are all ASCII. Eight visible ASCII bytes (0x21-0x7E) at a time while they come.
+    private static func scanTarget(
+        _ line: UnsafeBufferPointer<UInt8>, from start: Int
+    ) -> (space: Int?, badByte: Bool, ascii: Bool) {
+        var index = start
+        if let base = line.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while index + 8 <= line.count {
+                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                // A byte below 0x21, and a byte above 0x7E (the classic SWAR tests).
+                let below = (word &- 0x2121_2121_2121_2121) & ~word & 0x8080_8080_8080_8080
+                let above = ((word &+ 0x0101_0101_0101_0101) | word) & 0x8080_8080_8080_8080
+                if below | above != 0 { break }
+                index += 8
+            }
+        }
+        var badByte = false
+        var ascii = true
+        while index < line.count {
+            let byte = line[index]
+            if byte == 0x20 { return (index, badByte, ascii) }
+            if byte < 0x20 || byte == 0x7F {
+                badByte = true
+            } else if byte >= 0x80 {
+                ascii = false
+            }
+            index += 1
+        }
+        return (nil, badByte, ascii)
     }
 
     /// The method token as a string; the common methods reuse a literal.
-    private static func methodName(_ bytes: ArraySlice<UInt8>) -> String {
+    private static func methodName(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         switch bytes.count {
-        case 3 where bytes.elementsEqual("GET".utf8): "GET"
-        case 4 where bytes.elementsEqual("POST".utf8): "POST"
-        case 4 where bytes.elementsEqual("HEAD".utf8): "HEAD"
+        case 3 where bytes[0] == UInt8(ascii: "G") && bytes[1] == UInt8(ascii: "E") && bytes[2] == UInt8(ascii: "T"): "GET"
+        case 4 where bytes[0] == UInt8(ascii: "P") && bytes[1] == UInt8(ascii: "O") && bytes[2] == UInt8(ascii: "S")
+            && bytes[3] == UInt8(ascii: "T"): "POST"
+        case 4 where bytes[0] == UInt8(ascii: "H") && bytes[1] == UInt8(ascii: "E") && bytes[2] == UInt8(ascii: "A")
+            && bytes[3] == UInt8(ascii: "D"): "HEAD"
         default: String(decoding: bytes, as: UTF8.self)
         }
     }
 
-    /// The field's name and value, and the name's bytes.
-    private func parseHeaderLine(_ line: ArraySlice<UInt8>) throws(HTTPParseError) -> (String, String, ArraySlice<UInt8>) {
+    /// The field's name and value, and which framing field it is, if one.
+    private static func parseHeaderLine(
+        _ line: UnsafeBufferPointer<UInt8>
+    ) throws(HTTPParseError) -> (String, String, FramingFields.Kind?) {
         // RFC 9112 §5.2: obsolete line folding is rejected with 400.
-        guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex,
-            line[line.startIndex..<colon].allSatisfy(Self.isTokenByte)
-        else { throw .invalidHeader }
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { throw .invalidHeader }
+        let name = UnsafeBufferPointer(rebasing: line[..<colon])
+        guard name.allSatisfy(Self.isTokenByte) else { throw .invalidHeader }
         var valueStart = colon + 1
-        var valueEnd = line.endIndex
+        var valueEnd = line.count
         while valueStart < valueEnd && (line[valueStart] == 0x20 || line[valueStart] == 0x09) { valueStart += 1 }
         while valueEnd > valueStart && (line[valueEnd - 1] == 0x20 || line[valueEnd - 1] == 0x09) { valueEnd -= 1 }
-        let value = line[valueStart..<valueEnd]
+        let value = UnsafeBufferPointer(rebasing: line[valueStart..<valueEnd])
         guard !value.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) else { throw .invalidHeader }
-        let name = line[line.startIndex..<colon]
-        return (String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self), name)
+        let kind = FramingFields.kind(of: name)
+        let valueText = kind == .connection ? Self.connectionValue(value) : String(decoding: value, as: UTF8.self)
+        return (Self.fieldName(name), valueText, kind)
+    }
+
+    /// The field name as a string; common names spelled as usual reuse a literal.
+    private static func fieldName(_ name: UnsafeBufferPointer<UInt8>) -> String {
+        switch name.count {
+        case 4 where equals(name, "Host"): "Host"
+        case 6 where equals(name, "Accept"): "Accept"
+        case 10 where equals(name, "Connection"): "Connection"
+        case 10 where equals(name, "User-Agent"): "User-Agent"
+        case 12 where equals(name, "Content-Type"): "Content-Type"
+        case 14 where equals(name, "Content-Length"): "Content-Length"
+        case 15 where equals(name, "Accept-Encoding"): "Accept-Encoding"
+        default: String(decoding: name, as: UTF8.self)
+        }
+    }
+
+    /// A `Connection` value as a string; the usual values reuse a literal.
+    private static func connectionValue(_ value: UnsafeBufferPointer<UInt8>) -> String {
+        switch value.count {
+        case 5 where equals(value, "close"): "close"
+        case 10 where equals(value, "keep-alive"): "keep-alive"
+        case 10 where equals(value, "Keep-Alive"): "Keep-Alive"
+        default: String(decoding: value, as: UTF8.self)
+        }
+    }
+
+    /// Whether `bytes` are exactly the bytes of `literal` (same length assumed checked or not).
+    private static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
+        let count = literal.utf8CodeUnitCount
+        guard bytes.count == count else { return false }
+        let expected = literal.utf8Start
+        for index in 0..<count where bytes[index] != expected[index] { return false }
+        return true
     }
 
     private mutating func completeHead() throws(HTTPParseError) {
@@ -131,7 +207,7 @@ extension HTTPRequestParser {
         let keepAlive = Self.keepAlive(version: version, framing: framing)
         head = Head(method: method, target: target, version: version, headers: fields, keepAlive: keepAlive)
         body = []
-        bodyLimit = limits.maxBodyBytes(forTarget: target)
+        bodyLimit = limits.maxBodyBytes(forTarget: target, ascii: targetIsASCII)
         let transferEncodings = framing.transferEncoding
         let lengths = framing.contentLength
         if !transferEncodings.isEmpty {
@@ -198,15 +274,17 @@ extension HTTPRequestParser {
 
     static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
-    /// RFC 9110 §5.6.2 tchar.
+    /// RFC 9110 §5.6.2 tchar: digits, letters and ``!#$%&'*+-.^_`|~``, as two 64-bit masks
+    /// (bytes 0-63 and 64-127; no byte from 128 up is a tchar).
+    @inline(__always)
     static func isTokenByte(_ byte: UInt8) -> Bool {
+        // 0x00-0x3F: ! # $ % & ' * + - . and 0-9; 0x40-0x7F: A-Z ^ _ ` a-z | ~.
+        let low: UInt64 = 0x03FF_6CFA_0000_0000
+        let high: UInt64 = 0x57FF_FFFF_C7FF_FFFE
         switch byte {
-        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
-        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
-            UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
-            UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
-            true
-        default: false
+        case 0..<64: return low >> UInt64(byte) & 1 == 1
+        case 64..<128: return high >> UInt64(byte - 64) & 1 == 1
+        default: return false
         }
     }
 }
@@ -223,22 +301,34 @@ struct FramingFields: Sendable {
     /// The first `Expect` value.
     var expect: String?
 
-    /// Keeps `value` when `name` (the field name's bytes, any case) is one of the framing fields.
-    mutating func note(name: ArraySlice<UInt8>, value: String) {
+    /// The framing fields.
+    enum Kind { case expect, connection, contentLength, transferEncoding }
+
+    /// Which framing field `name` (the field name's bytes, any case) is, if one.
+    static func kind(of name: UnsafeBufferPointer<UInt8>) -> Kind? {
         switch name.count {
-        case 6 where HTTPRequestParser.asciiCaseInsensitiveEquals(name, "expect"):
+        case 6 where HTTPRequestParser.asciiCaseInsensitiveEquals(name, "expect"): .expect
+        case 10 where HTTPRequestParser.asciiCaseInsensitiveEquals(name, "connection"): .connection
+        case 14 where HTTPRequestParser.asciiCaseInsensitiveEquals(name, "content-length"): .contentLength
+        case 17 where HTTPRequestParser.asciiCaseInsensitiveEquals(name, "transfer-encoding"): .transferEncoding
+        default: nil
+        }
+    }
+
+    /// Keeps `value`, the value of a framing field of `kind`.
+    mutating func note(_ kind: Kind, value: String) {
+        switch kind {
+        case .expect:
             if expect == nil { expect = value }
-        case 10 where HTTPRequestParser.asciiCaseInsensitiveEquals(name, "connection"):
+        case .connection:
             HTTPRequestParser.forEachToken(of: value) { token in
                 if HTTPRequestParser.asciiCaseInsensitiveEquals(token, "close") { connectionClose = true }
                 if HTTPRequestParser.asciiCaseInsensitiveEquals(token, "keep-alive") { connectionKeepAlive = true }
             }
-        case 14 where HTTPRequestParser.asciiCaseInsensitiveEquals(name, "content-length"):
+        case .contentLength:
             contentLength.append(value)
-        case 17 where HTTPRequestParser.asciiCaseInsensitiveEquals(name, "transfer-encoding"):
+        case .transferEncoding:
             transferEncoding.append(value)
-        default:
-            break
         }
     }
 }

@@ -26,13 +26,19 @@ package struct HTTPRequestParser: Sendable {
 
         /// The body limit of a request to `target`: the first matching override's, else `maxBodyBytes`.
         package func maxBodyBytes(forTarget target: String) -> Int {
+            maxBodyBytes(forTarget: target, ascii: nil)
+        }
+
+        /// `maxBodyBytes(forTarget:)` where whether `target` is ASCII may be known already (the parser
+        /// learns it reading the request line), so that the target is not scanned again.
+        func maxBodyBytes(forTarget target: String, ascii: Bool?) -> Int {
             guard !bodyLimitOverrides.isEmpty else { return maxBodyBytes }
-            if target.utf8.first == UInt8(ascii: "/") {
+            if ascii != false, target.utf8.first == UInt8(ascii: "/") {
                 // Origin-form, the usual case: a byte-wise prefix test of the target itself, decided
                 // when it is ASCII (then bytes and characters agree).
                 var path = target
                 let decided = path.withUTF8 { bytes -> Int? in
-                    guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+                    guard ascii == true || HTTPRequest.isASCII(bytes) else { return nil }
                     for override in bodyLimitOverrides where Self.hasPrefix(bytes, override.pathPrefix) { return override.maxBodyBytes }
                     return maxBodyBytes
                 }
@@ -44,14 +50,12 @@ package struct HTTPRequestParser: Sendable {
 
         /// Whether `bytes` start with the bytes of `prefix`.
         private static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: String) -> Bool {
-            let prefixBytes = prefix.utf8
-            guard prefixBytes.count <= bytes.count else { return false }
-            var index = 0
-            for byte in prefixBytes {
-                guard bytes[index] == byte else { return false }
-                index += 1
+            var prefix = prefix
+            return prefix.withUTF8 { prefixBytes in
+                guard prefixBytes.count <= bytes.count else { return false }
+                for index in prefixBytes.indices where bytes[index] != prefixBytes[index] { return false }
+                return true
             }
-            return true
         }
     }
 
@@ -82,6 +86,8 @@ package struct HTTPRequestParser: Sendable {
     var lineStart = 0
     var headerBytes = 0
     var requestLine: (method: String, target: String, version: String)?
+    /// Whether the request-target of `requestLine` is ASCII.
+    var targetIsASCII = true
     var headers = HTTPHeaders()
     /// The framing fields among `headers`.
     var framing = FramingFields()
@@ -242,8 +248,7 @@ package struct HTTPRequestParser: Sendable {
 
     private mutating func finish() -> Parsed {
         let head = self.head.take()!
-        var request = HTTPRequest(method: head.method, target: head.target, version: head.version, headers: head.headers)
-        request.body = body
+        let request = HTTPRequest(method: head.method, target: head.target, version: head.version, headers: head.headers, body: body)
         body = []
         remaining = 0
         phase = .head

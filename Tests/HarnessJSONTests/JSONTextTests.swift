@@ -36,6 +36,26 @@ struct JSONTextTests {
         #expect(JSONText.stringLiteral("/é 🙃") == "\"/é 🙃\"")
     }
 
+    @Test(arguments: [
+        "\"\"", "\"hello\"", "\"a\"b\"", "\"a\\\"\"", "\"\u{7F}\"", "\"é 🙃\"", "\"", "\"a\" ", " \"a\"",
+        "\"tab\there\"", "\"a\\nb\"", "\"\"\"",
+    ])
+    func aStringLiteralIsJudgedAsTheScannerJudgesIt(_ text: String) {
+        var scanner = JSONScanner(Array(text.utf8))
+        #expect(JSONText.isValid(text) == ((try? scanner.scanDocument()) != nil))
+    }
+
+    @Test(arguments: ["", "hello", "a\"b\\c", "\n\r\t\u{8}\u{C}\u{1}\u{1F}", "/é 🙃", "x\u{0}y", "\"\""])
+    func aStringLiteralWrittenInPlaceIsTheAppendedOne(_ text: String) {
+        var appended: [UInt8] = []
+        JSONText.appendStringLiteral(text, to: &appended)
+        #expect(JSONText.stringLiteralCount(text) == appended.count)
+        let written = [UInt8](unsafeUninitializedCapacity: appended.count) { buffer, count in
+            count = JSONText.writeStringLiteral(text, to: buffer.baseAddress!)
+        }
+        #expect(written == appended)
+    }
+
     @Test func messageTextWrapsNonJSON() {
         #expect(MessageText.jsonText(for: "hello") == "\"hello\"")
         #expect(MessageText.jsonText(for: "yay!") == "\"yay!\"")

@@ -79,21 +79,64 @@ package struct HostRoute: Sendable {
 }
 
 /// Sends each request to the first matching route, after its admission check; otherwise to `fallback`.
-struct HostRouter: RequestHandler {
+///
+/// The routes' paths are kept as bytes and matched against the request path's bytes in place:
+/// finding the route copies no ``HostRoute`` and builds no string (a non-ASCII path is
+/// compared as strings, as before).
+final class HostRouter: RequestHandler {
+    /// The routes, in order.
     let routes: [HostRoute]
     let fallback: any RequestHandler
+    /// Each route's path (`routes[i]`'s exact path or prefix) as UTF-8 bytes, and whether it must match exactly.
+    private let patterns: [(bytes: [UInt8], exact: Bool)]
+    /// Whether every pattern is ASCII (else every request is matched as strings: a non-ASCII
+    /// pattern can equal other bytes as a string).
+    private let asciiPatterns: Bool
+
+    init(routes: [HostRoute], fallback: any RequestHandler) {
+        self.routes = routes
+        self.fallback = fallback
+        patterns = routes.map { route in
+            switch route.match {
+            case .exact(let text): (Array(text.utf8), true)
+            case .prefix(let text): (Array(text.utf8), false)
+            }
+        }
+        asciiPatterns = patterns.allSatisfy { pattern in pattern.bytes.allSatisfy { $0 < 0x80 } }
+    }
 
     func handle(_ request: HTTPRequest, context: RequestContext, responder: Responder) {
-        let path = request.rawPath
-        for route in routes where route.match.matches(path) {
-            if let refusal = route.admission?(context) {
-                responder.send(.respond(refusal))
-            } else {
-                route.handler.handle(request, context: context, responder: responder)
-            }
+        var path = request.rawPath
+        guard let index = path.withUTF8({ firstMatch($0) }) ?? stringMatch(request.rawPath) else {
+            fallback.handle(request, context: context, responder: responder)
             return
         }
-        fallback.handle(request, context: context, responder: responder)
+        if let admission = routes[index].admission, let refusal = admission(context) {
+            responder.send(.respond(refusal))
+        } else {
+            routes[index].handler.handle(request, context: context, responder: responder)
+        }
+    }
+
+    /// The index of the first route matching `path` (its bytes) when the path is ASCII, as
+    /// ``HostRoute/Match/matches(_:)`` decides on strings (for ASCII text, byte-wise equality and
+    /// prefix are `String`'s, CR LF aside, which no path holds); `nil` when none matches or the path is not ASCII.
+    private func firstMatch(_ path: UnsafeBufferPointer<UInt8>) -> Int?? {
+        guard asciiPatterns, HTTPRequest.isASCII(path) else { return nil }
+        for index in patterns.indices {
+            let matched = patterns[index].bytes.withUnsafeBufferPointer { pattern -> Bool in
+                if patterns[index].exact ? pattern.count != path.count : pattern.count > path.count { return false }
+                for offset in pattern.indices where pattern[offset] != path[offset] { return false }
+                return true
+            }
+            if matched { return .some(index) }
+        }
+        return .some(nil)
+    }
+
+    /// The index of the first route matching `path`, compared as strings (a non-ASCII path).
+    private func stringMatch(_ path: String) -> Int? {
+        routes.firstIndex { $0.match.matches(path) }
     }
 }
 

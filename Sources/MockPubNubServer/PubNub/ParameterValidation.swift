@@ -11,14 +11,24 @@ enum ParameterValidation {
     /// The numeric query parameters each endpoint reads.
     static func numericParameters(of endpoint: PubNubEndpoint) -> [String] {
         switch endpoint {
-        case .publish, .signal: ["ttl", "seqn"]
-        case .subscribe: ["heartbeat", "tr"]
-        case .heartbeat: ["heartbeat"]
-        case .hereNow, .globalHereNow: ["limit", "offset"]
-        case .history: ["count"]
-        case .fetchMessages, .fetchMessagesWithActions: ["max"]
+        case .publish, .signal: NumericNames.publish
+        case .subscribe: NumericNames.subscribe
+        case .heartbeat: NumericNames.heartbeat
+        case .hereNow, .globalHereNow: NumericNames.hereNow
+        case .history: NumericNames.history
+        case .fetchMessages, .fetchMessagesWithActions: NumericNames.fetchMessages
         default: []
         }
+    }
+
+    /// The lists of `numericParameters`, built once (a publish asks for its list every time).
+    private enum NumericNames {
+        static let publish = ["ttl", "seqn"]
+        static let subscribe = ["heartbeat", "tr"]
+        static let heartbeat = ["heartbeat"]
+        static let hereNow = ["limit", "offset"]
+        static let history = ["count"]
+        static let fetchMessages = ["max"]
     }
 
     /// The most digits a numeric parameter may have; larger integers are valid and clamped by

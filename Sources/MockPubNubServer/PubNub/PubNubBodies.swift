@@ -8,13 +8,27 @@ enum PubNubBodies {
 
     /// `published(timetoken)` as bytes, written straight into one buffer.
     static func publishedBytes(_ timetoken: UInt64) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(32)
-        ("[1,\"Sent\",\"" as StaticString).withUTF8Buffer { bytes.append(contentsOf: $0) }
-        appendDecimal(timetoken, to: &bytes)
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: "]"))
-        return bytes
+        // Formed from the end of a small buffer (11 bytes before the digits, at most 20 digits,
+        // 2 after), last digit first, and copied once into an array of its size.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 33) { scratch in
+            let base = scratch.baseAddress!
+            base[32] = UInt8(ascii: "]")
+            base[31] = UInt8(ascii: "\"")
+            var start = 31
+            var rest = timetoken
+            repeat {
+                start -= 1
+                base[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            let prefix: StaticString = "[1,\"Sent\",\""
+            start -= prefix.utf8CodeUnitCount
+            (base + start).update(from: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(33 - start)
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[start...]))
+            return bytes
+        }
     }
 
     /// Appends the decimal digits of `value` (as `String(value)` spells them), formed from the

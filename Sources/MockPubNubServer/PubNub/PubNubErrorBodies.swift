@@ -77,8 +77,13 @@ enum PubNubErrors {
 /// `:` and `.` stay allowed because namespaced groups and wildcard prefixes use them).
 enum ChannelNames {
     static func isValid(_ name: String) -> Bool {
-        !name.isEmpty && !name.unicodeScalars.contains { scalar in
-            scalar == "," || scalar == "/" || scalar == "\\" || scalar == "*" || scalar.value < 0x20 || scalar.value == 0x7F
+        // On the UTF-8 bytes: every scalar tested is ASCII, and an ASCII byte is always its own scalar.
+        var name = name
+        return !name.isEmpty && !name.withUTF8 { bytes in
+            bytes.contains { byte in
+                byte == UInt8(ascii: ",") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "*")
+                    || byte < 0x20 || byte == 0x7F
+            }
         }
     }
 

@@ -26,6 +26,14 @@ extension PubNubRoute {
 
 /// The decoded parts of a `/publish/…` or `/signal/…` path.
 private struct PublishPath {
+    /// Whether `bytes` are exactly the bytes of `word`.
+    private static func spells(_ bytes: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
+        guard bytes.count == word.utf8CodeUnitCount else { return false }
+        let expected = word.utf8Start
+        for index in bytes.indices where bytes[index] != expected[index] { return false }
+        return true
+    }
+
     var isSignal: Bool
     var publishKey: String
     var subscribeKey: String
@@ -59,9 +67,9 @@ private struct PublishPath {
             UnsafeBufferPointer(rebasing: path[start..<end])
         }
         let first = segment(starts.0, ends.0)
-        if first.elementsEqual("publish".utf8) {
+        if Self.spells(first, "publish") {
             isSignal = false
-        } else if first.elementsEqual("signal".utf8) {
+        } else if Self.spells(first, "signal") {
             isSignal = true
         } else {
             return nil

@@ -47,49 +47,67 @@ struct StoredMessage: Sendable {
     /// b cmt). The timetoken is not part of them, so a publish renders its message before taking
     /// the keyspace lock that assigns the timetoken.
     mutating func renderEnvelope(subscribeKey: String, region: Int, shard: String) {
+        // Written in one pass into scratch memory with room for the worst case (every byte of
+        // the short strings escaped as `\u00XX`), then copied once into an array of its size.
+        let shortStrings = shard.utf8.count + (publisher?.utf8.count ?? 0) + (originTimetoken?.utf8.count ?? 0)
+            + subscribeKey.utf8.count + channel.utf8.count
+        let room = 160 + 6 * shortStrings + (meta?.utf8.count ?? 0) + payload.utf8.count
         var head: [UInt8] = []
-        head.reserveCapacity(128 + shard.utf8.count + (publisher?.utf8.count ?? 0) + (originTimetoken?.utf8.count ?? 0)
-            + subscribeKey.utf8.count + channel.utf8.count + (meta?.utf8.count ?? 0) + payload.utf8.count)
-        head.appendLiteral("{\"a\":")
-        JSONText.appendStringLiteral(shard, to: &head)
-        head.appendLiteral(",\"f\":0")
-        if kind == .signal { head.appendLiteral(",\"e\":1") }
-        if kind == .messageAction { head.appendLiteral(",\"e\":3") }
-        if kind == .objects { head.appendLiteral(",\"e\":2") }
-        if kind == .file { head.appendLiteral(",\"e\":4") }
-        if kind != .presence, let publisher {
-            head.appendLiteral(",\"i\":")
-            JSONText.appendStringLiteral(publisher, to: &head)
+        timetokenOffset = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: room) { scratch in
+            var writer = EnvelopeByteWriter(base: scratch.baseAddress!)
+            let offset = writeEnvelopeHead(to: &writer, subscribeKey: subscribeKey, region: region, shard: shard)
+            precondition(writer.count <= room, "the envelope outgrew its scratch memory")
+            head.reserveCapacity(writer.count)
+            head.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<writer.count]))
+            return offset
         }
-        if kind == .message {
-            head.appendLiteral(",\"s\":")
-            head.appendDecimal(sequence ?? 1)
-        } else if kind == .signal, let sequence {
-            head.appendLiteral(",\"s\":")
-            head.appendDecimal(sequence)
-        }
-        head.appendLiteral(",\"p\":{\"t\":\"")
-        timetokenOffset = head.count
-        head.appendLiteral("\",\"r\":")
-        head.appendDecimal(region)
-        head.append(UInt8(ascii: "}"))
-        if let originTimetoken {
-            head.appendLiteral(",\"o\":{\"t\":")
-            JSONText.appendStringLiteral(originTimetoken, to: &head)
-            head.append(UInt8(ascii: "}"))
-        }
-        head.appendLiteral(",\"k\":")
-        JSONText.appendStringLiteral(subscribeKey, to: &head)
-        head.appendLiteral(",\"c\":")
-        JSONText.appendStringLiteral(channel, to: &head)
-        if let meta {
-            head.appendLiteral(",\"u\":")
-            head.appendText(meta)
-        }
-        head.appendLiteral(",\"d\":")
-        head.appendText(payload)
         envelopeHead = head
         envelopeTail = customMessageType.map { ",\"cmt\":" + PubNubJSON.quote($0) + "}" } ?? "}"
+    }
+
+    /// Writes the envelope head (see `renderEnvelope`); returns the timetoken's offset.
+    private func writeEnvelopeHead(
+        to head: inout EnvelopeByteWriter, subscribeKey: String, region: Int, shard: String
+    ) -> Int {
+        head.literal("{\"a\":")
+        head.stringLiteral(shard)
+        head.literal(",\"f\":0")
+        if kind == .signal { head.literal(",\"e\":1") }
+        if kind == .messageAction { head.literal(",\"e\":3") }
+        if kind == .objects { head.literal(",\"e\":2") }
+        if kind == .file { head.literal(",\"e\":4") }
+        if kind != .presence, let publisher {
+            head.literal(",\"i\":")
+            head.stringLiteral(publisher)
+        }
+        if kind == .message {
+            head.literal(",\"s\":")
+            head.decimal(sequence ?? 1)
+        } else if kind == .signal, let sequence {
+            head.literal(",\"s\":")
+            head.decimal(sequence)
+        }
+        head.literal(",\"p\":{\"t\":\"")
+        let timetokenOffset = head.count
+        head.literal("\",\"r\":")
+        head.decimal(region)
+        head.byte(UInt8(ascii: "}"))
+        if let originTimetoken {
+            head.literal(",\"o\":{\"t\":")
+            head.stringLiteral(originTimetoken)
+            head.byte(UInt8(ascii: "}"))
+        }
+        head.literal(",\"k\":")
+        head.stringLiteral(subscribeKey)
+        head.literal(",\"c\":")
+        head.stringLiteral(channel)
+        if let meta {
+            head.literal(",\"u\":")
+            head.text(meta)
+        }
+        head.literal(",\"d\":")
+        head.text(payload)
+        return timetokenOffset
     }
 
     /// The envelope as delivered through `match` (`b`): omitted when it equals the channel,
@@ -156,6 +174,79 @@ struct ChannelLog: Sendable {
     }
 }
 
+/// Writes an envelope's bytes into scratch memory with room for them.
+private struct EnvelopeByteWriter {
+    let base: UnsafeMutablePointer<UInt8>
+    var count = 0
+
+    init(base: UnsafeMutablePointer<UInt8>) {
+        self.base = base
+    }
+
+    mutating func literal(_ text: StaticString) {
+        (base + count).update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+        count += text.utf8CodeUnitCount
+    }
+
+    mutating func byte(_ byte: UInt8) {
+        base[count] = byte
+        count += 1
+    }
+
+    /// `text` as a JSON string literal (`JSONText.appendStringLiteral`); a literal of one character is a scalar, hence `byte`.
+    mutating func stringLiteral(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            for byte in bytes where Self.needsEscape(byte) {
+                count += JSONText.writeStringLiteral(String(decoding: bytes, as: UTF8.self), to: base + count)
+                return
+            }
+            // No escape: the text between quotes, in one copy.
+            base[count] = UInt8(ascii: "\"")
+            if let source = bytes.baseAddress { (base + count + 1).update(from: source, count: bytes.count) }
+            base[count + 1 + bytes.count] = UInt8(ascii: "\"")
+            count += bytes.count + 2
+        }
+    }
+
+    /// Whether a JSON string literal escapes `byte` (`JSONText.appendStringLiteral`).
+    static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
+    mutating func text(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            if let source = bytes.baseAddress { (base + count).update(from: source, count: bytes.count) }
+            count += bytes.count
+        }
+    }
+
+    mutating func decimal(_ value: Int) {
+        let digits = Self.decimalCount(value)
+        var rest = value.magnitude
+        var index = count + digits
+        repeat {
+            index -= 1
+            base[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+        } while rest > 0
+        if value < 0 { base[count] = UInt8(ascii: "-") }
+        count += digits
+    }
+
+    /// The length of `String(value)`.
+    static func decimalCount(_ value: Int) -> Int {
+        var digits = value < 0 ? 2 : 1
+        var rest = value.magnitude
+        while rest >= 10 {
+            rest /= 10
+            digits += 1
+        }
+        return digits
+    }
+}
+
 extension [UInt8] {
     /// Appends the bytes of a literal in one copy.
     fileprivate mutating func appendLiteral(_ text: StaticString) {
@@ -171,21 +262,5 @@ extension [UInt8] {
     /// Appends the decimal digits of `value`, as `String(value)` spells them.
     fileprivate mutating func appendDecimal(_ value: UInt64) {
         PubNubBodies.appendDecimal(value, to: &self)
-    }
-
-    /// Appends the decimal digits of `value`, as `String(value)` spells them.
-    fileprivate mutating func appendDecimal(_ value: Int) {
-        guard value >= 0 else {
-            appendText(String(value))
-            return
-        }
-        var divisor = 1
-        while divisor <= value / 10 { divisor *= 10 }
-        var rest = value
-        while divisor > 0 {
-            append(UInt8(ascii: "0") + UInt8(rest / divisor))
-            rest %= divisor
-            divisor /= 10
-        }
     }
 }

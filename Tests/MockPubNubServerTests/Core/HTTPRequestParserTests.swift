@@ -173,6 +173,53 @@ import Testing
         #expect(parseByteByByte(Array(text.utf8)).failure == expected)
     }
 
+    /// Bytes a request-target may not hold, before, inside and after the first eight-byte block.
+    @Test(arguments: [1, 7, 8, 9, 16, 23])
+    func aControlByteOrDELAnywhereInTheTargetIsRefused(offset: Int) {
+        for bad: UInt8 in [0x01, 0x09, 0x1F, 0x7F] {
+            var target = Array("/publish/pub/sub/0/ch/0/%22hi%22".utf8)
+            target[offset] = bad
+            let bytes = Array("GET ".utf8) + target + Array(" HTTP/1.1\r\n\r\n".utf8)
+            #expect(parseByteByByte(bytes).failure == .invalidRequestLine)
+            var parser = HTTPRequestParser()
+            parser.append(bytes)
+            #expect(throws: HTTPParseError.invalidRequestLine) { try parser.next() }
+        }
+    }
+
+    @Test func aTooLongTargetIsRefusedAs414BeforeItsBadBytes() {
+        let limits = HTTPRequestParser.Limits(maxHeaderBytes: 64, maxTargetBytes: 32, maxBodyBytes: 10)
+        let target = "/" + String(repeating: "a", count: 20) + "\u{7F}" + String(repeating: "b", count: 20)
+        #expect(parseError("GET " + target + " HTTP/1.1\r\n\r\n", limits: limits) == .targetTooLong(limit: 32))
+        #expect(parseError("G(T " + target + " HTTP/1.1\r\n\r\n", limits: limits) == .invalidRequestLine)
+    }
+
+    @Test func methodsAndCommonFieldsReadAsSent() throws {
+        let text = "PUT /a/b/c/d/e/f/g/h?x=1 HTTP/1.0\r\nHOST: h\r\nConnection: Keep-Alive\r\ncontent-type: t\r\n"
+            + "Accept-Encoding: gzip\r\nContent-Length: 0\r\n\r\n"
+            + "POST /p HTTP/1.1\r\nContent-Length: 0\r\n\r\nHEAD /h HTTP/1.1\r\n\r\nGETS /g HTTP/1.1\r\n\r\n"
+        let parsed = try parseAll(text)
+        #expect(parsed.map(\.request.method) == ["PUT", "POST", "HEAD", "GETS"])
+        let first = try #require(parsed.first)
+        #expect(first.request.headers == HTTPHeaders([
+            ("HOST", "h"), ("Connection", "Keep-Alive"), ("content-type", "t"), ("Accept-Encoding", "gzip"), ("Content-Length", "0"),
+        ]))
+        #expect(first.keepAlive)
+        #expect(first.request.version == "HTTP/1.0")
+        #expect(first.request.rawPath == "/a/b/c/d/e/f/g/h")
+        #expect(parsed[3].request.target == "/g")
+        let accented = try parseAll("GET /caf\u{E9}/x?q=\u{E9} HTTP/1.1\r\n\r\n")
+        #expect(accented.first?.request.rawPath == "/caf\u{E9}/x")
+        #expect(accented.first?.request.rawQuery == "q=\u{E9}")
+    }
+
+    @Test func tokenBytesAreExactlyRFC9110s() {
+        let tchars = Set("!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8)
+        for byte in UInt8.min...UInt8.max {
+            #expect(HTTPRequestParser.isTokenByte(byte) == tchars.contains(byte), "byte \(byte)")
+        }
+    }
+
     @Test func limitsGive414And431And413() {
         let limits = HTTPRequestParser.Limits(maxHeaderBytes: 64, maxTargetBytes: 32, maxBodyBytes: 10)
         let longTarget = "GET /" + String(repeating: "a", count: 32) + " HTTP/1.1\r\n\r\n"

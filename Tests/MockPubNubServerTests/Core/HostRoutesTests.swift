@@ -47,6 +47,26 @@ import Testing
         #expect(answer(table, "/mod/y", peer: "10.0.0.1:5")! == (200, "module"))
     }
 
+    @Test func pathsAreMatchedAsStringsWhereBytesAndCharactersDiffer() {
+        let table = HostRoutes(
+            routes: [HostRoute(.prefix("/mod/"), handler: Named(name: "module")), HostRoute(.exact("/"), handler: Named(name: "root"))],
+            fallback: Named(name: "fallback")
+        ).handler
+        #expect(answer(table, "/mod/caf%C3%A9")! == (200, "module"))
+        #expect(answer(table, "/mod/café")! == (200, "module"))
+        #expect(answer(table, "/")! == (200, "root"))
+        #expect(answer(table, "/mod")! == (200, "fallback"))
+        #expect(answer(table, "")! == (200, "fallback"))
+        // A combining mark after the prefix's `/` joins it into one character: as a string,
+        // the path does not start with `/mod/` (its bytes do).
+        #expect(answer(table, "/mod/\u{301}x")! == (200, "fallback"))
+        // A non-ASCII route matches canonically equivalent spellings, as strings do.
+        let accented = HostRoutes(routes: [HostRoute(.exact("/caf\u{E9}"), handler: Named(name: "cafe"))],
+                                  fallback: Named(name: "fallback")).handler
+        #expect(answer(accented, "/cafe\u{301}")! == (200, "cafe"))
+        #expect(answer(accented, "/cafe")! == (200, "fallback"))
+    }
+
     @Test func anEmptyTableAnswers404AndTakesNoUpgrades() {
         let routes = HostRoutes()
         #expect(answer(routes.handler, "/anything")! == (404, "Not Found\n"))

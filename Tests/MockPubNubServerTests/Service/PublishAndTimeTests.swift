@@ -44,6 +44,17 @@ let serviceFirstTT: UInt64 = 17_356_896_001_234_567
         #expect(message.envelope(match: "g") == head + ",\"b\":\"g\",\"cmt\":\"note\"}")
     }
 
+    @Test func anEnvelopeEscapesItsStringsAndSpellsItsNumbersAsText() {
+        var message = StoredMessage(
+            timetoken: 0, channel: "c\"h\\", kind: .signal, payload: "\"é\"", meta: nil, publisher: "u\n\u{1}",
+            sequence: -12, customMessageType: nil, originTimetoken: nil, inHistory: false, live: true, expiresAt: nil)
+        message.renderEnvelope(subscribeKey: "s\tk", region: 1_234_567, shard: "")
+        message.timetoken = 7
+        let expected = "{\"a\":\"\",\"f\":0,\"e\":1,\"i\":" + JSONText.stringLiteral("u\n\u{1}") + ",\"s\":-12,"
+            + "\"p\":{\"t\":\"7\",\"r\":1234567},\"k\":\"s\\tk\",\"c\":" + JSONText.stringLiteral("c\"h\\") + ",\"d\":\"é\"}"
+        #expect(message.envelope(match: nil) == expected)
+    }
+
     @Test func invalidJSONIsRefused() {
         let h = ServiceHarness()
         #expect(h.call("/publish/demo/demo/0/ch1/0/%7Bnope") == (400, "[0,\"Invalid JSON\",\"\(serviceFirstTT)\"]"))

@@ -39,7 +39,8 @@ struct PushRegistry: Sendable {
 
     /// The devices registered on `channel`, in a stable order (gateway, token, topic, environment).
     func devices(on channel: String) -> [PushDevice] {
-        (devicesByChannel[channel] ?? []).sorted { a, b in
+        guard let devices = devicesByChannel[channel], !devices.isEmpty else { return [] }
+        return devices.sorted { a, b in
             (a.gateway.rawValue, a.token, a.topic ?? "", a.environment ?? "")
                 < (b.gateway.rawValue, b.token, b.topic ?? "", b.environment ?? "")
         }
