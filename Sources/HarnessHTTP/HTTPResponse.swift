@@ -29,7 +29,20 @@ public struct HTTPResponse: Sendable, Hashable {
         let sameBody = body.withUnsafeBufferPointer { mine in
             other.body.withUnsafeBufferPointer { theirs in mine.baseAddress == theirs.baseAddress }
         }
-        return sameBody && headers == other.headers
+        return sameBody && hasSameHead(as: other)
+    }
+
+    /// Whether `other` has the same status, reason and header fields (its body aside): the part of
+    /// the head a transport can encode once and reuse. Fields that share storage (a constant set of
+    /// headers, as handlers use) are taken as equal without comparing them.
+    package func hasSameHead(as other: HTTPResponse) -> Bool {
+        guard status == other.status, reason == other.reason else { return false }
+        let sameStorage = headers.fields.withUnsafeBufferPointer { mine in
+            other.headers.fields.withUnsafeBufferPointer { theirs in
+                mine.baseAddress == theirs.baseAddress && mine.count == theirs.count
+            }
+        }
+        return sameStorage || headers == other.headers
     }
 
     /// The reason phrase used on the status line.

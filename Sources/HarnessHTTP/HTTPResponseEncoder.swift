@@ -25,6 +25,15 @@ package enum HTTPResponseEncoder {
     }
 
     private static func appendHead(of response: HTTPResponse, keepAlive: Bool, http10: Bool, to out: inout [UInt8]) {
+        appendStatusAndFields(of: response, http10: http10, to: &out)
+        appendFraming(bodyCount: response.body.count, keepAlive: keepAlive, to: &out)
+    }
+
+    /// The part of the head that depends on neither the body's length nor the connection's
+    /// framing: the status line and the handler's fields (without `Content-Length` and
+    /// `Connection`). A transport may keep these bytes and reuse them for every response with the
+    /// same status, reason and fields, appending only `appendFraming`.
+    package static func appendStatusAndFields(of response: HTTPResponse, http10: Bool, to out: inout [UInt8]) {
         appendLiteral(http10 ? "HTTP/1.0 " : "HTTP/1.1 ", to: &out)
         appendDecimal(response.status, to: &out)
         out.append(0x20)
@@ -37,8 +46,12 @@ package enum HTTPResponseEncoder {
             appendText(field.value, to: &out)
             appendLiteral("\r\n", to: &out)
         }
+    }
+
+    /// The end of the head: `Content-Length`, `Connection` and the blank line.
+    package static func appendFraming(bodyCount: Int, keepAlive: Bool, to out: inout [UInt8]) {
         appendLiteral("Content-Length: ", to: &out)
-        appendDecimal(response.body.count, to: &out)
+        appendDecimal(bodyCount, to: &out)
         appendLiteral(keepAlive ? "\r\nConnection: keep-alive\r\n\r\n" : "\r\nConnection: close\r\n\r\n", to: &out)
     }
 

@@ -65,6 +65,8 @@ struct LongPollBench {
         var partial = [[UInt8]](repeating: [], count: sockets.count)
         var doneAt = [UInt64](repeating: 0, count: sockets.count)
         let cpuBefore = settings.serverPID.flatMap(ServerCPU.nanoseconds)
+        // The client's own CPU counts too: it shares the machine's cores with the server.
+        let clientBefore = ServerCPU.nanoseconds(pid: getpid())
         let publishAt = cposix_monotonic_nanos()
         _ = try exchange("GET /publish/\(settings.publishKey)/\(settings.subscribeKey)/0/\(settings.channel)/0/%22hello%22?uuid=bench-pub HTTP/1.1\r\nHost: bench\r\n\r\n")
         var remaining = sockets.count
@@ -99,6 +101,7 @@ struct LongPollBench {
             }
         }
         let cpuAfter = settings.serverPID.flatMap(ServerCPU.nanoseconds)
+        let clientAfter = ServerCPU.nanoseconds(pid: getpid())
         let latencies = doneAt.filter { $0 > 0 }.map { Double($0 - publishAt) / 1e6 }.sorted()
         let answered = latencies.count
         emit("fan-out: \(answered)/\(sockets.count) responses; "
@@ -108,7 +111,8 @@ struct LongPollBench {
                 : "none arrived"))
         // The server's CPU from the publish until the last answer arrived (publish included).
         if let cpu = ServerCPU.describe(before: cpuBefore, after: cpuAfter, items: answered, unit: "response") {
-            emit("cpu during fan-out: \(cpu)")
+            let client = clientBefore.flatMap { before in clientAfter.map { after in format(Double(after &- before) / 1e6) } } ?? "?"
+            emit("cpu during fan-out: \(cpu) client_cpu_ms=\(client)")
         }
         for fd in sockets { close(fd) }
         close(epfd)
@@ -173,9 +177,12 @@ struct LongPollBench {
         return count >= end + 4 + length ? end + 4 + length : nil
     }
 
+    /// The field name `contentLength` looks for, built once (not an allocation per response).
+    private static let contentLengthName = Array("\r\ncontent-length:".utf8)
+
     /// The value of the `Content-Length` field in a response head, matched case-insensitively.
     static func contentLength(_ head: UnsafeBufferPointer<UInt8>) -> Int? {
-        let name = Array("\r\ncontent-length:".utf8)
+        let name = contentLengthName
         var start = 0
         while start + name.count <= head.count {
             var matches = true

@@ -5,7 +5,7 @@ import CPosix
 extension Connection {
     /// Tells the machine `input` and performs what it decides.
     func feed(_ input: HTTPConnectionInput) {
-        if actions.capacity == 0 { actions.reserveCapacity(4) }
+        if actions.capacity == 0 { actions = loop.borrowActionStorage() }
         machine.handle(input, into: &actions)
         performActions()
     }
@@ -18,13 +18,15 @@ extension Connection {
         defer { performing = false }
         var index = 0
         while index < actions.count {
-            let action = actions[index]
+            // Moved out, not copied: the slot keeps a case without payload until the list is emptied.
+            var action = HTTPConnectionAction.flush
+            swap(&action, &actions[index])
             index += 1
             perform(action)
         }
-        // Storage released, not kept: the actions carry whole requests, and a parked connection
-        // (thousands of long-polls) must not hold room for them.
-        actions = []
+        // Storage goes back to the loop, not kept: the actions carry whole requests, and a parked
+        // connection (thousands of long-polls) must not hold room for them.
+        loop.recycleActionStorage(&actions)
         updateInterest()
     }
 
@@ -109,7 +111,7 @@ extension Connection {
 
     /// Receives the handler's answer (on the loop thread) for the request numbered `token`.
     func deliver(_ action: ResponseAction, token: UInt64) {
-        if actions.capacity == 0 { actions.reserveCapacity(4) }
+        if actions.capacity == 0 { actions = loop.borrowActionStorage() }
         machine.delivered(action, token: token, into: &actions)
         performActions()
     }

@@ -107,7 +107,7 @@ final class Connection: LoopHandler {
     /// Reads what is available (bounded per event for fairness) and hands it to the machine.
     func readAvailable(peerHungUp: Bool) {
         let outcome = channel.readRounds(peerHungUp: peerHungUp, canRead: { machine.readingAllowed }) { bytes in
-            if actions.capacity == 0 { actions.reserveCapacity(4) }
+            if actions.capacity == 0 { actions = loop.borrowActionStorage() }
             machine.received(bytes, now: cposix_wall_seconds(), into: &actions)
             performActions()
         }

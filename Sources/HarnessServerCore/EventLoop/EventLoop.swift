@@ -27,8 +27,11 @@ final class EventLoop: @unchecked Sendable {
     private var timers = TimerHeap()
     /// Work queued by the loop's own thread to run after the current event batch (no lock).
     private var deferred: [() -> Void] = []
-    /// The response this loop encoded last, with its framing and its head (see `encode`).
-    private var lastEncoded: (response: HTTPResponse, keepAlive: Bool, http10: Bool, head: [UInt8])?
+    /// The head this loop encoded last (see `encode`).
+    private var heads = ResponseHeadCache()
+    /// Room for the actions of a connection being performed, lent while it performs them (see
+    /// `borrowActionStorage`), so that answering a request allocates no action list.
+    private var spareActions: [HTTPConnectionAction] = []
     /// Monotonic nanoseconds read once when `epoll_wait` returned: a clock for deadlines that
     /// tolerate the length of one event batch (connection timeouts), without a clock read each.
     private(set) var batchTime: UInt64 = cposix_monotonic_nanos()
@@ -124,18 +127,38 @@ final class EventLoop: @unchecked Sendable {
         deferred.append(task)
     }
 
-    /// The wire bytes of `response` as its head and its body (loop thread only). One publish
-    /// answers thousands of parked long-polls with the same response value: every connection
-    /// writes the response's own body array, and this loop's connections share one encoded head.
+    /// The wire bytes of `response` as its head and its body (loop thread only): the body is the
+    /// response's own array, shared by every connection answered with it, and the loop's
+    /// connections share one head per response (`ResponseHeadCache`).
     func encode(_ response: HTTPResponse, keepAlive: Bool, headRequest: Bool, http10: Bool = false) -> EncodedResponse {
         assertInLoop("encode")
-        let body = headRequest ? [] : response.body
-        if let last = lastEncoded, last.keepAlive == keepAlive, last.http10 == http10, last.response.isSameValue(as: response) {
-            return EncodedResponse(head: last.head, body: body)
+        return heads.encode(response, keepAlive: keepAlive, headRequest: headRequest, http10: http10)
+    }
+
+    /// Storage for a connection's action list while it performs its actions (loop thread only):
+    /// the loop's spare list when free, else a new one. Give it back with `recycleActionStorage`.
+    func borrowActionStorage() -> [HTTPConnectionAction] {
+        assertInLoop("borrowActionStorage")
+        guard spareActions.capacity > 0 else {
+            var fresh: [HTTPConnectionAction] = []
+            fresh.reserveCapacity(4)
+            return fresh
         }
-        let head = HTTPResponseEncoder.encodeHead(response, keepAlive: keepAlive, http10: http10)
-        lastEncoded = (response, keepAlive, http10, head)
-        return EncodedResponse(head: head, body: body)
+        var lent: [HTTPConnectionAction] = []
+        swap(&lent, &spareActions)
+        return lent
+    }
+
+    /// Takes back a performed (empty) action list, leaving `actions` without storage: an idle
+    /// connection holds none, and the next connection to perform borrows it.
+    func recycleActionStorage(_ actions: inout [HTTPConnectionAction]) {
+        assertInLoop("recycleActionStorage")
+        actions.removeAll(keepingCapacity: true)
+        if spareActions.capacity == 0 && actions.capacity <= 64 {
+            swap(&spareActions, &actions)
+        } else {
+            actions = []
+        }
     }
 
     /// Points the registration `id` at another handler: a connection hands its socket over (the
@@ -250,7 +273,7 @@ final class EventLoop: @unchecked Sendable {
         }
         isStopped = true
         deferred.removeAll()
-        lastEncoded = nil
+        heads.removeAll()
         for handler in Array(handlers.values) { handler.closeForShutdown() }
         handlers.removeAll()
         timers.removeAll()

@@ -6,20 +6,28 @@ extension HTTPConnectionMachine {
     static let continueBytes = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
     mutating func parseRequests(into actions: inout [HTTPConnectionAction]) {
+        // A request with nothing before it is handed out as `pump` would hand it out, without
+        // passing through the queue (no list allocated for a request answered in turn).
+        var first: (parsed: HTTPRequestParser.Parsed, arrival: Double)?
         while parseError == nil && !upgradeHold {
             do {
                 guard let parsed = try parser.next() else { break }
                 let arrival = nextArrival ?? 0
                 nextArrival = parser.bufferedByteCount > 0 ? arrival : nil
-                queue.append((parsed, arrival))
                 continueSent = false
                 // Bytes behind an upgrade request may be frames: they wait until it is routed.
                 if upgradesPossible && parsed.request.asksForWebSocket { upgradeHold = true }
+                if first == nil && current == nil && queue.isEmpty && phase == .open {
+                    first = (parsed, arrival)
+                } else {
+                    queue.append((parsed, arrival))
+                }
             } catch {
                 parseError = error
                 actions.append(.reportParseError(error))
             }
         }
+        if let first { dispatch(first.parsed, arrival: first.arrival, into: &actions) }
         sendContinueIfExpected(into: &actions)
     }
 

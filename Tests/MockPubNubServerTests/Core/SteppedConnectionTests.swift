@@ -63,6 +63,34 @@ import Testing
         #expect(channel.currentInterest & cposix_EPOLLOUT == 0)
     }
 
+    @Test func anAnsweredConnectionHoldsNoActionListAndTheLoopLendsItsOwn() throws {
+        let parked = ParkedRequests()
+        let harness = try SteppedConnection(handler: ClosureHandler { request, _, responder in
+            if request.target == "/park" { parked.park(request, responder) } else { responder.send(Self.answer("now")) }
+        })
+        defer { harness.close() }
+        harness.send("GET /now HTTP/1.1\r\n\r\nGET /now HTTP/1.1\r\n\r\nGET /park HTTP/1.1\r\n\r\n")
+        // (A loop without a thread hands each answer over as a task: one step per request.)
+        harness.step()
+        harness.step()
+        #expect(harness.received() == Self.wire("now") + Self.wire("now"))
+        // Parked: the connection keeps no room for actions; the loop has it for the next one.
+        #expect(harness.connection.actions.capacity == 0)
+        let loop = harness.connection.loop
+        var lent = loop.borrowActionStorage()
+        let storage = lent.withUnsafeBufferPointer { $0.baseAddress }
+        loop.recycleActionStorage(&lent)
+        #expect(lent.capacity == 0)
+        var again = loop.borrowActionStorage()
+        #expect(again.withUnsafeBufferPointer { $0.baseAddress } == storage)
+        loop.recycleActionStorage(&again)
+        let (_, responder) = try #require(parked.next())
+        responder.send(Self.answer("later"))
+        harness.step()
+        #expect(harness.received() == Self.wire("later"))
+        #expect(harness.connection.actions.capacity == 0)
+    }
+
     @Test func aWriteThatWantsInputIsRetriedWhenReadable() throws {
         let harness = try SteppedConnection(handler: ClosureHandler { _, _, responder in responder.send(Self.answer("ok")) })
         defer { harness.close() }

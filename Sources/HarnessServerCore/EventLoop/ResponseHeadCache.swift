@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+
+/// An event loop's memory of the response head it encoded last (loop thread only, one per loop).
+///
+/// A publish answers thousands of parked long-polls with copies of one response value: the
+/// loop's connections then share one encoded head. Between different responses, the status line
+/// and fields are copied from the last head when the status, reason and fields are the same (a
+/// handler's constant fields): only `Content-Length` and `Connection` are encoded again. A new
+/// head is written into the storage of the previous one when no connection holds that any more
+/// (written out: the common case of keep-alive answers one at a time).
+///
+/// Plain stored fields (no optional tuples) so that the checks compare in place, without copying
+/// the remembered responses.
+struct ResponseHeadCache {
+    /// The response encoded last (`hasHead`), its framing and its head.
+    private var response = HTTPResponse(status: 0)
+    private var keepAlive = false
+    private var http10 = false
+    private var hasHead = false
+    private var head: [UInt8] = []
+    /// The response whose status line and fields `start` holds (`hasStart`), and its version.
+    private var startResponse = HTTPResponse(status: 0)
+    private var startHTTP10 = false
+    private var hasStart = false
+    private var start: [UInt8] = []
+
+    /// The wire bytes of `response` as its head and its body (`headRequest`: no body).
+    mutating func encode(_ response: HTTPResponse, keepAlive: Bool, headRequest: Bool, http10: Bool) -> EncodedResponse {
+        let body = headRequest ? [] : response.body
+        if hasHead && self.keepAlive == keepAlive && self.http10 == http10 && self.response.isSameValue(as: response) {
+            return EncodedResponse(head: head, body: body)
+        }
+        // Unique now unless a connection still queues it: then this allocates, as a new head would.
+        head.removeAll(keepingCapacity: true)
+        if head.capacity < 192 { head.reserveCapacity(192) }
+        if !(hasStart && startHTTP10 == http10 && startResponse.hasSameHead(as: response)) {
+            // Its own array: sharing the head's storage would make the next append copy the head.
+            start.removeAll(keepingCapacity: true)
+            HTTPResponseEncoder.appendStatusAndFields(of: response, http10: http10, to: &start)
+            startResponse = response
+            startHTTP10 = http10
+            hasStart = true
+        }
+        head.append(contentsOf: start)
+        HTTPResponseEncoder.appendFraming(bodyCount: response.body.count, keepAlive: keepAlive, to: &head)
+        self.response = response
+        self.keepAlive = keepAlive
+        self.http10 = http10
+        hasHead = true
+        return EncodedResponse(head: head, body: body)
+    }
+
+    /// Forgets everything (the loop stops).
+    mutating func removeAll() {
+        self = ResponseHeadCache()
+    }
+}
