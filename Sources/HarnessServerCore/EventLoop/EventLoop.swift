@@ -332,7 +332,7 @@ final class EventLoop: @unchecked Sendable {
 
 extension Duration {
     /// The duration in whole nanoseconds, clamped to zero and to `UInt64.max`.
-    var clampedNanoseconds: UInt64 {
+    package var clampedNanoseconds: UInt64 {
         let (seconds, attoseconds) = components
         if seconds < 0 { return 0 }
         let (product, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)

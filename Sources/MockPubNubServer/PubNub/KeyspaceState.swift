@@ -190,7 +190,6 @@ struct KeyspaceState {
                 }
             }
             outbox.sends.reserveCapacity(outbox.sends.count + parked.slots.count)
-            outbox.cancels.reserveCapacity(outbox.cancels.count + parked.slots.count)
             var last: (cursor: UInt64, response: HTTPResponse?)?
             waiters.answer(group, { cursor in
                 if let last, last.cursor == cursor { return last.response }
@@ -198,10 +197,10 @@ struct KeyspaceState {
                 last = (cursor, response)
                 return response
             }, { removed, response in
-                if let timer = removed.timer { outbox.cancels.append(timer) }
                 outbox.sends.append((removed.responder, response))
             })
         }
+        if let sweep = waiters.sweepToCancel() { outbox.cancels.append(sweep) }
     }
 }
 

@@ -135,14 +135,14 @@ public final class PubNubService: RequestHandler {
 
     private func drain(_ keyspace: Keyspace) {
         let (waiters, timers) = keyspace.state.withLock { state in
-            let waiters = state.waiters.removeAll()
-            let timers = state.members.values.flatMap { Array($0.timers.values) }
+            let (waiters, sweep) = state.waiters.removeAll()
+            var timers = state.members.values.flatMap { Array($0.timers.values) }
+            if let sweep { timers.append(sweep) }
             state = KeyspaceState()
             return (waiters, timers)
         }
         for timer in timers { timer.cancel() }
         for waiter in waiters {
-            waiter.timer?.cancel()
             waiter.responder.send(.respond(.pubNub(200, waiter.format.emptyBody(
                 cursor: waiter.cursor, region: configuration.region))))
         }
