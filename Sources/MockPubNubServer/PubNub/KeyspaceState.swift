@@ -64,6 +64,8 @@ struct KeyspaceState {
     /// Parked subscribe long-polls, indexed by the channels and groups they read.
     var waiters = WaiterTable()
     var presenceGeneration: UInt64 = 0
+    /// The presence timeouts of the present uuids, and the one timer that serves them.
+    var presenceDeadlines = PresenceDeadlines()
     /// Uploaded files and upload URLs (file sharing).
     var files = FileStorage()
 
