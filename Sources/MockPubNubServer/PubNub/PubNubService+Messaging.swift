@@ -118,7 +118,7 @@ extension PubNubService {
         enum Outcome { case answer(HTTPResponse), parked(Int) }
         let entry = entry(subscribeKey)
         let keyspace = entry.keyspace
-        let idleDeadline = scheduler.uptimeNanoseconds &+ configuration.longPollIdleTimeout.clampedNanoseconds
+        let idleTimeout = configuration.longPollIdleTimeout.clampedNanoseconds
         let outcome: Outcome = withState(entry, subscribeKey: subscribeKey) { state, outbox, env in
             if let denied = denial(.read, channels: subscription.channels, groups: subscription.groups,
                                    route: route, state: state, env: env) {
@@ -136,9 +136,10 @@ extension PubNubService {
             if let body = state.pendingBody(for: subscription, after: cursor, env: env, format: format) {
                 return .answer(.pubNub(200, body))
             }
+            // The clock is read under the lock, so that park order stays deadline order.
             let id = state.waiters.park(
                 WaiterTable.Parked(responder: responder, cursor: cursor, format: format),
-                subscription: subscription, idleDeadline: idleDeadline)
+                subscription: subscription, idleDeadline: scheduler.uptimeNanoseconds &+ idleTimeout)
             armIdleSweep(&state.waiters, keyspace: keyspace)
             return .parked(id)
         }
