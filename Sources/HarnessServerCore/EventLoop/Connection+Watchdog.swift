@@ -42,20 +42,28 @@ extension Connection {
     func setWatch(_ phase: WatchPhase, deadline: UInt64) {
         watchPhase = phase
         watchDeadline = deadline
-        if watchTimer == nil || deadline < watchTimerDeadline { armWatchTimer(at: deadline) }
+        if !watchTimerArmed || deadline < watchTimerDeadline { armWatchTimer(at: deadline) }
+    }
+
+    /// Stops the watchdog: its armed loop timer, if any, finds an old generation when it fires.
+    func disarmWatchTimer() {
+        watchTimerArmed = false
+        watchGeneration &+= 1
     }
 
     private func armWatchTimer(at deadline: UInt64) {
-        watchTimer?.cancel()
+        disarmWatchTimer()
+        watchTimerArmed = true
         watchTimerDeadline = deadline
         let now = cposix_monotonic_nanos()
-        watchTimer = loop.schedule(afterNanos: deadline > now ? deadline - now : 0) { [weak self] in
-            self?.watchTimerFired()
-        }
+        loop.scheduleWatchdog(
+            afterNanos: deadline > now ? deadline - now : 0, id: channel.registration, generation: watchGeneration)
     }
 
-    private func watchTimerFired() {
-        watchTimer = nil
+    /// The loop timer of `generation` is due (called by the loop).
+    func watchTimerFired(generation: UInt32) {
+        guard watchTimerArmed, generation == watchGeneration else { return }
+        watchTimerArmed = false
         guard state == .open || state == .handshaking, watchPhase != .none else { return }
         let now = cposix_monotonic_nanos()
         if now < watchDeadline {

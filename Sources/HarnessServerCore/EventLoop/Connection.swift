@@ -22,9 +22,11 @@ final class Connection: LoopHandler {
     var watchPhase = WatchPhase.none
     /// When the watched phase times out (monotonic nanoseconds).
     var watchDeadline: UInt64 = 0
-    /// The one loop timer of the watchdog, and when it fires; re-armed lazily.
-    var watchTimer: TimerHandle?
+    /// Whether the one loop timer of the watchdog is armed, when it fires, and its generation
+    /// (a loop timer of an older one is ignored); re-armed lazily.
+    var watchTimerArmed = false
     var watchTimerDeadline: UInt64 = 0
+    var watchGeneration: UInt32 = 0
 
     init(loop: EventLoop, core: ServerCore, fd: Int32, stream: any StreamIO, localPort: Int, isTLS: Bool) {
         channel = SocketChannel(loop: loop, core: core, fd: fd, stream: stream, localPort: localPort, isTLS: isTLS)
@@ -124,8 +126,7 @@ final class Connection: LoopHandler {
         guard state != .closed else { return }
         for timer in timers { timer.cancel() }
         timers.removeAll()
-        watchTimer?.cancel()
-        watchTimer = nil
+        disarmWatchTimer()
         let abandoned = machine.current.flatMap { current in responder.flatMap { $0.token == current.token ? $0.responder : nil } }
         responder = nil
         machine.handle(.closed, into: &actions)

@@ -187,8 +187,15 @@ final class EventLoop: @unchecked Sendable {
     func schedule(afterNanos nanoseconds: UInt64, _ work: @escaping () -> Void) -> TimerHandle {
         assertInLoop("schedule")
         let handle = TimerHandle(counter: cancelledTimers)
-        timers.insert(deadline: cposix_monotonic_nanos() &+ nanoseconds, handle: handle, work: work)
+        timers.insert(deadline: cposix_monotonic_nanos() &+ nanoseconds, work: .closure(handle, work))
         return handle
+    }
+
+    /// Arms the watchdog of the connection registered as `id` (loop thread only): when due, the
+    /// loop calls its `watchTimerFired(generation:)`; to cancel, the connection moves past `generation`.
+    func scheduleWatchdog(afterNanos nanoseconds: UInt64, id: UInt64, generation: UInt32) {
+        assertInLoop("scheduleWatchdog")
+        timers.insert(deadline: cposix_monotonic_nanos() &+ nanoseconds, work: .watchdog(id: id, generation: generation))
     }
 
     /// Runs `work` on the loop thread after `nanoseconds`; callable from any thread.
@@ -196,7 +203,7 @@ final class EventLoop: @unchecked Sendable {
         if inLoop { return schedule(afterNanos: nanoseconds, work) }
         let handle = TimerHandle(counter: cancelledTimers)
         let deadline = cposix_monotonic_nanos() &+ nanoseconds
-        execute { [self] in timers.insert(deadline: deadline, handle: handle, work: work) }
+        execute { [self] in timers.insert(deadline: deadline, work: .closure(handle, work)) }
         return handle
     }
 
@@ -339,10 +346,16 @@ final class EventLoop: @unchecked Sendable {
     private func runTimers(now: UInt64 = cposix_monotonic_nanos()) {
         guard !timers.isEmpty else { return }
         while let entry = timers.popDue(now: now) {
-            if entry.handle.isCancelled {
-                cancelledTimers.count.subtract(1, ordering: .relaxed)
-            } else {
-                entry.work()
+            switch entry.work {
+            case .closure(let handle, let work):
+                if handle.isCancelled {
+                    cancelledTimers.count.subtract(1, ordering: .relaxed)
+                } else {
+                    work()
+                }
+            case .watchdog(let id, let generation):
+                // A closed connection has left the table; an upgraded one's id is the WebSocket's.
+                (handlers[id] as? Connection)?.watchTimerFired(generation: generation)
             }
         }
         // Long timeouts cancelled early (answered long-polls) would otherwise pile up until due.
@@ -355,7 +368,7 @@ final class EventLoop: @unchecked Sendable {
 
 extension Duration {
     /// The duration in whole nanoseconds, clamped to zero and to `UInt64.max`.
-    var clampedNanoseconds: UInt64 {
+    package var clampedNanoseconds: UInt64 {
         let (seconds, attoseconds) = components
         if seconds < 0 { return 0 }
         let (product, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)

@@ -22,13 +22,27 @@ final class CancelledTimerCounter: Sendable {
     let count = Atomic<Int>(0)
 }
 
+/// What a due timer runs.
+enum TimerWork {
+    /// A closure, unless its handle was cancelled.
+    case closure(TimerHandle, () -> Void)
+    /// The watchdog of the connection registered as `id`: no handle and no closure (one per
+    /// connection, most of them parked); the connection ignores a `generation` it has moved past.
+    case watchdog(id: UInt64, generation: UInt32)
+}
+
 /// A binary min-heap of timers ordered by deadline, then by insertion order (loop-thread only).
 struct TimerHeap {
     struct Entry {
         var deadline: UInt64
         var sequence: UInt64
-        var handle: TimerHandle
-        var work: () -> Void
+        var work: TimerWork
+
+        /// A closure whose handle was cancelled (a watchdog entry is never cancelled: it is ignored).
+        var isCancelled: Bool {
+            if case .closure(let handle, _) = work { return handle.isCancelled }
+            return false
+        }
     }
 
     private var entries: [Entry] = []
@@ -40,8 +54,8 @@ struct TimerHeap {
     /// The earliest deadline, in monotonic nanoseconds.
     var nextDeadline: UInt64? { entries.first?.deadline }
 
-    mutating func insert(deadline: UInt64, handle: TimerHandle, work: @escaping () -> Void) {
-        entries.append(Entry(deadline: deadline, sequence: nextSequence, handle: handle, work: work))
+    mutating func insert(deadline: UInt64, work: TimerWork) {
+        entries.append(Entry(deadline: deadline, sequence: nextSequence, work: work))
         nextSequence &+= 1
         siftUp(entries.count - 1)
     }
@@ -62,7 +76,7 @@ struct TimerHeap {
     /// Drops cancelled entries and rebuilds the heap; returns how many were dropped.
     mutating func removeCancelled() -> Int {
         let before = entries.count
-        entries.removeAll { $0.handle.isCancelled }
+        entries.removeAll { $0.isCancelled }
         for index in stride(from: entries.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
         return before - entries.count
     }

@@ -25,8 +25,7 @@ extension Connection {
     private func detachForUpgrade() -> [UInt8] {
         for timer in timers { timer.cancel() }
         timers.removeAll()
-        watchTimer?.cancel()
-        watchTimer = nil
+        disarmWatchTimer()
         watchPhase = .none
         responder = nil
         // A request is dispatched only once the previous answer is written: no output is pending.

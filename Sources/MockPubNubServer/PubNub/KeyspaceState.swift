@@ -64,6 +64,8 @@ struct KeyspaceState {
     /// Parked subscribe long-polls, indexed by the channels and groups they read.
     var waiters = WaiterTable()
     var presenceGeneration: UInt64 = 0
+    /// The presence timeouts of the present uuids, and the one timer that serves them.
+    var presenceDeadlines = PresenceDeadlines()
     /// Uploaded files and upload URLs (file sharing).
     var files = FileStorage()
 
@@ -190,7 +192,6 @@ struct KeyspaceState {
                 }
             }
             outbox.sends.reserveCapacity(outbox.sends.count + parked.slots.count)
-            outbox.cancels.reserveCapacity(outbox.cancels.count + parked.slots.count)
             var last: (cursor: UInt64, response: HTTPResponse?)?
             waiters.answer(group, { cursor in
                 if let last, last.cursor == cursor { return last.response }
@@ -198,10 +199,10 @@ struct KeyspaceState {
                 last = (cursor, response)
                 return response
             }, { removed, response in
-                if let timer = removed.timer { outbox.cancels.append(timer) }
                 outbox.sends.append((removed.responder, response))
             })
         }
+        if let sweep = waiters.sweepToCancel() { outbox.cancels.append(sweep) }
     }
 }
 

@@ -1,18 +1,17 @@
 // SPDX-License-Identifier: MIT
 
 /// A uuid present on some channels: each channel remembers the generation of its last refresh;
-/// a presence timer for generation `g` expires the channels last refreshed at or before `g`.
-/// Both maps hold one or a few entries per uuid, so they are `SmallMap`s, not dictionaries.
+/// the deadline of generation `g` (the keyspace's `PresenceDeadlines`) expires the channels last
+/// refreshed at or before `g`. The map holds one or a few entries per uuid, so it is a `SmallMap`.
 struct PresenceMember {
     var channels: SmallMap<String, UInt64> = [:]
     var timeout: Int
-    var timers: SmallMap<UInt64, any ScheduledWork> = [:]
 }
 
 // Interval ("announce max") mode, when a key enables it, is in Presence/PresenceInterval.swift.
 extension KeyspaceState {
     /// Refreshes `uuid` on `channels` (subscribe or heartbeat): joins where new, then asks for a
-    /// timer of `timeout` seconds.
+    /// deadline `timeout` seconds ahead.
     mutating func heartbeat(
         uuid: String, channels: [String], timeout: Int, stateGiven: Set<String> = [], env: ServiceEnvironment,
         outbox: inout Outbox
@@ -28,14 +27,6 @@ extension KeyspaceState {
             occupants[channel, default: []].insert(uuid)
         }
         for channel in channels { member.channels[channel] = generation }
-        // A timer is kept only while some channel was last refreshed at its generation: the others
-        // can no longer expire anything, and keeping them would let a uuid that heartbeats one of
-        // several channels pile up a timer per heartbeat (memory, and an O(n) copy per expiry).
-        let live = Set(member.channels.values)
-        for (timerGeneration, work) in member.timers where !live.contains(timerGeneration) {
-            outbox.cancels.append(work)
-        }
-        member.timers = member.timers.filter { live.contains($0.key) }
         members[uuid] = member
         // A join carries no `data` for state set before it (recorded 2020); state given with the
         // joining request itself (`state` on subscribe / heartbeat) rides on the join (UNVERIFIED).
@@ -46,11 +37,15 @@ extension KeyspaceState {
         outbox.presenceTimers.append((uuid, generation, timeout))
     }
 
-    /// Records the handle of a presence timer, or cancels it when the uuid is already gone.
-    mutating func storePresenceTimer(uuid: String, generation: UInt64, work: any ScheduledWork) -> Bool {
-        guard members[uuid] != nil else { return false }
-        members[uuid]?.timers[generation] = work
-        return true
+    /// Adds the presence deadline of a heartbeat (`generation`), at `deadline` on the scheduler's
+    /// clock. A deadline is worth keeping while some channel of its uuid was last refreshed at its
+    /// generation: the others can no longer expire anything, so a uuid that heartbeats one of
+    /// several channels cannot pile them up (they are dropped when the heap is compacted).
+    mutating func addPresenceDeadline(uuid: String, generation: UInt64, deadline: UInt64) {
+        let members = self.members
+        presenceDeadlines.add(.init(deadline: deadline, generation: generation, uuid: uuid)) { entry in
+            members[entry.uuid]?.channels.contains { $0.value == entry.generation } ?? false
+        }
     }
 
     /// Removes `uuid` from `channels` with a `leave` event each (spec §6.2).
@@ -61,11 +56,9 @@ extension KeyspaceState {
         forgetIfAbsent(uuid, outbox: &outbox)
     }
 
-    /// The presence timer of `generation` fired: `timeout` for every channel not refreshed since.
+    /// The presence deadline of `generation` passed: `timeout` for every channel not refreshed since.
     mutating func expire(uuid: String, generation: UInt64, env: ServiceEnvironment, outbox: inout Outbox) {
-        // Mutated in place: a copy of the member would copy its timer table on every expiry.
         guard members[uuid] != nil else { return }
-        members[uuid]?.timers.removeValue(forKey: generation)
         let stale = (members[uuid]?.channels ?? [:]).filter { $0.value <= generation }.map(\.key).sorted()
         for channel in stale {
             remove(uuid: uuid, channel: channel, action: "timeout", env: env, outbox: &outbox)
@@ -110,8 +103,9 @@ extension KeyspaceState {
 
     private mutating func forgetIfAbsent(_ uuid: String, outbox: inout Outbox) {
         guard let member = members[uuid], member.channels.isEmpty else { return }
-        outbox.cancels.append(contentsOf: member.timers.values)
         members.removeValue(forKey: uuid)
+        // No uuid is present: every deadline left is stale, and so is the sweep.
+        if members.isEmpty, let sweep = presenceDeadlines.removeAll() { outbox.cancels.append(sweep) }
     }
 
     private mutating func emitPresence(

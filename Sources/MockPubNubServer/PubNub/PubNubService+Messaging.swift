@@ -118,6 +118,7 @@ extension PubNubService {
         enum Outcome { case answer(HTTPResponse), parked(Int) }
         let entry = entry(subscribeKey)
         let keyspace = entry.keyspace
+        let idleTimeout = configuration.longPollIdleTimeout.clampedNanoseconds
         let outcome: Outcome = withState(entry, subscribeKey: subscribeKey) { state, outbox, env in
             if let denied = denial(.read, channels: subscription.channels, groups: subscription.groups,
                                    route: route, state: state, env: env) {
@@ -135,25 +136,22 @@ extension PubNubService {
             if let body = state.pendingBody(for: subscription, after: cursor, env: env, format: format) {
                 return .answer(.pubNub(200, body))
             }
-            return .parked(state.waiters.park(
-                WaiterTable.Parked(responder: responder, cursor: cursor, timer: nil, format: format),
-                subscription: subscription))
+            // The clock is read under the lock, so that park order stays deadline order.
+            let id = state.waiters.park(
+                WaiterTable.Parked(responder: responder, cursor: cursor, format: format),
+                subscription: subscription, idleDeadline: scheduler.uptimeNanoseconds &+ idleTimeout)
+            armIdleSweep(&state.waiters, keyspace: keyspace)
+            return .parked(id)
         }
         switch outcome {
         case .answer(let response):
             responder.send(.respond(response))
         case .parked(let id):
-            let region = configuration.region
-            // Holds the keyspace strongly so a poll parked during a reset still gets its idle answer;
-            // the cycle (keyspace → waiter → timer → closure) ends when the timer runs or is cancelled.
-            let timer = scheduler.schedule(after: configuration.longPollIdleTimeout) {
-                guard let waiter = keyspace.state.withLock({ $0.waiters.unpark(id) }) else { return }
-                waiter.responder.send(.respond(.pubNub(200, waiter.format.emptyBody(cursor: waiter.cursor, region: region))))
-            }
-            let stillParked = keyspace.state.withLock { $0.waiters.setTimer(timer, for: id) }
-            if !stillParked { timer.cancel() }
             responder.onCancel { [weak keyspace] in
-                keyspace?.state.withLock { $0.waiters.unpark(id) }?.timer?.cancel()
+                keyspace?.state.withLock { state in
+                    _ = state.waiters.unpark(id)
+                    return state.waiters.sweepToCancel()
+                }?.cancel()
             }
         }
     }

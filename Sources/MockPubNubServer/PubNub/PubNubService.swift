@@ -127,6 +127,17 @@ public final class PubNubService: RequestHandler {
         registry.withLock { Array($0.keys) }.sorted()
     }
 
+    /// The keyset registered for `subscribeKey` (it outlives resets).
+    func registeredKeyset(_ subscribeKey: String) -> Keyset? {
+        registry.withLock { $0[subscribeKey]?.keyset }
+    }
+
+    /// The number of presence deadlines `subscribeKey` holds, live and stale (for tests).
+    func presenceDeadlineCount(subscribeKey: String) -> Int {
+        guard let keyspace = registry.withLock({ $0[subscribeKey]?.keyspace }) else { return 0 }
+        return keyspace.state.withLock { $0.presenceDeadlines.count }
+    }
+
     /// The number of parked long-polls of `subscribeKey` (for tests and diagnostics).
     public func parkedLongPolls(subscribeKey: String) -> Int {
         guard let keyspace = registry.withLock({ $0[subscribeKey]?.keyspace }) else { return 0 }
@@ -135,14 +146,13 @@ public final class PubNubService: RequestHandler {
 
     private func drain(_ keyspace: Keyspace) {
         let (waiters, timers) = keyspace.state.withLock { state in
-            let waiters = state.waiters.removeAll()
-            let timers = state.members.values.flatMap { Array($0.timers.values) }
+            let (waiters, sweep) = state.waiters.removeAll()
+            let timers = [sweep, state.presenceDeadlines.removeAll()].compactMap { $0 }
             state = KeyspaceState()
             return (waiters, timers)
         }
         for timer in timers { timer.cancel() }
         for waiter in waiters {
-            waiter.timer?.cancel()
             waiter.responder.send(.respond(.pubNub(200, waiter.format.emptyBody(
                 cursor: waiter.cursor, region: configuration.region))))
         }
@@ -191,23 +201,7 @@ public final class PubNubService: RequestHandler {
 
     func flush(_ outbox: Outbox, keyspace: Keyspace, env: ServiceEnvironment) {
         for work in outbox.cancels { work.cancel() }
-        // A presence timer lives as long as its timeout (minutes), one per present uuid: it keeps
-        // the key's name and builds the environment when it fires, not a copy of it. The keyset
-        // is the key's registered one (it outlives resets, and the keyspace must still be alive).
-        let subscribeKey = env.subscribeKey
-        for request in outbox.presenceTimers {
-            let uuid = request.uuid, generation = request.generation
-            let work = scheduler.schedule(after: .seconds(request.seconds)) { [weak self, weak keyspace] in
-                guard let self, let keyspace else { return }
-                let keyset = self.registry.withLock { $0[subscribeKey]?.keyset }
-                self.presenceTimerFired(
-                    keyspace, env: self.environment(subscribeKey, keyset: keyset), uuid: uuid, generation: generation)
-            }
-            let kept = keyspace.state.withLock {
-                $0.storePresenceTimer(uuid: request.uuid, generation: request.generation, work: work)
-            }
-            if !kept { work.cancel() }
-        }
+        if !outbox.presenceTimers.isEmpty { addPresenceDeadlines(outbox.presenceTimers, keyspace: keyspace, env: env) }
         if let seconds = outbox.intervalTimer {
             _ = scheduler.schedule(after: .seconds(seconds)) { [weak self, weak keyspace] in
                 guard let self, let keyspace else { return }
@@ -241,14 +235,6 @@ public final class PubNubService: RequestHandler {
         flush(outbox, keyspace: keyspace, env: env)
     }
 
-    private func presenceTimerFired(_ keyspace: Keyspace, env: ServiceEnvironment, uuid: String, generation: UInt64) {
-        var outbox = Outbox()
-        keyspace.state.withLock { state in
-            state.expire(uuid: uuid, generation: generation, env: env, outbox: &outbox)
-            state.wakeTouched(env: env, outbox: &outbox)
-        }
-        flush(outbox, keyspace: keyspace, env: env)
-    }
 
     /// The 403 for a request on an Access Manager keyset lacking `permission`, else `nil`.
     func denial(

@@ -7,13 +7,22 @@
 /// the index maps a channel or group to those subscriptions, not to each waiter. A waiter lives
 /// in a slot of a flat array; its id is the slot and the slot's generation, so forgetting it
 /// (answered, idle, cancelled) is O(1) and a stale id finds nothing.
+///
+/// Every waiter of a keyspace waits the same idle timeout, so park order is deadline order: the
+/// table keeps each waiter's idle deadline in a queue, and one timer (the idle sweep) at the first
+/// deadline serves all of them, instead of a timer per waiter.
 struct WaiterTable {
     /// A waiter as handed to `park` and returned when it leaves the table.
     struct Parked {
         var responder: Responder
         var cursor: UInt64
-        var timer: (any ScheduledWork)?
         var format: SubscribeFormat
+    }
+
+    /// A waiter's idle deadline (the scheduler's clock); entries of waiters gone stay until passed.
+    private struct IdleDeadline {
+        var id: Int
+        var deadline: UInt64
     }
 
     /// One distinct (subscription, format) and the slots of the waiters parked with it.
@@ -25,7 +34,6 @@ struct WaiterTable {
 
     private struct Slot {
         var responder: Responder?
-        var timer: (any ScheduledWork)?
         var cursor: UInt64 = 0
         var generation: UInt32 = 0
         /// Index into `subscriptions`.
@@ -50,11 +58,18 @@ struct WaiterTable {
     private(set) var wildcardSubscriptions = 0
     /// The number of parked waiters.
     private(set) var count = 0
+    /// Idle deadlines in park order, from `idleHead` on.
+    private var idle: [IdleDeadline] = []
+    private var idleHead = 0
+    /// The armed idle sweep: its token (a sweep that fires with another one finds nothing) and its timer.
+    private var sweep: (token: UInt64, work: (any ScheduledWork)?)?
+    private var sweepTokens: UInt64 = 0
 
     var isEmpty: Bool { count == 0 }
 
-    /// Parks a waiter reading `subscription`; returns its id.
-    mutating func park(_ waiter: Parked, subscription: SubscriptionSet) -> Int {
+    /// Parks a waiter reading `subscription` until `idleDeadline` at the latest; returns its id.
+    /// Deadlines must not decrease from one call to the next (one idle timeout, a monotonic clock).
+    mutating func park(_ waiter: Parked, subscription: SubscriptionSet, idleDeadline: UInt64) -> Int {
         let key = SubscriptionKey(subscription: subscription, format: waiter.format)
         let group: Int32
         if let existing = subscriptionByKey[key] {
@@ -73,21 +88,82 @@ struct WaiterTable {
         let position = Int32(subscriptions[Int(group)]!.slots.count)
         subscriptions[Int(group)]!.slots.append(slot)
         let generation = slots[Int(slot)].generation
-        slots[Int(slot)] = Slot(responder: waiter.responder, timer: waiter.timer, cursor: waiter.cursor,
+        slots[Int(slot)] = Slot(responder: waiter.responder, cursor: waiter.cursor,
                                 generation: generation, subscription: group, position: position)
         count += 1
-        return Self.id(slot: slot, generation: generation)
+        let id = Self.id(slot: slot, generation: generation)
+        compactIdleIfStale()
+        idle.append(IdleDeadline(id: id, deadline: idleDeadline))
+        return id
     }
 
     /// Whether `id` is still parked.
     func contains(_ id: Int) -> Bool { live(id) != nil }
 
-    /// Stores the idle timer of a parked waiter; false when it is no longer parked.
-    mutating func setTimer(_ timer: any ScheduledWork, for id: Int) -> Bool {
-        guard let slot = live(id) else { return false }
-        slots[slot].timer = timer
-        return true
+    // MARK: - The idle sweep
+
+    /// A sweep to arm (its token and the first idle deadline) when waiters are parked and none is
+    /// armed; the caller schedules it and hands its timer to `setSweep`.
+    mutating func sweepToArm() -> (token: UInt64, deadline: UInt64)? {
+        guard sweep == nil, count > 0, let deadline = firstIdleDeadline() else { return nil }
+        sweepTokens &+= 1
+        sweep = (sweepTokens, nil)
+        return (sweepTokens, deadline)
     }
+
+    /// Stores the timer of the sweep `token` (ignored when that sweep is no longer armed).
+    mutating func setSweep(_ work: any ScheduledWork, token: UInt64) {
+        guard sweep?.token == token else { return }
+        sweep?.work = work
+    }
+
+    /// The sweep `token` fired at `now`: disarms it and removes the waiters whose idle deadline has
+    /// passed, in park order; `nil` when `token` is not the armed sweep (cancelled, or replaced).
+    mutating func expire(now: UInt64, token: UInt64) -> [Parked]? {
+        guard sweep?.token == token else { return nil }
+        sweep = nil
+        var expired: [Parked] = []
+        while idleHead < idle.count, idle[idleHead].deadline <= now {
+            let id = idle[idleHead].id
+            idleHead += 1
+            if let parked = unpark(id) { expired.append(parked) }
+        }
+        if idleHead == idle.count {
+            idle.removeAll(keepingCapacity: true)
+            idleHead = 0
+        }
+        return expired
+    }
+
+    /// The armed sweep's timer, disarmed, once no waiter is parked (it would find nothing): the
+    /// caller cancels it.
+    mutating func sweepToCancel() -> (any ScheduledWork)? {
+        guard count == 0, let armed = sweep else { return nil }
+        sweep = nil
+        idle.removeAll()
+        idleHead = 0
+        return armed.work
+    }
+
+    /// The idle deadline of the first waiter still parked (stale entries before it are dropped).
+    private mutating func firstIdleDeadline() -> UInt64? {
+        while idleHead < idle.count, live(idle[idleHead].id) == nil { idleHead += 1 }
+        return idleHead < idle.count ? idle[idleHead].deadline : nil
+    }
+
+    /// Drops the entries of waiters gone (answered, cancelled) once they outnumber the parked
+    /// ones: a busy keyspace answers and re-parks far more often than its idle timeout passes.
+    private mutating func compactIdleIfStale() {
+        let held = idle.count - idleHead
+        guard held >= 1024, held > 2 * count else { return }
+        var kept: [IdleDeadline] = []
+        kept.reserveCapacity(count + 1)
+        for entry in idle[idleHead...] where live(entry.id) != nil { kept.append(entry) }
+        idle = kept
+        idleHead = 0
+    }
+
+    // MARK: - Waking
 
     /// Removes a waiter; `nil` when it was not (or no longer) parked.
     mutating func unpark(_ id: Int) -> Parked? {
@@ -157,19 +233,20 @@ struct WaiterTable {
         }
     }
 
-    /// Empties the table, returning every waiter.
-    mutating func removeAll() -> [Parked] {
+    /// Empties the table, returning every waiter and the armed sweep's timer (to cancel).
+    mutating func removeAll() -> (waiters: [Parked], sweep: (any ScheduledWork)?) {
         var all: [Parked] = []
         all.reserveCapacity(count)
         for group in subscriptions {
             guard let group else { continue }
             for slot in group.slots {
                 all.append(Parked(responder: slots[Int(slot)].responder!, cursor: slots[Int(slot)].cursor,
-                                  timer: slots[Int(slot)].timer, format: group.format))
+                                  format: group.format))
             }
         }
+        let work = sweep?.work
         self = WaiterTable()
-        return all
+        return (all, work)
     }
 
     // MARK: - Slots and subscriptions
@@ -191,15 +268,13 @@ struct WaiterTable {
     private mutating func release(_ slot: Int, format: SubscribeFormat) -> Parked {
         // Moved out of the slot, not copied: no reference counting beyond the hand-over.
         var responder: Responder?
-        var timer: (any ScheduledWork)?
         swap(&responder, &slots[slot].responder)
-        swap(&timer, &slots[slot].timer)
         slots[slot].generation &+= 1
         slots[slot].subscription = -1
         slots[slot].position = -1
         freeSlots.append(Int32(slot))
         count -= 1
-        return Parked(responder: responder!, cursor: slots[slot].cursor, timer: timer, format: format)
+        return Parked(responder: responder!, cursor: slots[slot].cursor, format: format)
     }
 
     private static func indexKeys(_ subscription: SubscriptionSet) -> [WaiterIndexKey] {

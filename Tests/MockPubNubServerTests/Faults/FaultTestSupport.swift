@@ -40,6 +40,9 @@ final class ManualScheduler: Scheduler {
     }
 
     /// Work scheduled and neither run nor cancelled.
+    /// The manual clock, in nanoseconds since the scheduler was made.
+    var uptimeNanoseconds: UInt64 { state.withLock { $0.now.clampedNanoseconds } }
+
     var pendingCount: Int {
         state.withLock { $0.items.filter { !$0.cancelled.load(ordering: .acquiring) }.count }
     }

@@ -159,7 +159,7 @@ import Testing
 /// at a time piled up one presence timer per heartbeat, and each expiry copied the whole pile,
 /// until the event loops spent minutes under the keyspace lock.
 @Suite struct PresenceTimerBoundTests {
-    @Test func heartbeatsOnOneOfSeveralChannelsKeepOneTimerPerChannel() {
+    @Test func heartbeatsOnOneOfSeveralChannelsKeepOneDeadlinePerChannel() {
         let h = ServiceHarness()
         h.call("/v2/presence/sub-key/demo/channel/a/heartbeat?heartbeat=60&uuid=u")
         h.call("/v2/presence/sub-key/demo/channel/b/heartbeat?heartbeat=60&uuid=u")
@@ -167,7 +167,10 @@ import Testing
             let channel = index.isMultiple(of: 2) ? "a" : "b"
             h.call("/v2/presence/sub-key/demo/channel/\(channel)/heartbeat?heartbeat=60&uuid=u")
         }
-        #expect(h.scheduler.pending == 2)
+        // One timer serves the key's deadlines, and those no channel was refreshed at are dropped
+        // as they pile up (two are live here).
+        #expect(h.scheduler.pending == 1)
+        #expect(h.service.presenceDeadlineCount(subscribeKey: "demo") <= 64)
         // Presence still times out per channel: b refreshed last, a one heartbeat earlier.
         h.call("/v2/presence/sub-key/demo/channel/b/heartbeat?heartbeat=60&uuid=u")
         h.scheduler.advance(by: .seconds(30))
@@ -177,5 +180,69 @@ import Testing
         h.scheduler.advance(by: .seconds(30))
         #expect(h.call("/v2/presence/sub-key/demo/uuid/u").1.contains("\"channels\":[]"))
         #expect(h.scheduler.pending == 0)
+    }
+
+    @Test func aShorterTimeoutAddedLaterIsServedFirstByTheOneTimer() {
+        let h = ServiceHarness()
+        h.call("/v2/presence/sub-key/demo/channel/ch/heartbeat?heartbeat=60&uuid=slow")
+        h.scheduler.advance(by: .seconds(1))
+        h.call("/v2/presence/sub-key/demo/channel/ch/heartbeat?heartbeat=10&uuid=quick")
+        #expect(h.scheduler.pending == 1)
+        h.scheduler.advance(by: .seconds(9))
+        #expect(h.call("/v2/presence/sub-key/demo/channel/ch?uuid=x").1.contains("\"uuids\":[\"quick\",\"slow\"]"))
+        h.scheduler.advance(by: .seconds(1))
+        #expect(h.call("/v2/presence/sub-key/demo/channel/ch?uuid=x").1.contains("\"uuids\":[\"slow\"]"))
+        #expect(h.scheduler.pending == 1)
+        h.scheduler.advance(by: .seconds(48))
+        #expect(h.call("/v2/presence/sub-key/demo/channel/ch?uuid=x").1.contains("\"uuids\":[\"slow\"]"))
+        h.scheduler.advance(by: .seconds(1))
+        #expect(h.call("/v2/presence/sub-key/demo/channel/ch?uuid=x").1.contains("\"uuids\":[]"))
+        #expect(h.scheduler.pending == 0)
+        #expect(h.service.presenceDeadlineCount(subscribeKey: "demo") == 0)
+    }
+}
+
+/// The heap of presence deadlines on its own: order, the sweep it asks for, compaction.
+@Suite struct PresenceDeadlinesTests {
+    private final class Probe: ScheduledWork {
+        func cancel() {}
+    }
+
+    @Test func deadlinesPopInOrderAndAnEarlierOneReplacesTheArmedSweep() throws {
+        var deadlines = PresenceDeadlines()
+        deadlines.add(.init(deadline: 50, generation: 1, uuid: "a")) { _ in true }
+        let firstArm = deadlines.sweepToArm()
+        let first = try #require(firstArm)
+        #expect(first.deadline == 50 && first.replaced == nil)
+        let probe = Probe()
+        deadlines.setSweep(probe, token: first.token)
+        deadlines.add(.init(deadline: 70, generation: 2, uuid: "b")) { _ in true }
+        let notEarlier = deadlines.sweepToArm()
+        #expect(notEarlier == nil)
+        deadlines.add(.init(deadline: 20, generation: 3, uuid: "c")) { _ in true }
+        let secondArm = deadlines.sweepToArm()
+        let second = try #require(secondArm)
+        #expect(second.deadline == 20 && second.replaced as? Probe === probe)
+        let replacedFired = deadlines.fired(token: first.token)
+        let armedFired = deadlines.fired(token: second.token)
+        #expect(!replacedFired && armedFired)
+        let popped = [deadlines.popDue(now: 60), deadlines.popDue(now: 60), deadlines.popDue(now: 60)]
+        #expect(popped.map { $0?.uuid } == ["c", "a", nil])
+        #expect(deadlines.count == 1)
+    }
+
+    @Test func staleDeadlinesAreDroppedOnceTheyPileUp() {
+        var deadlines = PresenceDeadlines()
+        // Only even generations stay live; the heap never holds more than twice the live ones plus 64.
+        for generation in 0..<1_000 {
+            deadlines.add(.init(deadline: UInt64(generation), generation: UInt64(generation), uuid: "u")) {
+                $0.generation >= 900 || $0.generation.isMultiple(of: 100)
+            }
+        }
+        #expect(deadlines.count <= 2 * 109 + 64)
+        var popped: [UInt64] = []
+        while let next = deadlines.popDue(now: .max) { popped.append(next.generation) }
+        #expect(popped == popped.sorted())
+        #expect(popped.suffix(100) == Array(900..<1_000).map(UInt64.init).suffix(100))
     }
 }

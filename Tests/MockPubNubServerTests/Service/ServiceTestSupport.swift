@@ -43,6 +43,9 @@ final class ServiceTestScheduler: Scheduler {
     /// The number of pending (not run, not cancelled) items.
     var pending: Int { state.withLock { $0.entries.count } }
 
+    /// The manual clock, in nanoseconds since the harness started.
+    var uptimeNanoseconds: UInt64 { state.withLock { $0.now.clampedNanoseconds } }
+
     /// Moves time forward, running due work in deadline order (bounded).
     func advance(by delta: Duration) {
         let target = state.withLock { $0.now + delta }

@@ -7,7 +7,7 @@ import Testing
 /// The parked long-poll table: ids, shared subscriptions, the index and partial answers.
 @Suite struct WaiterTableTests {
     private static func parked(_ cursor: UInt64, _ format: SubscribeFormat = .v2) -> WaiterTable.Parked {
-        WaiterTable.Parked(responder: Responder { _ in }, cursor: cursor, timer: nil, format: format)
+        WaiterTable.Parked(responder: Responder { _ in }, cursor: cursor, format: format)
     }
 
     private static func reading(_ channels: [String], groups: [String] = []) -> SubscriptionSet {
@@ -48,12 +48,9 @@ import Testing
         #expect(second != first)
         let r6 = table.unpark(first)
         #expect(r6 == nil)
-        let storedForStale = table.setTimer(ImmediateWork(), for: first)
-        #expect(!storedForStale)
-        let storedForLive = table.setTimer(ImmediateWork(), for: second)
-        #expect(storedForLive)
+        #expect(table.contains(second))
         let r9 = table.unpark(second)
-        #expect(r9?.timer != nil)
+        #expect(r9?.cursor == 2)
         let r10 = table.unpark(-1)
         #expect(r10 == nil)
         let r11 = table.unpark(Int.max)
@@ -110,8 +107,61 @@ import Testing
         #expect(table.subscriptions(reading: ["a.b"], groupsOf: groupsOf).count == 1)
         #expect(table.subscriptions(reading: ["b.c"], groupsOf: groupsOf).isEmpty)
         let r18 = table.removeAll()
-        #expect(r18.count == 3)
+        #expect(r18.waiters.count == 3)
         #expect(table.isEmpty && table.wildcardSubscriptions == 0)
+    }
+
+    @Test func idleDeadlinesExpireInParkOrderAndOneSweepServesThem() throws {
+        var table = WaiterTable()
+        let a = table.park(Self.parked(1), subscription: Self.reading(["ch"]), idleDeadline: 100)
+        let b = table.park(Self.parked(2), subscription: Self.reading(["ch"]), idleDeadline: 200)
+        let c = table.park(Self.parked(3), subscription: Self.reading(["x"]), idleDeadline: 300)
+        let firstSweep = table.sweepToArm()
+        let armed = try #require(firstSweep)
+        #expect(armed.deadline == 100)
+        #expect(table.sweepToArm() == nil)
+        let probe = SweepProbe()
+        table.setSweep(probe, token: armed.token)
+        // A waiter answered by a publish leaves its deadline behind; the sweep skips it.
+        _ = table.unpark(a)
+        #expect(table.expire(now: 250, token: armed.token)?.map(\.cursor) == [2])
+        #expect(!table.contains(b) && table.contains(c))
+        // A sweep that fires again, or late, finds nothing.
+        #expect(table.expire(now: 1_000, token: armed.token) == nil)
+        #expect(table.contains(c))
+        let nextSweep = table.sweepToArm()
+        let next = try #require(nextSweep)
+        #expect(next.deadline == 300 && next.token != armed.token)
+        table.setSweep(probe, token: next.token)
+        #expect(table.sweepToCancel() == nil)
+        _ = table.unpark(c)
+        // Nothing parked: the armed sweep comes back to be cancelled, and none is armed after it.
+        #expect(table.sweepToCancel() as? SweepProbe === probe)
+        #expect(table.sweepToCancel() == nil)
+        #expect(table.sweepToArm() == nil)
+        #expect(table.expire(now: 1_000, token: next.token) == nil)
+    }
+
+    @Test func deadlinesOfWaitersGoneAreDroppedAndTheLiveOnesKeepTheirOrder() throws {
+        var table = WaiterTable()
+        var kept: [Int] = []
+        // 3,000 parks, two of every three answered at once: more stale entries than the table keeps.
+        for index in 0..<3_000 {
+            let id = table.park(Self.parked(UInt64(index)), subscription: Self.reading(["ch"]), idleDeadline: UInt64(index))
+            if index % 3 == 0 { kept.append(index) } else { _ = table.unpark(id) }
+        }
+        #expect(table.count == 1_000)
+        let firstSweep = table.sweepToArm()
+        let armed = try #require(firstSweep)
+        #expect(armed.deadline == 0)
+        let expiredFirst = table.expire(now: 1_500, token: armed.token)
+        let expired = try #require(expiredFirst)
+        #expect(expired.map { Int($0.cursor) } == kept.filter { $0 <= 1_500 })
+        let nextSweep = table.sweepToArm()
+        let next = try #require(nextSweep)
+        #expect(next.deadline == 1_503)
+        #expect(table.expire(now: 3_000, token: next.token)?.map { Int($0.cursor) } == kept.filter { $0 > 1_500 })
+        #expect(table.isEmpty)
     }
 
     @Test func oneSubscriptionInTwoFormatsIsTwoEntries() {
@@ -150,6 +200,27 @@ private struct ImmediateWork: ScheduledWork {
         #expect(h.service.parkedLongPolls(subscribeKey: "demo") == 0)
     }
 
+    @Test func eachIdleWaiterIsAnsweredAtItsOwnDeadlineByOneTimer() {
+        let h = ServiceHarness(PubNubServiceConfiguration(longPollIdleTimeout: .seconds(5)))
+        let first = h.send("/v2/subscribe/demo/ch/0?tt=7")
+        h.scheduler.advance(by: .seconds(3))
+        let second = h.send("/v2/subscribe/demo/other/0?tt=8")
+        #expect(h.scheduler.pending == 1)
+        h.scheduler.advance(by: .seconds(1))
+        #expect(first.actions.isEmpty && second.actions.isEmpty)
+        h.scheduler.advance(by: .seconds(1))
+        #expect(first.body == "{\"t\":{\"t\":\"7\",\"r\":12},\"m\":[]}")
+        #expect(second.actions.isEmpty)
+        #expect(h.service.parkedLongPolls(subscribeKey: "demo") == 1)
+        #expect(h.scheduler.pending == 1)
+        h.scheduler.advance(by: .milliseconds(2_999))
+        #expect(second.actions.isEmpty)
+        h.scheduler.advance(by: .milliseconds(1))
+        #expect(second.body == "{\"t\":{\"t\":\"8\",\"r\":12},\"m\":[]}")
+        #expect(h.service.parkedLongPolls(subscribeKey: "demo") == 0)
+        #expect(h.scheduler.pending == 0)
+    }
+
     @Test func aWaiterCancelledBeforeThePublishIsNotAnswered() {
         let h = ServiceHarness()
         let gone = h.send("/v2/subscribe/demo/ch/0?tt=1")
@@ -163,4 +234,16 @@ private struct ImmediateWork: ScheduledWork {
         #expect(h.service.parkedLongPolls(subscribeKey: "demo") == 0)
         #expect(h.scheduler.pending == 0)
     }
+}
+
+extension WaiterTable {
+    /// Parks with no idle deadline of interest (the tests above are about ids and the index).
+    fileprivate mutating func park(_ waiter: Parked, subscription: SubscriptionSet) -> Int {
+        park(waiter, subscription: subscription, idleDeadline: 0)
+    }
+}
+
+/// A sweep timer that only reports who it is.
+private final class SweepProbe: ScheduledWork {
+    func cancel() {}
 }
