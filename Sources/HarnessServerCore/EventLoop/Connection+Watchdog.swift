@@ -45,11 +45,16 @@ extension Connection {
         if !watchTimerArmed || deadline < watchTimerDeadline { armWatchTimer(at: deadline) }
     }
 
-    /// Stops the watchdog: its armed loop timer, if any, finds an old generation when it fires.
+    /// Stops the watchdog: its armed loop timer, if any, finds an old generation when it fires
+    /// (and the loop counts it as cancelled, to purge it early among many).
     func disarmWatchTimer() {
+        if watchTimerArmed { loop.watchdogLeftStale() }
         watchTimerArmed = false
         watchGeneration &+= 1
     }
+
+    /// Whether the loop timer of `generation` is the armed one.
+    func ownsWatchdog(generation: UInt32) -> Bool { watchTimerArmed && generation == watchGeneration }
 
     private func armWatchTimer(at deadline: UInt64) {
         disarmWatchTimer()
@@ -62,7 +67,7 @@ extension Connection {
 
     /// The loop timer of `generation` is due (called by the loop).
     func watchTimerFired(generation: UInt32) {
-        guard watchTimerArmed, generation == watchGeneration else { return }
+        guard ownsWatchdog(generation: generation) else { return }
         watchTimerArmed = false
         guard state == .open || state == .handshaking, watchPhase != .none else { return }
         let now = cposix_monotonic_nanos()

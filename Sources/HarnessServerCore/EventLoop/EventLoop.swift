@@ -192,10 +192,26 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// Arms the watchdog of the connection registered as `id` (loop thread only): when due, the
-    /// loop calls its `watchTimerFired(generation:)`; to cancel, the connection moves past `generation`.
+    /// loop calls its `watchTimerFired(generation:)`; to cancel, the connection moves past `generation`
+    /// and calls `watchdogLeftStale()`.
     func scheduleWatchdog(afterNanos nanoseconds: UInt64, id: UInt64, generation: UInt32) {
         assertInLoop("scheduleWatchdog")
         timers.insert(deadline: cposix_monotonic_nanos() &+ nanoseconds, work: .watchdog(id: id, generation: generation))
+    }
+
+    /// Counts a watchdog entry its connection moved past (disarmed, closed, upgraded) as cancelled,
+    /// so that many of them (a flood of short connections, thousands of upgrades) are purged
+    /// before they fall due, as cancelled closures are.
+    func watchdogLeftStale() {
+        cancelledTimers.count.add(1, ordering: .relaxed)
+    }
+
+    /// Timers in the heap, and how many of them are cancelled or stale (loop thread only).
+    var timerCounts: (pending: Int, cancelled: Int) { (timers.count, cancelledTimers.count.load(ordering: .relaxed)) }
+
+    /// Whether the watchdog entry (`id`, `generation`) is still its connection's armed one.
+    private func isLiveWatchdog(id: UInt64, generation: UInt32) -> Bool {
+        (handlers[id] as? Connection)?.ownsWatchdog(generation: generation) ?? false
     }
 
     /// Runs `work` on the loop thread after `nanoseconds`; callable from any thread.
@@ -355,13 +371,18 @@ final class EventLoop: @unchecked Sendable {
                 }
             case .watchdog(let id, let generation):
                 // A closed connection has left the table; an upgraded one's id is the WebSocket's.
-                (handlers[id] as? Connection)?.watchTimerFired(generation: generation)
+                if isLiveWatchdog(id: id, generation: generation) {
+                    (handlers[id] as? Connection)?.watchTimerFired(generation: generation)
+                } else {
+                    cancelledTimers.count.subtract(1, ordering: .relaxed)
+                }
             }
         }
         // Long timeouts cancelled early (answered long-polls) would otherwise pile up until due.
         let cancelled = cancelledTimers.count.load(ordering: .relaxed)
         if timers.count > 1024 && cancelled * 2 > timers.count {
-            cancelledTimers.count.subtract(timers.removeCancelled(), ordering: .relaxed)
+            let removed = timers.removeCancelled { id, generation in !isLiveWatchdog(id: id, generation: generation) }
+            cancelledTimers.count.subtract(removed, ordering: .relaxed)
         }
     }
 }

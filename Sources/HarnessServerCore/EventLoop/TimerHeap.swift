@@ -28,6 +28,7 @@ enum TimerWork {
     case closure(TimerHandle, () -> Void)
     /// The watchdog of the connection registered as `id`: no handle and no closure (one per
     /// connection, most of them parked); the connection ignores a `generation` it has moved past.
+    /// Such a stale entry counts as cancelled (the connection counts it when it moves on).
     case watchdog(id: UInt64, generation: UInt32)
 }
 
@@ -37,12 +38,6 @@ struct TimerHeap {
         var deadline: UInt64
         var sequence: UInt64
         var work: TimerWork
-
-        /// A closure whose handle was cancelled (a watchdog entry is never cancelled: it is ignored).
-        var isCancelled: Bool {
-            if case .closure(let handle, _) = work { return handle.isCancelled }
-            return false
-        }
     }
 
     private var entries: [Entry] = []
@@ -73,10 +68,16 @@ struct TimerHeap {
 
     mutating func removeAll() { entries.removeAll() }
 
-    /// Drops cancelled entries and rebuilds the heap; returns how many were dropped.
-    mutating func removeCancelled() -> Int {
+    /// Drops cancelled entries (closures whose handle was cancelled, watchdogs `isStale` names)
+    /// and rebuilds the heap; returns how many were dropped.
+    mutating func removeCancelled(isStale: (_ id: UInt64, _ generation: UInt32) -> Bool = { _, _ in false }) -> Int {
         let before = entries.count
-        entries.removeAll { $0.isCancelled }
+        entries.removeAll { entry in
+            switch entry.work {
+            case .closure(let handle, _): handle.isCancelled
+            case .watchdog(let id, let generation): isStale(id, generation)
+            }
+        }
         for index in stride(from: entries.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
         return before - entries.count
     }

@@ -15,11 +15,13 @@ final class SteppedConnection {
     let stream: MemoryStream
     let connection: Connection
 
-    init(handler: any RequestHandler, upgradeRouter: (any WebSocketUpgradeRouter)? = nil, maxQueuedRequests: Int = 16) throws {
+    init(handler: any RequestHandler, upgradeRouter: (any WebSocketUpgradeRouter)? = nil, maxQueuedRequests: Int = 16,
+         requestTimeoutNanos: UInt64 = 0, idleTimeoutNanos: UInt64 = 0) throws {
         loop = try EventLoop(index: 0)
         core = ServerCore(
             handler: handler, parseErrorResponse: { $0.plainResponse }, limits: HTTPRequestParser.Limits(),
-            maxQueuedRequests: maxQueuedRequests, finDrainNanos: 2_000_000_000, upgradeRouter: upgradeRouter)
+            maxQueuedRequests: maxQueuedRequests, finDrainNanos: 2_000_000_000, requestTimeoutNanos: requestTimeoutNanos,
+            idleTimeoutNanos: idleTimeoutNanos, upgradeRouter: upgradeRouter)
         (stream, client) = MemoryStream.pair()
         let placeholder = cposix_eventfd()
         core.openConnections.add(1, ordering: .relaxed)

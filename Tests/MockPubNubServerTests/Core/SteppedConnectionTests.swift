@@ -16,6 +16,31 @@ import Testing
         "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: \(text.utf8.count)\r\nConnection: \(keepAlive ? "keep-alive" : "close")\r\n\r\n\(text)"
     }
 
+    /// A watchdog entry its connection moved past (here by closing) counts as cancelled until it
+    /// is popped, so that thousands of them (short connections, upgrades) are purged early.
+    @Test func aWatchdogLeftBehindCountsAsCancelledUntilItIsPopped() throws {
+        let harness = try SteppedConnection(handler: ClosureHandler { _, _, responder in responder.send(Self.answer("a")) },
+                                            requestTimeoutNanos: 5_000_000_000, idleTimeoutNanos: 10_000_000_000)
+        // From the accept: the request deadline, armed and live.
+        #expect(harness.loop.timerCounts.pending == 1)
+        #expect(harness.loop.timerCounts.cancelled == 0)
+        harness.send("GET /a HTTP/1.1\r\n\r\n")
+        #expect(harness.received() == Self.wire("a"))
+        // Idle now: the deadline moved later, the armed entry stays (re-armed when it fires early).
+        #expect(harness.loop.timerCounts.pending == 1)
+        #expect(harness.loop.timerCounts.cancelled == 0)
+        // Firing early re-arms once for the idle deadline: still one live entry.
+        harness.step(advancingBy: 6_000_000_000)
+        #expect(harness.loop.timerCounts.pending == 1)
+        #expect(harness.loop.timerCounts.cancelled == 0)
+        harness.close()
+        #expect(harness.loop.timerCounts.pending == 1)
+        #expect(harness.loop.timerCounts.cancelled == 1)
+        harness.step(advancingBy: 30_000_000_000)
+        #expect(harness.loop.timerCounts.pending == 0)
+        #expect(harness.loop.timerCounts.cancelled == 0)
+    }
+
     @Test func pipelinedRequestsAreAnsweredInOrderOneAtATime() throws {
         let parked = ParkedRequests()
         let harness = try SteppedConnection(handler: ClosureHandler { request, _, responder in parked.park(request, responder) })

@@ -35,15 +35,18 @@ import Testing
         #expect(heap.isEmpty)
     }
 
-    @Test func watchdogEntriesAreNeverCancelledAndKeepTheirPlace() {
+    @Test func watchdogEntriesArePurgedOnlyWhenStaleAndKeepTheirPlace() {
         var heap = TimerHeap()
         let counter = CancelledTimerCounter()
         let cancelled = TimerHandle(counter: counter)
         heap.insert(deadline: 5, work: .closure(cancelled, {}))
         heap.insert(deadline: 3, work: .watchdog(id: 42, generation: 7))
         heap.insert(deadline: 9, work: .watchdog(id: 43, generation: 1))
+        heap.insert(deadline: 4, work: .watchdog(id: 44, generation: 2))
         cancelled.cancel()
-        #expect(heap.removeCancelled() == 1)
+        #expect(heap.removeCancelled() == 1)  // watchdogs are live unless named stale
+        // The connection of id 44 moved past generation 2: that entry goes, the others stay.
+        #expect(heap.removeCancelled { id, generation in id == 44 && generation == 2 } == 1)
         var due: [String] = []
         while let entry = heap.popDue(now: 10) {
             if case .watchdog(let id, let generation) = entry.work { due.append("\(entry.deadline):\(id)/\(generation)") }
