@@ -49,7 +49,7 @@ pubnub.stop()
 
     @Test(
         .enabled("the pubnub SDK (PyPI) is not installed: set PUBNUB_PYTHON or run .ci/run, which installs it") { await python() != nil },
-        .timeLimit(.minutes(2)))
+        .timeLimit(.minutes(3)))
     func setUUIDMetadataAndGetMemberships() async throws {
         let python = try #require(await Self.python())
         let server = try MockServer(configuration: .loopback())

@@ -20,7 +20,7 @@ struct PubNubPythonFilesTests {
 
     @Test(
         .enabled("the pubnub SDK (PyPI) is not installed: set PUBNUB_PYTHON or run .ci/run, which installs it") { await python() != nil },
-        .timeLimit(.minutes(2)))
+        .timeLimit(.minutes(3)))
     func sendListDownloadAndDeleteWithTheOfficialSDK() async throws {
         let python = try #require(await Self.python())
         let server = try EndToEndServer()

@@ -79,9 +79,9 @@ print("trigger", json.dumps(api.trigger("presence-room", "greet", {"text": "hi"}
 if not greeted.wait(30):
     print("error: no greet event within 30 s"); sys.exit(1)
 print("greet", got["greet"], flush=True)
-socket.disconnect()
-# Everything the test reads is printed. Leave without joining pysher's threads: the interpreter's
-# exit sometimes waited about 100 s for one of them after the disconnect.
+# Everything the test reads is printed. Leave at once, without pysher's `disconnect()` (it joins
+# the connection thread, which sometimes took about 100 s to end) or the interpreter's exit (which
+# joins pysher's threads as well): the process's end closes the socket.
 os._exit(0)
 """#
 }
