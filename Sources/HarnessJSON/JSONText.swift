@@ -51,22 +51,8 @@ package enum JSONText {
             return
         }
         for byte in text.utf8 {
-            let short: UInt8? = switch byte {
-            case UInt8(ascii: "\""), backslash: byte
-            case 0x08: UInt8(ascii: "b")
-            case 0x0C: UInt8(ascii: "f")
-            case 0x0A: UInt8(ascii: "n")
-            case 0x0D: UInt8(ascii: "r")
-            case 0x09: UInt8(ascii: "t")
-            default: nil
-            }
-            if let short {
-                out.append(backslash)
-                out.append(short)
-            } else if byte < 0x20 {
-                out.append(contentsOf: [backslash, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-                out.append(hexDigit(byte >> 4))
-                out.append(hexDigit(byte & 0x0F))
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == backslash {
+                appendEscape(byte, to: &out)
             } else {
                 out.append(byte)
             }
