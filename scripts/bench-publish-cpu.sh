@@ -25,7 +25,7 @@ while [[ $# -gt 0 ]]; do
 done
 [[ "$ROUNDS" =~ ^[1-9][0-9]?$ ]] || { echo "bench-publish-cpu: --rounds must be 1-99" >&2; exit 2; }
 for binary in "$BEFORE" "$AFTER"; do
-    [[ -x "$binary" ]] || { echo "bench-publish-cpu: $binary is not an executable" >&2; exit 2; }
+    [[ -f "$binary" && -x "$binary" ]] || { echo "bench-publish-cpu: $binary is not an executable file" >&2; exit 2; }
 done
 command -v wrk >/dev/null || { echo "bench-publish-cpu: needs wrk (apt-get install wrk)" >&2; exit 2; }
 
