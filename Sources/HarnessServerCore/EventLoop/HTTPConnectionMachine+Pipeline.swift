@@ -71,9 +71,10 @@ extension HTTPConnectionMachine {
             actions.append(.pipelineIdle)
             sendContinueIfExpected(into: &actions)
         } else if phase == .open && queue.isEmpty {
-            // Waiting for an answer (a parked long-poll) with nothing else received: hold no
-            // parser (nor its input buffer).
-            releaseIdleParser()
+            // Waiting for an answer (a parked long-poll) with nothing else received: hold no input
+            // buffer (the owner drops the whole parser if the answer has not come once the
+            // request is dispatched: `releaseParserWhileWaiting`).
+            parserStorage?.withUnsafeMutablePointerToHeader { $0.pointee.releaseIdleBuffer() }
         }
         if readPaused && phase == .open && parseError == nil && queuedCount < maxQueuedRequests {
             readPaused = false

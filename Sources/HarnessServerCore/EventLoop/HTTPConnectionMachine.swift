@@ -204,10 +204,14 @@ struct HTTPConnectionMachine {
         parserStorage?.withUnsafeMutablePointerToHeader { $0.pointee.expectsContinue } ?? false
     }
 
-    /// Drops the parser while it holds nothing: no bytes, no partial request, no error (a parser
-    /// in that state is the same as a new one).
-    mutating func releaseIdleParser() {
-        guard parserStorage != nil, !parserHasBufferedBytes else { return }
+    /// Drops the parser while a request waits for its answer (a parked long-poll) and the parser
+    /// holds nothing: no bytes, no partial request, no error (a parser in that state is the same
+    /// as a new one). The owner calls it after performing a batch of actions, so a request answered
+    /// at once (a publish) keeps its parser for the next request on the connection.
+    mutating func releaseParserWhileWaiting() {
+        guard parserStorage != nil, phase == .open, queue.isEmpty, let current, !current.executing,
+              current.pendingAction == nil, !parserHasBufferedBytes
+        else { return }
         parserStorage = nil
     }
 }
