@@ -173,7 +173,10 @@ struct HTTPConnectionMachine {
     // MARK: The parser, out of line
 
     /// The parser's storage: one allocation holding the parser's whole state.
-    final class ParserStorage: ManagedBuffer<HTTPRequestParser, UInt8> {}
+    final class ParserStorage: ManagedBuffer<HTTPRequestParser, UInt8> {
+        /// Whether the parser holds bytes or a request in progress.
+        var hasBufferedBytes: Bool { withUnsafeMutablePointerToHeader { $0.pointee.hasBufferedBytes } }
+    }
 
     /// Runs `body` on the parser, making it first if there is none.
     mutating func withParser<Result, Failure: Error>(_ body: (inout HTTPRequestParser) throws(Failure) -> Result) throws(Failure) -> Result {
@@ -191,7 +194,7 @@ struct HTTPConnectionMachine {
 
     /// Whether the parser holds bytes or a request in progress (false without a parser).
     var parserHasBufferedBytes: Bool {
-        parserStorage?.withUnsafeMutablePointerToHeader { $0.pointee.hasBufferedBytes } ?? false
+        parserStorage?.hasBufferedBytes ?? false
     }
 
     /// Unconsumed bytes in the parser.
