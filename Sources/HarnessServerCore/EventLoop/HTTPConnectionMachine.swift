@@ -175,7 +175,17 @@ struct HTTPConnectionMachine {
     /// The parser's storage: one allocation holding the parser's whole state.
     final class ParserStorage: ManagedBuffer<HTTPRequestParser, UInt8> {
         /// Whether the parser holds bytes or a request in progress.
-        var hasBufferedBytes: Bool { withUnsafeMutablePointerToHeader { $0.pointee.hasBufferedBytes } }
+        var hasBufferedBytes: Bool { withUnsafeMutablePointerToHeader { Self.read(&$0.pointee) { $0.hasBufferedBytes } } }
+        /// Unconsumed bytes in the parser.
+        var bufferedByteCount: Int { withUnsafeMutablePointerToHeader { Self.read(&$0.pointee) { $0.bufferedByteCount } } }
+        /// Whether the request being received expects `100 Continue`.
+        var expectsContinue: Bool { withUnsafeMutablePointerToHeader { Self.read(&$0.pointee) { $0.expectsContinue } } }
+
+        /// Reads through `inout`, in place: a getter called on `pointee` copies the whole parser.
+        @inline(__always)
+        private static func read<Value>(_ parser: inout HTTPRequestParser, _ get: (inout HTTPRequestParser) -> Value) -> Value {
+            get(&parser)
+        }
     }
 
     /// Runs `body` on the parser, making it first if there is none.
@@ -199,12 +209,12 @@ struct HTTPConnectionMachine {
 
     /// Unconsumed bytes in the parser.
     var parserBufferedByteCount: Int {
-        parserStorage?.withUnsafeMutablePointerToHeader { $0.pointee.bufferedByteCount } ?? 0
+        parserStorage?.bufferedByteCount ?? 0
     }
 
     /// Whether the request being received expects `100 Continue`.
     var parserExpectsContinue: Bool {
-        parserStorage?.withUnsafeMutablePointerToHeader { $0.pointee.expectsContinue } ?? false
+        parserStorage?.expectsContinue ?? false
     }
 
     /// Drops the parser while a request waits for its answer (a parked long-poll) and the parser
