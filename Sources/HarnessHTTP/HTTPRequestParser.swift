@@ -67,7 +67,7 @@ package struct HTTPRequestParser: Sendable {
         package var keepAlive: Bool
     }
 
-    enum Phase: Sendable { case head, fixedBody, chunkSize, chunkData, chunkDataEnd, trailers, failed }
+    @usableFromInline enum Phase: Sendable { case head, fixedBody, chunkSize, chunkData, chunkDataEnd, trailers, failed }
 
     struct Head: Sendable {
         var method: String
@@ -78,10 +78,12 @@ package struct HTTPRequestParser: Sendable {
     }
 
     package let limits: Limits
-    var buffer: [UInt8] = []
-    var start = 0
-    var phase = Phase.head
-    var inHead = false
+    // Read by the inlinable `hasBufferedBytes` and `bufferedByteCount`, so that a caller in
+    // another module reads them in place instead of copying the parser.
+    @usableFromInline var buffer: [UInt8] = []
+    @usableFromInline var start = 0
+    @usableFromInline var phase = Phase.head
+    @usableFromInline var inHead = false
     var scan = 0
     var lineStart = 0
     var headerBytes = 0
@@ -117,10 +119,10 @@ package struct HTTPRequestParser: Sendable {
     }
 
     /// Whether unconsumed bytes are buffered (a partial or further pipelined request).
-    package var hasBufferedBytes: Bool { start < buffer.count || phase != .head || inHead }
+    @inlinable package var hasBufferedBytes: Bool { start < buffer.count || phase != .head || inHead }
 
     /// Number of buffered, unconsumed bytes.
-    package var bufferedByteCount: Int { buffer.count - start }
+    @inlinable package var bufferedByteCount: Int { buffer.count - start }
 
     /// Frees the receive buffer while nothing is buffered (a connection waiting for an answer or
     /// idle between requests); the next `append` allocates it again.

@@ -27,6 +27,8 @@ extension Connection {
         // Storage goes back to the loop, not kept: the actions carry whole requests, and a parked
         // connection (thousands of long-polls) must not hold room for them.
         loop.recycleActionStorage(&actions)
+        // A request still waiting for its answer (parked) holds no parser state.
+        machine.releaseParserWhileWaiting()
         updateInterest()
     }
 

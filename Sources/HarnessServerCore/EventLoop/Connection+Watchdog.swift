@@ -19,7 +19,8 @@ enum WatchPhase {
 extension Connection {
     /// Decides what to watch once the pipeline is empty (no request in flight).
     func watchAfterPump() {
-        if machine.parser.hasBufferedBytes {
+        // Through the storage: the machine is not copied out of the connection to ask.
+        if machine.parserStorage?.hasBufferedBytes ?? false {
             guard watchPhase != .request, core.requestTimeoutNanos > 0 else { return }
             // The request started with the read that brought its first byte (`nextArrival`, wall clock).
             let now = loop.batchTime

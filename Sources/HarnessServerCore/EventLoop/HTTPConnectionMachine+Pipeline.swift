@@ -11,9 +11,9 @@ extension HTTPConnectionMachine {
         var first: (parsed: HTTPRequestParser.Parsed, arrival: Double)?
         while parseError == nil && !upgradeHold {
             do {
-                guard let parsed = try parser.next() else { break }
+                guard let parsed = try withParser({ (parser) throws(HTTPParseError) in try parser.next() }) else { break }
                 let arrival = nextArrival ?? 0
-                nextArrival = parser.bufferedByteCount > 0 ? arrival : nil
+                nextArrival = parserBufferedByteCount > 0 ? arrival : nil
                 continueSent = false
                 // Bytes behind an upgrade request may be frames: they wait until it is routed.
                 if upgradesPossible && parsed.request.asksForWebSocket { upgradeHold = true }
@@ -34,7 +34,7 @@ extension HTTPConnectionMachine {
     /// `100 Continue` (RFC 9110 §10.1.1) when the request being received expects it, before its
     /// body is read, once nothing is in flight before it; the parser never expects it of HTTP/1.0.
     private mutating func sendContinueIfExpected(into actions: inout [HTTPConnectionAction]) {
-        guard parser.expectsContinue, !continueSent, current == nil, queuedCount == 0, !outputPending, parseError == nil
+        guard parserExpectsContinue, !continueSent, current == nil, queuedCount == 0, !outputPending, parseError == nil
         else { return }
         continueSent = true
         write(.write(Self.continueBytes), into: &actions)
@@ -71,8 +71,10 @@ extension HTTPConnectionMachine {
             actions.append(.pipelineIdle)
             sendContinueIfExpected(into: &actions)
         } else if phase == .open && queue.isEmpty {
-            // Waiting for an answer (a parked long-poll) with nothing else received: hold no input buffer.
-            parser.releaseIdleBuffer()
+            // Waiting for an answer (a parked long-poll) with nothing else received: hold no input
+            // buffer (the owner drops the whole parser if the answer has not come once the
+            // request is dispatched: `releaseParserWhileWaiting`).
+            parserStorage?.withUnsafeMutablePointerToHeader { $0.pointee.releaseIdleBuffer() }
         }
         if readPaused && phase == .open && parseError == nil && queuedCount < maxQueuedRequests {
             readPaused = false
@@ -224,7 +226,7 @@ extension HTTPConnectionMachine {
             actions.append(.close)
             return
         }
-        guard parser.hasBufferedBytes else {
+        guard parserHasBufferedBytes else {
             // Not one byte since the accept (a pre-connected socket): FIN without an answer.
             finish(with: .fin, into: &actions)
             return

@@ -51,7 +51,11 @@ struct HTTPConnectionMachine {
     /// Whether any request may switch to WebSocket (a router is installed).
     let upgradesPossible: Bool
     var phase = Phase.handshaking
-    var parser: HTTPRequestParser
+    /// The parser's limits, for the parser made when a request's bytes arrive.
+    let limits: HTTPRequestParser.Limits
+    /// The request parser, out of line: made when bytes arrive, dropped while it holds nothing
+    /// (a parked request with no bytes behind it holds no parser state).
+    var parserStorage: ParserStorage?
     var queue: [(parsed: HTTPRequestParser.Parsed, arrival: Double)] = []
     /// When the first byte of the request being received arrived (wall clock).
     var nextArrival: Double?
@@ -71,7 +75,7 @@ struct HTTPConnectionMachine {
     var outputPending = false
 
     init(limits: HTTPRequestParser.Limits, maxQueuedRequests: Int, upgradesPossible: Bool) {
-        parser = HTTPRequestParser(limits: limits)
+        self.limits = limits
         self.maxQueuedRequests = maxQueuedRequests
         self.upgradesPossible = upgradesPossible
     }
@@ -95,7 +99,7 @@ struct HTTPConnectionMachine {
         // While draining after a FIN, input is read only to be discarded.
         guard phase == .open else { return }
         if nextArrival == nil { nextArrival = now() }
-        parser.append(bytes)
+        withParser { $0.append(bytes) }
         parseRequests(into: &actions)
         pump(into: &actions)
     }
@@ -160,7 +164,69 @@ struct HTTPConnectionMachine {
     }
 
     /// The bytes that arrived behind an accepted upgrade request (they belong to the WebSocket).
-    mutating func takeBufferedBytes() -> [UInt8] { parser.takeBufferedBytes() }
+    mutating func takeBufferedBytes() -> [UInt8] {
+        guard let storage = parserStorage else { return [] }
+        parserStorage = nil
+        return storage.withUnsafeMutablePointerToHeader { $0.pointee.takeBufferedBytes() }
+    }
+
+    // MARK: The parser, out of line
+
+    /// The parser's storage: one allocation holding the parser's whole state.
+    final class ParserStorage: ManagedBuffer<HTTPRequestParser, UInt8> {
+        /// Whether the parser holds bytes or a request in progress.
+        var hasBufferedBytes: Bool { withUnsafeMutablePointerToHeader { Self.read(&$0.pointee) { $0.hasBufferedBytes } } }
+        /// Unconsumed bytes in the parser.
+        var bufferedByteCount: Int { withUnsafeMutablePointerToHeader { Self.read(&$0.pointee) { $0.bufferedByteCount } } }
+        /// Whether the request being received expects `100 Continue`.
+        var expectsContinue: Bool { withUnsafeMutablePointerToHeader { Self.read(&$0.pointee) { $0.expectsContinue } } }
+
+        /// Reads through `inout`, in place: a getter called on `pointee` copies the whole parser.
+        @inline(__always)
+        private static func read<Value>(_ parser: inout HTTPRequestParser, _ get: (inout HTTPRequestParser) -> Value) -> Value {
+            get(&parser)
+        }
+    }
+
+    /// Runs `body` on the parser, making it first if there is none.
+    mutating func withParser<Result, Failure: Error>(_ body: (inout HTTPRequestParser) throws(Failure) -> Result) throws(Failure) -> Result {
+        let storage: ParserStorage
+        if let existing = parserStorage {
+            storage = existing
+        } else {
+            let limits = self.limits
+            // `create` returns the subclass it is called on.
+            storage = ParserStorage.create(minimumCapacity: 0) { _ in HTTPRequestParser(limits: limits) } as! ParserStorage
+            parserStorage = storage
+        }
+        return try storage.withUnsafeMutablePointerToHeader { (pointer) throws(Failure) -> Result in try body(&pointer.pointee) }
+    }
+
+    /// Whether the parser holds bytes or a request in progress (false without a parser).
+    var parserHasBufferedBytes: Bool {
+        parserStorage?.hasBufferedBytes ?? false
+    }
+
+    /// Unconsumed bytes in the parser.
+    var parserBufferedByteCount: Int {
+        parserStorage?.bufferedByteCount ?? 0
+    }
+
+    /// Whether the request being received expects `100 Continue`.
+    var parserExpectsContinue: Bool {
+        parserStorage?.expectsContinue ?? false
+    }
+
+    /// Drops the parser while a request waits for its answer (a parked long-poll) and the parser
+    /// holds nothing: no bytes, no partial request, no error (a parser in that state is the same
+    /// as a new one). The owner calls it after performing a batch of actions, so a request answered
+    /// at once (a publish) keeps its parser for the next request on the connection.
+    mutating func releaseParserWhileWaiting() {
+        guard parserStorage != nil, phase == .open, queue.isEmpty, let current, !current.executing,
+              current.pendingAction == nil, !parserHasBufferedBytes
+        else { return }
+        parserStorage = nil
+    }
 }
 
 /// What happens to an HTTP connection (besides bytes arriving).

@@ -60,7 +60,10 @@ public struct RequestContext: Sendable, Hashable {
 public final class Responder: Sendable {
     private struct State {
         var done = false
-        var cancelHandlers: [@Sendable () -> Void] = []
+        /// The first cancellation handler, kept inline (a parked request usually has one and no more).
+        var firstCancelHandler: (@Sendable () -> Void)?
+        /// The handlers registered after the first, in order.
+        var moreCancelHandlers: [@Sendable () -> Void] = []
         /// The relaying responder in front of this one, cancelled with it.
         var relay: Responder?
     }
@@ -149,7 +152,8 @@ public final class Responder: Sendable {
         state.withLock { state -> Bool in
             if state.done { return false }
             state.done = true
-            state.cancelHandlers.removeAll()
+            state.firstCancelHandler = nil
+            state.moreCancelHandlers = []
             state.relay = nil
             return true
         }
@@ -162,7 +166,11 @@ public final class Responder: Sendable {
     public func onCancel(_ handler: @escaping @Sendable () -> Void) {
         let runNow = state.withLock { state -> Bool in
             if state.done { return true }
-            state.cancelHandlers.append(handler)
+            if state.firstCancelHandler == nil {
+                state.firstCancelHandler = handler
+            } else {
+                state.moreCancelHandlers.append(handler)
+            }
             return false
         }
         // A completed (answered) request never calls its cancel handlers; only a cancelled one does.
@@ -176,17 +184,19 @@ public final class Responder: Sendable {
 
     /// Marks the request as abandoned by the client and runs the cancellation handlers once.
     public func cancel() {
-        let (handlers, relay) = state.withLock { state -> ([@Sendable () -> Void], Responder?) in
-            if state.done { return ([], nil) }
+        let (first, more, relay) = state.withLock { state -> ((@Sendable () -> Void)?, [@Sendable () -> Void], Responder?) in
+            if state.done { return (nil, [], nil) }
             state.done = true
             cancelled.store(true, ordering: .releasing)
             defer {
-                state.cancelHandlers.removeAll()
+                state.firstCancelHandler = nil
+                state.moreCancelHandlers = []
                 state.relay = nil
             }
-            return (state.cancelHandlers, state.relay)
+            return (state.firstCancelHandler, state.moreCancelHandlers, state.relay)
         }
-        for handler in handlers { handler() }
+        first?()
+        for handler in more { handler() }
         if let relay, case .relay(_, let observer) = relay.target {
             observer.cancelled()
             relay.cancel()

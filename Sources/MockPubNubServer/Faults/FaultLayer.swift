@@ -33,13 +33,13 @@ package final class FaultLayer: RequestHandler {
         private var lastAttribution: (uuid: String, key: String)?
 
         /// The journal ring of `key`, created on first use.
-        mutating func ring(_ key: String, capacity: Int) -> JournalRing {
+        mutating func ring(_ key: String, capacity: Int, owner: FaultLayer) -> JournalRing {
             if let last = lastRing, last.key == key { return last.ring }
             let ring: JournalRing
             if let existing = journals[key] {
                 ring = existing
             } else {
-                ring = JournalRing(capacity: capacity)
+                ring = JournalRing(capacity: capacity, owner: owner)
                 journals[key] = ring
             }
             lastRing = (key, ring)
@@ -121,7 +121,7 @@ package final class FaultLayer: RequestHandler {
                     sequence: state.nextSequence, subscribeKey: notice.subscribeKey, fired: nil,
                     request: notice.journalRequest, context: context)
                 state.nextSequence += 1
-                return state.ring(notice.subscribeKey, capacity: journalCapacity).append(record).evicted
+                return state.ring(notice.subscribeKey, capacity: journalCapacity, owner: self).append(record).evicted
             }
         }
         _ = consume evicted
@@ -159,7 +159,7 @@ package final class FaultLayer: RequestHandler {
                 sequence: state.nextSequence, subscribeKey: key, fired: decision.firedRule, request: bounded,
                 context: context)
             state.nextSequence += 1
-            let ring = state.ring(key, capacity: journalCapacity)
+            let ring = state.ring(key, capacity: journalCapacity, owner: self)
             let (position, evicted) = ring.append(record)
             return (decision, ring, position, evicted)
         }
@@ -168,7 +168,7 @@ package final class FaultLayer: RequestHandler {
         // A relay, not a closure: a batch of answers (a publish waking parked long-polls) still
         // reaches each event loop in one hop.
         let responder = Responder(
-            relayingTo: responder, observer: JournalAnswerWriter(layer: self, ring: ring, position: position, arrival: context.arrivalTime))
+            relayingTo: responder, observer: JournalAnswerWriter(ring: ring, position: position))
         guard let fired = decision.firedRule else {
             if let service { // the common case: hand over the route instead of classifying again
                 service.handle(request, classified: classified, context: context, responder: responder)
@@ -197,26 +197,34 @@ package final class FaultLayer: RequestHandler {
     /// Writes a request's answer, or its client's going away (`cancelled`), into its journal record
     /// at `position` of `ring`. A ring emptied or dropped since (journal cleared, layer reset) no
     /// longer shows that record, so the answer then goes nowhere visible.
+    ///
+    /// Three words (the ring and the position; the layer is the ring's owner, the arrival time is
+    /// the record's), so that the responder holds it inline, not in a box of its own.
     private struct JournalAnswerWriter: ResponseObserver {
-        /// Weakly: an upstream may keep the responders it was given, and the layer keeps the upstream.
-        weak var layer: FaultLayer?
         let ring: JournalRing
         let position: JournalPosition
-        let arrival: Double
 
         func responded(_ action: ResponseAction) {
-            let answer = JournalAnswer(action, elapsedMs: FaultLayer.elapsedMs(since: arrival))
-            layer?.state.withLock { _ in ring.setAnswer(answer, at: position) }
+            let now = cposix_wall_seconds()
+            ring.owner?.state.withLock { _ in
+                ring.setAnswer(at: position) { record in
+                    JournalAnswer(action, elapsedMs: FaultLayer.elapsedMs(since: record.context.arrivalTime, now: now))
+                }
+            }
         }
 
         func cancelled() {
-            let answer = JournalAnswer(kind: "cancelled", durationMs: FaultLayer.elapsedMs(since: arrival))
-            layer?.state.withLock { _ in ring.setAnswer(answer, at: position, ifUnanswered: true) }
+            let now = cposix_wall_seconds()
+            ring.owner?.state.withLock { _ in
+                ring.setAnswer(at: position, ifUnanswered: true) { record in
+                    JournalAnswer(kind: "cancelled", durationMs: FaultLayer.elapsedMs(since: record.context.arrivalTime, now: now))
+                }
+            }
         }
     }
 
-    private static func elapsedMs(since arrival: Double) -> Double {
-        max(0, (cposix_wall_seconds() - arrival) * 1_000)
+    private static func elapsedMs(since arrival: Double, now: Double) -> Double {
+        max(0, (now - arrival) * 1_000)
     }
 
     /// Forwards to the service and closes the connection after `after` unless the service answered first.

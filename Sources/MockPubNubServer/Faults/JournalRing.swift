@@ -67,6 +67,9 @@ struct JournalPosition: Sendable {
 // exclusivity checks of its fields redundant, so they are off.
 final class JournalRing: @unchecked Sendable {
     let capacity: Int
+    /// The fault layer whose lock guards the ring (weakly: the layer keeps its rings), so that a
+    /// request's answer writer needs no reference of its own to it. Set once, at creation.
+    private(set) weak var owner: FaultLayer?
     @exclusivity(unchecked) private var storage: [JournalRecord] = []
     @exclusivity(unchecked) private var start = 0
     /// Records ever appended; record `n` (from 0) lives at `storage[n % capacity]` while kept.
@@ -74,8 +77,9 @@ final class JournalRing: @unchecked Sendable {
     /// Entries dropped because the ring was full.
     @exclusivity(unchecked) private(set) var dropped = 0
 
-    init(capacity: Int) {
+    init(capacity: Int, owner: FaultLayer? = nil) {
         self.capacity = max(1, capacity)
+        self.owner = owner
     }
 
     var count: Int { storage.count }
@@ -99,11 +103,16 @@ final class JournalRing: @unchecked Sendable {
     /// Writes `answer` into the record at `position` if it is still kept; with `ifUnanswered`
     /// only when it has no answer yet.
     func setAnswer(_ answer: JournalAnswer, at position: JournalPosition, ifUnanswered: Bool = false) {
+        setAnswer(at: position, ifUnanswered: ifUnanswered) { _ in answer }
+    }
+
+    /// `setAnswer(_:at:ifUnanswered:)` with the answer made from the record (its arrival time).
+    func setAnswer(at position: JournalPosition, ifUnanswered: Bool = false, _ make: (JournalRecord) -> JournalAnswer) {
         guard position.index < appended, appended - position.index <= storage.count else { return }
         let slot = position.index % capacity
         guard storage[slot].sequence == position.sequence else { return }
         if ifUnanswered && storage[slot].answer != nil { return }
-        storage[slot].answer = answer
+        storage[slot].answer = make(storage[slot])
     }
 
     /// Entries with `sequence > since`, oldest first.
