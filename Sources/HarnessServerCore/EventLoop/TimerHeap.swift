@@ -34,36 +34,37 @@ enum TimerWork {
 
 /// A binary min-heap of timers ordered by deadline, then by insertion order (loop-thread only).
 struct TimerHeap {
-    struct Entry {
+    struct Entry: Comparable {
         var deadline: UInt64
         var sequence: UInt64
         var work: TimerWork
+
+        /// By deadline, then by insertion order.
+        static func < (a: Entry, b: Entry) -> Bool {
+            a.deadline != b.deadline ? a.deadline < b.deadline : a.sequence < b.sequence
+        }
+
+        /// Entries are distinct by their sequence (equality as the ordering needs it).
+        static func == (a: Entry, b: Entry) -> Bool { a.deadline == b.deadline && a.sequence == b.sequence }
     }
 
-    private var entries: [Entry] = []
+    private var entries = MinHeap<Entry>()
     private var nextSequence: UInt64 = 0
 
     var isEmpty: Bool { entries.isEmpty }
     var count: Int { entries.count }
 
     /// The earliest deadline, in monotonic nanoseconds.
-    var nextDeadline: UInt64? { entries.first?.deadline }
+    var nextDeadline: UInt64? { entries.min?.deadline }
 
     mutating func insert(deadline: UInt64, work: TimerWork) {
-        entries.append(Entry(deadline: deadline, sequence: nextSequence, work: work))
+        entries.insert(Entry(deadline: deadline, sequence: nextSequence, work: work))
         nextSequence &+= 1
-        siftUp(entries.count - 1)
     }
 
     /// Removes and returns the earliest entry if it is due at `now`.
     mutating func popDue(now: UInt64) -> Entry? {
-        guard let first = entries.first, first.deadline <= now else { return nil }
-        let last = entries.removeLast()
-        if !entries.isEmpty {
-            entries[0] = last
-            siftDown(0)
-        }
-        return first
+        entries.popMin { $0.deadline <= now }
     }
 
     mutating func removeAll() { entries.removeAll() }
@@ -71,42 +72,11 @@ struct TimerHeap {
     /// Drops cancelled entries (closures whose handle was cancelled, watchdogs `isStale` names)
     /// and rebuilds the heap; returns how many were dropped.
     mutating func removeCancelled(isStale: (_ id: UInt64, _ generation: UInt32) -> Bool = { _, _ in false }) -> Int {
-        let before = entries.count
         entries.removeAll { entry in
             switch entry.work {
             case .closure(let handle, _): handle.isCancelled
             case .watchdog(let id, let generation): isStale(id, generation)
             }
-        }
-        for index in stride(from: entries.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
-        return before - entries.count
-    }
-
-    private func less(_ a: Int, _ b: Int) -> Bool {
-        let x = entries[a], y = entries[b]
-        return x.deadline != y.deadline ? x.deadline < y.deadline : x.sequence < y.sequence
-    }
-
-    private mutating func siftUp(_ index: Int) {
-        var child = index
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard less(child, parent) else { return }
-            entries.swapAt(child, parent)
-            child = parent
-        }
-    }
-
-    private mutating func siftDown(_ index: Int) {
-        var parent = index
-        while true {
-            let left = 2 * parent + 1
-            guard left < entries.count else { return }
-            var smallest = left
-            if left + 1 < entries.count && less(left + 1, left) { smallest = left + 1 }
-            guard less(smallest, parent) else { return }
-            entries.swapAt(smallest, parent)
-            parent = smallest
         }
     }
 }

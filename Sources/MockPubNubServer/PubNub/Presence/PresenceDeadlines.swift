@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessServerCore
 
 /// The presence timeouts of one keyspace: every heartbeat's deadline (uuid, generation) in a
 /// min-heap, and one timer (the presence sweep) at the earliest, instead of a timer and a closure
@@ -10,13 +11,18 @@
 struct PresenceDeadlines {
     /// One heartbeat's timeout: at `deadline` (the scheduler's clock), `uuid`'s channels last
     /// refreshed at or before `generation` time out.
-    struct Deadline {
+    struct Deadline: Comparable {
         var deadline: UInt64
         var generation: UInt64
         var uuid: String
+
+        /// By deadline, then by generation.
+        static func < (a: Deadline, b: Deadline) -> Bool {
+            a.deadline != b.deadline ? a.deadline < b.deadline : a.generation < b.generation
+        }
     }
 
-    private var heap: [Deadline] = []
+    private var heap = MinHeap<Deadline>()
     /// The armed sweep: its token (a sweep that fires with another finds nothing), deadline and timer.
     private var sweep: (token: UInt64, deadline: UInt64, work: (any ScheduledWork)?)?
     private var sweepTokens: UInt64 = 0
@@ -30,28 +36,20 @@ struct PresenceDeadlines {
     mutating func add(_ entry: Deadline, isLive: (Deadline) -> Bool) {
         if heap.count >= compactAt {
             heap.removeAll { !isLive($0) }
-            for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
             compactAt = max(64, 2 * heap.count)
         }
-        heap.append(entry)
-        siftUp(heap.count - 1)
+        heap.insert(entry)
     }
 
     /// Removes and returns the earliest deadline if it has passed at `now`.
     mutating func popDue(now: UInt64) -> Deadline? {
-        guard let first = heap.first, first.deadline <= now else { return nil }
-        let last = heap.removeLast()
-        if !heap.isEmpty {
-            heap[0] = last
-            siftDown(0)
-        }
-        return first
+        heap.popMin { $0.deadline <= now }
     }
 
     /// A sweep to arm (its token and deadline) when deadlines are held and none is armed, or the
     /// armed one is later than the earliest deadline; `replaced` is that later sweep's timer (to cancel).
     mutating func sweepToArm() -> (token: UInt64, deadline: UInt64, replaced: (any ScheduledWork)?)? {
-        guard let first = heap.first?.deadline else { return nil }
+        guard let first = heap.min?.deadline else { return nil }
         if let armed = sweep, armed.deadline <= first { return nil }
         let replaced = sweep?.work
         sweepTokens &+= 1
@@ -77,33 +75,5 @@ struct PresenceDeadlines {
         let work = sweep?.work
         self = PresenceDeadlines()
         return work
-    }
-
-    private func less(_ a: Int, _ b: Int) -> Bool {
-        let x = heap[a], y = heap[b]
-        return x.deadline != y.deadline ? x.deadline < y.deadline : x.generation < y.generation
-    }
-
-    private mutating func siftUp(_ index: Int) {
-        var child = index
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard less(child, parent) else { return }
-            heap.swapAt(child, parent)
-            child = parent
-        }
-    }
-
-    private mutating func siftDown(_ index: Int) {
-        var parent = index
-        while true {
-            let left = 2 * parent + 1
-            guard left < heap.count else { return }
-            var smallest = left
-            if left + 1 < heap.count && less(left + 1, left) { smallest = left + 1 }
-            guard less(smallest, parent) else { return }
-            heap.swapAt(smallest, parent)
-            parent = smallest
-        }
     }
 }
