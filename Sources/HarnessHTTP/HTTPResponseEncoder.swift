@@ -67,7 +67,7 @@ package enum HTTPResponseEncoder {
     }
 
     /// Appends the decimal digits of `value` (no allocation).
-    static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
+    package static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
         guard value > 0 else {
             if value == 0 { out.append(UInt8(ascii: "0")) } else { out.append(contentsOf: String(value).utf8) }
             return

@@ -21,14 +21,7 @@ final class BenchHandler: RequestHandler {
         var body: [UInt8] = []
         body.reserveCapacity(32)
         body.append(contentsOf: sentPrefix)
-        var divisor: UInt64 = 1
-        while divisor <= timetoken / 10 { divisor *= 10 }
-        var rest = timetoken
-        while divisor > 0 {
-            body.append(UInt8(ascii: "0") + UInt8(rest / divisor))
-            rest %= divisor
-            divisor /= 10
-        }
+        HTTPResponseEncoder.appendDecimal(Int(truncatingIfNeeded: timetoken), to: &body)
         body.append(contentsOf: sentSuffix)
         return body
     }
