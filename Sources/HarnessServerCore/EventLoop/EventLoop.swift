@@ -371,8 +371,8 @@ final class EventLoop: @unchecked Sendable {
                 }
             case .watchdog(let id, let generation):
                 // A closed connection has left the table; an upgraded one's id is the WebSocket's.
-                if isLiveWatchdog(id: id, generation: generation) {
-                    (handlers[id] as? Connection)?.watchTimerFired(generation: generation)
+                if let connection = handlers[id] as? Connection, connection.ownsWatchdog(generation: generation) {
+                    connection.watchTimerFired(generation: generation)
                 } else {
                     cancelledTimers.count.subtract(1, ordering: .relaxed)
                 }
