@@ -23,11 +23,9 @@ import Testing
             set { metadata[key] = newValue }
         }
 
-        func log(
-            level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String,
-            file: String, function: String, line: UInt
-        ) {
-            lines.all.withLock { $0.append("\(level) \(message) \(metadata?["connection.id"].map { "\($0)" } ?? "-")") }
+        func log(event: LogEvent) {
+            let connection = event.metadata?["connection.id"].map { "\($0)" } ?? "-"
+            lines.all.withLock { $0.append("\(event.level) \(event.message) \(connection)") }
         }
     }
 
