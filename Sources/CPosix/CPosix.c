@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "CPosix.h"
 #include <unistd.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <string.h>
 #include <stdlib.h>
@@ -22,6 +23,10 @@ int cposix_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t data) {
 }
 int cposix_epoll_wait(int epfd, struct epoll_event *events, int maxevents, int timeout) {
     return epoll_wait(epfd, events, maxevents, timeout);
+}
+int cposix_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
+int cposix_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
 }
 int cposix_eventfd(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
 uint64_t cposix_epoll_event_data(const struct epoll_event *event) { return event->data.u64; }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CPosix
 import Foundation
 import Glibc
 
@@ -87,14 +88,18 @@ package enum HarnessProcess {
 
         /// Starts `pubnub-harness serve ARGUMENTS`.
         package init(_ arguments: [String]) throws {
+            // Close-on-exec, so that no other process started meanwhile holds this pipe open.
             var fds: [Int32] = [0, 0]
-            guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) }
+            guard cposix_pipe_cloexec(&fds) == 0 else { throw POSIXError(.EMFILE) }
             var actions = posix_spawn_file_actions_t()
             posix_spawn_file_actions_init(&actions)
             defer { posix_spawn_file_actions_destroy(&actions) }
             posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
             posix_spawn_file_actions_adddup2(&actions, fds[1], 2)
-            posix_spawn_file_actions_addclose(&actions, fds[0])
+            // The child keeps only stdin, stdout and stderr. Other tests' pipes (Foundation's `Pipe`
+            // is not close-on-exec) would otherwise stay open in this server for its whole life, and a
+            // test reading such a pipe to its end would wait for this server to exit.
+            cposix_spawn_close_from(&actions, 3)
             let argv = ([HarnessProcess.binary, "serve"] + arguments).map { strdup($0) } + [nil]
             defer { argv.forEach { free($0) } }
             let environment = HarnessProcess.childEnvironment.map { strdup("\($0.key)=\($0.value)") } + [nil]

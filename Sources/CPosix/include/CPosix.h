@@ -15,6 +15,7 @@
 #include <sys/types.h>
 #include <stddef.h>
 #include <pthread.h>
+#include <spawn.h>
 
 /// accept4 with the given flags (SOCK_NONBLOCK | SOCK_CLOEXEC).
 int cposix_accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags);
@@ -26,6 +27,12 @@ uint64_t cposix_epoll_event_data(const struct epoll_event *event);
 uint32_t cposix_epoll_event_events(const struct epoll_event *event);
 /// Raises RLIMIT_NOFILE's soft limit to its hard limit; returns the new soft limit.
 long cposix_raise_fd_limit(void);
+
+/// pipe2 with O_CLOEXEC: neither end is inherited by a program started later.
+int cposix_pipe_cloexec(int fds[2]);
+/// Adds "close every descriptor from `lowest` up" to a posix_spawn's file actions (glibc's
+/// posix_spawn_file_actions_addclosefrom_np, which Glibc's Swift module does not export).
+int cposix_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
 
 /// Ignores SIGPIPE for the whole process (writes to a closed peer return EPIPE instead).
 void cposix_ignore_sigpipe(void);

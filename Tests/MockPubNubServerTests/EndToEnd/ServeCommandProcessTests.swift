@@ -53,6 +53,41 @@ import Testing
         #expect(await server.stop(signal: SIGTERM) == 0)
     }
 
+    /// A `serve` started by a test holds none of the test process's descriptors besides its
+    /// standard ones: a pipe another test reads to its end (a Python script's output) must not stay
+    /// open in a server that outlives it.
+    @Test func aServeProcessInheritsNoOtherDescriptorOfTheTests() async throws {
+        try #require(HarnessProcess.exists, "build the executable first: \(HarnessProcess.binary)")
+        var other: [Int32] = [0, 0]
+        try #require(pipe(&other) == 0)  // inheritable, as Foundation's `Pipe` makes them
+        defer { close(other[0]); close(other[1]) }
+        let (server, _) = try await Self.serve(["--port", "0", "--quiet"])
+        let pipeName = Self.target(of: "/proc/self/fd/\(other[1])")
+        #expect(pipeName?.hasPrefix("pipe:") == true)
+        let held = Self.descriptorTargets(of: server.pid)
+        #expect(!held.isEmpty)
+        #expect(!held.contains { $0 == pipeName }, "\(held)")
+        #expect(await server.stop(signal: SIGTERM) == 0)
+    }
+
+    /// What each open descriptor of `pid` points to (`pipe:[…]`, `socket:[…]`, a path).
+    static func descriptorTargets(of pid: pid_t) -> [String] {
+        guard let directory = opendir("/proc/\(pid)/fd") else { return [] }
+        defer { closedir(directory) }
+        var targets: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name.first?.isNumber == true, let target = target(of: "/proc/\(pid)/fd/\(name)") { targets.append(target) }
+        }
+        return targets
+    }
+
+    static func target(of link: String) -> String? {
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let count = buffer.withUnsafeMutableBytes { readlink(link, $0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count) }
+        return count > 0 ? String(decoding: buffer[..<count], as: UTF8.self) : nil
+    }
+
     @Test func negativeTimeoutsAreRefused() async throws {
         try #require(HarnessProcess.exists, "build the executable first: \(HarnessProcess.binary)")
         let server = try HarnessProcess.Server(["--port", "0", "--idle-timeout=-1"])
