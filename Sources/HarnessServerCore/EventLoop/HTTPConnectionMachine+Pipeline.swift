@@ -47,11 +47,10 @@ extension HTTPConnectionMachine {
     /// answers a framing error once everything before it was answered.
     mutating func pump(into actions: inout [HTTPConnectionAction]) {
         while phase == .open {
-            if var inFlight = current {
-                guard !inFlight.executing, let action = inFlight.pendingAction else { break }
-                inFlight.pendingAction = nil
-                inFlight.executing = true
-                current = inFlight
+            if current != nil {
+                // In place: the answer is moved out, the request in flight is not copied.
+                guard !current!.executing, let action = current!.pendingAction.take() else { break }
+                current!.executing = true
                 execute(action, into: &actions)
                 continue
             }
@@ -111,9 +110,9 @@ extension HTTPConnectionMachine {
     }
 
     /// Performs one answer; completion continues with `flushed` (through `afterFlush`) or a timer.
-    private mutating func execute(_ action: ResponseAction, into actions: inout [HTTPConnectionAction]) {
+    private mutating func execute(_ action: consuming ResponseAction, into actions: inout [HTTPConnectionAction]) {
         guard phase == .open, let inFlight = current else { return }
-        switch action {
+        switch consume action {
         case .respond(let response):
             afterFlush = inFlight.keepAlive ? .nextRequest : .close(.fin)
             write(.writeResponse(response, keepAlive: inFlight.keepAlive, headRequest: inFlight.isHead, http10: inFlight.http10), into: &actions)
