@@ -5,21 +5,27 @@
 # /proc/PID/stat over each wrk run). CPU time per request moves much less with the machine's load
 # than requests/s does, so it compares two builds on a busy machine (docs/performance.md).
 #
-#   scripts/bench-publish-cpu.sh BEFORE AFTER [--rounds 8] [--duration 5s] [--event-loops N]
+#   scripts/bench-publish-cpu.sh BEFORE AFTER [--rounds 8] [--duration 5s] [--event-loops N] [--core]
+#
+# --core: BEFORE and AFTER are two `harness-bench` builds, started as `serve-core` (the transport
+# core with its minimal publish handler, as scripts/bench-server.sh runs it; --event-loops N is
+# its --loops N): the core's CPU per request alone.
 set -euo pipefail
 
-[[ $# -ge 2 ]] || { sed -n '3,9p' "$0"; exit 2; }
+[[ $# -ge 2 ]] || { sed -n '3,13p' "$0"; exit 2; }
 BEFORE=$1
 AFTER=$2
 shift 2
 ROUNDS=8
 DURATION=5s
 LOOPS=()
+CORE=no
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --rounds) ROUNDS="$2"; shift 2 ;;
         --duration) DURATION="$2"; shift 2 ;;
-        --event-loops) LOOPS=(--event-loops "$2"); shift 2 ;;
+        --event-loops) LOOPS=("$2"); shift 2 ;;
+        --core) CORE=yes; shift ;;
         *) echo "bench-publish-cpu: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -33,12 +39,20 @@ command -v wrk >/dev/null || { echo "bench-publish-cpu: needs wrk (apt-get insta
 source "$(dirname "${BASH_SOURCE[0]}")/lib/ports.sh"
 PIDS=()
 trap 'for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done' EXIT
+# Starts server binary $1 on port $2 in the background.
+start_server() {
+    if [[ "$CORE" == yes ]]; then
+        "$1" serve-core ${LOOPS[@]+--loops "${LOOPS[@]}"} --port "$2" >/dev/null 2>&1 &
+    else
+        "$1" serve --quiet ${LOOPS[@]+--event-loops "${LOOPS[@]}"} --port "$2" >/dev/null 2>&1 &
+    fi
+}
 PORT_BEFORE=$(free_port)
-"$BEFORE" serve --quiet "${LOOPS[@]}" --port "$PORT_BEFORE" >/dev/null 2>&1 &
+start_server "$BEFORE" "$PORT_BEFORE"
 PID_BEFORE=$!
 PIDS+=("$PID_BEFORE")
 PORT_AFTER=$(free_port)
-"$AFTER" serve --quiet "${LOOPS[@]}" --port "$PORT_AFTER" >/dev/null 2>&1 &
+start_server "$AFTER" "$PORT_AFTER"
 PID_AFTER=$!
 PIDS+=("$PID_AFTER")
 wait_port "$PORT_BEFORE"

@@ -51,6 +51,14 @@ package enum HTTPResponseEncoder {
     /// The end of the head: `Content-Length`, `Connection` and the blank line.
     package static func appendFraming(bodyCount: Int, keepAlive: Bool, to out: inout [UInt8]) {
         appendLiteral("Content-Length: ", to: &out)
+        appendFramingValues(bodyCount: bodyCount, keepAlive: keepAlive, to: &out)
+    }
+
+    /// The length of `Content-Length: `, with which `appendFraming` starts.
+    package static let framingLabelCount = 16
+
+    /// The end of the head after `Content-Length: `: the length, `Connection` and the blank line.
+    package static func appendFramingValues(bodyCount: Int, keepAlive: Bool, to out: inout [UInt8]) {
         appendDecimal(bodyCount, to: &out)
         appendLiteral(keepAlive ? "\r\nConnection: keep-alive\r\n\r\n" : "\r\nConnection: close\r\n\r\n", to: &out)
     }
@@ -66,19 +74,24 @@ package enum HTTPResponseEncoder {
         text.withUTF8Buffer { out.append(contentsOf: $0) }
     }
 
-    /// Appends the decimal digits of `value` (no allocation).
+    /// Appends the decimal digits of `value` (no allocation): written backwards into a small
+    /// buffer on the stack, then appended in one copy (one capacity check, not one per digit).
     package static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
-        guard value > 0 else {
-            if value == 0 { out.append(UInt8(ascii: "0")) } else { out.append(contentsOf: String(value).utf8) }
+        guard value >= 0 else {
+            out.append(contentsOf: String(value).utf8)
             return
         }
-        var divisor = 1
-        while divisor <= value / 10 { divisor *= 10 }
-        var rest = value
-        while divisor > 0 {
-            out.append(UInt8(ascii: "0") + UInt8(rest / divisor))
-            rest %= divisor
-            divisor /= 10
+        // Int.max has 19 digits.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var index = digits.count
+            var rest = UInt(bitPattern: value)
+            repeat {
+                index -= 1
+                let (quotient, remainder) = rest.quotientAndRemainder(dividingBy: 10)
+                digits.initializeElement(at: index, to: UInt8(truncatingIfNeeded: remainder) &+ UInt8(ascii: "0"))
+                rest = quotient
+            } while rest > 0
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[index...]))
         }
     }
 }

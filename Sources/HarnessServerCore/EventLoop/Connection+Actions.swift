@@ -5,8 +5,7 @@ import CPosix
 extension Connection {
     /// Tells the machine `input` and performs what it decides.
     func feed(_ input: HTTPConnectionInput) {
-        if actions.capacity == 0 { actions = loop.borrowActionStorage() }
-        machine.handle(input, into: &actions)
+        agenda.handle(input, loop: loop)
         performActions()
     }
 
@@ -17,18 +16,11 @@ extension Connection {
         performing = true
         defer { performing = false }
         var index = 0
-        while index < actions.count {
-            // Moved out, not copied: the slot keeps a case without payload until the list is emptied.
-            var action = HTTPConnectionAction.flush
-            swap(&action, &actions[index])
+        // Moved out, not copied; actions appended meanwhile (a nested input) come in turn.
+        while let action = agenda.nextAction(at: index, loop: loop) {
             index += 1
             perform(action)
         }
-        // Storage goes back to the loop, not kept: the actions carry whole requests, and a parked
-        // connection (thousands of long-polls) must not hold room for them.
-        loop.recycleActionStorage(&actions)
-        // A request still waiting for its answer (parked) holds no parser state.
-        machine.releaseParserWhileWaiting()
         updateInterest()
     }
 
@@ -89,10 +81,17 @@ extension Connection {
             arrivalTime: arrival, sequenceOnConnection: sequence)
     }
 
-    /// The responder of request `token`: it brings the answer back to this loop.
+    /// The responder of request `token`: it brings the answer back to this loop. The previous
+    /// request's, when it was answered and nothing else holds it (a handler may keep a responder
+    /// past its answer: then it gets a new one), else a new one.
     @discardableResult
     private func makeResponder(token: UInt64) -> Responder {
-        let made = Responder(connection: ConnectionTarget(connection: self, loop: loop, token: token))
+        let made: Responder
+        if case var (_, previous)? = responder.take(), isKnownUniquelyReferenced(&previous), previous.rearm(token: token) {
+            made = previous
+        } else {
+            made = Responder(connection: ConnectionTarget(connection: self, loop: loop), token: token)
+        }
         responder = (token, made)
         // In flight: neither slow nor idle (a parked long-poll has its own timeout).
         watchPhase = .none
@@ -113,8 +112,7 @@ extension Connection {
 
     /// Receives the handler's answer (on the loop thread) for the request numbered `token`.
     func deliver(_ action: ResponseAction, token: UInt64) {
-        if actions.capacity == 0 { actions = loop.borrowActionStorage() }
-        machine.delivered(action, token: token, into: &actions)
+        agenda.delivered(action, token: token, loop: loop)
         performActions()
     }
 

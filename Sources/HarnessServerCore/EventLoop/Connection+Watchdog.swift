@@ -20,15 +20,15 @@ extension Connection {
     /// Decides what to watch once the pipeline is empty (no request in flight).
     func watchAfterPump() {
         // Through the storage: the machine is not copied out of the connection to ask.
-        if machine.parserStorage?.hasBufferedBytes ?? false {
+        if agenda.machine.parserStorage?.hasBufferedBytes ?? false {
             guard watchPhase != .request, core.requestTimeoutNanos > 0 else { return }
             // The request started with the read that brought its first byte (`nextArrival`, wall clock).
             let now = loop.batchTime
-            let elapsed = machine.nextArrival.map { max(0, cposix_wall_seconds() - $0) } ?? 0
+            let elapsed = agenda.machine.nextArrival.map { max(0, cposix_wall_seconds() - $0) } ?? 0
             let elapsedNanos = UInt64(min(elapsed, 86_400) * 1e9)
             let deadline = now &+ core.requestTimeoutNanos
             setWatch(.request, deadline: deadline > elapsedNanos ? deadline - elapsedNanos : now)
-        } else if machine.sequence > 0 {
+        } else if agenda.machine.sequence > 0 {
             // Between requests. (Before the first one, the deadline from the accept stays.)
             guard watchPhase != .idle else { return }
             guard core.idleTimeoutNanos > 0 else {

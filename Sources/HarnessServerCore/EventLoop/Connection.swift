@@ -7,12 +7,11 @@ import CPosix
 final class Connection: LoopHandler {
     /// The socket below this connection (handed to the `WebSocketConnection` on an upgrade).
     let channel: SocketChannel
-    /// Every decision about requests and answers.
-    var machine: HTTPConnectionMachine
+    /// The machine and the actions it decided, not yet performed (one property: see `HTTPConnectionAgenda`).
+    var agenda: HTTPConnectionAgenda
     /// The responder of the request in flight, and its token.
     var responder: (token: UInt64, responder: Responder)?
-    /// Actions waiting to be performed; `performing` makes nested inputs queue behind the current one.
-    var actions: [HTTPConnectionAction] = []
+    /// True while the agenda's actions are being performed: nested inputs queue behind the current one.
     var performing = false
     var timers: [TimerHandle] = []
     /// True while the handler is being called for this connection's current request.
@@ -30,13 +29,13 @@ final class Connection: LoopHandler {
 
     init(loop: EventLoop, core: ServerCore, fd: Int32, stream: any StreamIO, localPort: Int, isTLS: Bool) {
         channel = SocketChannel(loop: loop, core: core, fd: fd, stream: stream, localPort: localPort, isTLS: isTLS)
-        machine = HTTPConnectionMachine(
-            limits: core.limits, maxQueuedRequests: core.maxQueuedRequests, upgradesPossible: core.upgradeRouter != nil)
+        agenda = HTTPConnectionAgenda(machine: HTTPConnectionMachine(
+            limits: core.limits, maxQueuedRequests: core.maxQueuedRequests, upgradesPossible: core.upgradeRouter != nil))
     }
 
     var loop: EventLoop { channel.loop }
     var core: ServerCore { channel.core }
-    var state: HTTPConnectionMachine.Phase { machine.phase }
+    var state: HTTPConnectionMachine.Phase { agenda.machine.phase }
     var connectionID: UInt64 { channel.connectionID }
     var peer: String { channel.peer }
     var localPort: Int { channel.localPort }
@@ -45,7 +44,7 @@ final class Connection: LoopHandler {
     /// Registers with the loop and starts the handshake; closes the socket if registration fails.
     func start() {
         guard channel.register(handler: self) else {
-            machine.handle(.closed, into: &actions)
+            agenda.handleDiscardingActions(.closed)
             return
         }
         if core.requestTimeoutNanos > 0 {
@@ -99,18 +98,18 @@ final class Connection: LoopHandler {
     var outputPending: Bool { channel.outputPending }
 
     func updateInterest() {
-        switch state {
+        let interest = agenda.interest
+        switch interest.phase {
         case .closed: return
         case .handshaking: channel.updateInterest(reading: !handshakeWantsWrite, writing: handshakeWantsWrite)
-        case .open, .draining: channel.updateInterest(reading: machine.readingAllowed)
+        case .open, .draining: channel.updateInterest(reading: interest.reading)
         }
     }
 
     /// Reads what is available (bounded per event for fairness) and hands it to the machine.
     func readAvailable(peerHungUp: Bool) {
-        let outcome = channel.readRounds(peerHungUp: peerHungUp, canRead: { machine.readingAllowed }) { bytes in
-            if actions.capacity == 0 { actions = loop.borrowActionStorage() }
-            machine.received(bytes, now: cposix_wall_seconds(), into: &actions)
+        let outcome = channel.readRounds(peerHungUp: peerHungUp, canRead: { agenda.machine.readingAllowed }) { bytes in
+            agenda.received(bytes, now: cposix_wall_seconds(), loop: loop)
             performActions()
         }
         switch outcome {
@@ -127,10 +126,9 @@ final class Connection: LoopHandler {
         for timer in timers { timer.cancel() }
         timers.removeAll()
         disarmWatchTimer()
-        let abandoned = machine.current.flatMap { current in responder.flatMap { $0.token == current.token ? $0.responder : nil } }
+        let abandoned = agenda.machine.current.flatMap { current in responder.flatMap { $0.token == current.token ? $0.responder : nil } }
         responder = nil
-        machine.handle(.closed, into: &actions)
-        actions.removeAll()
+        agenda.handleDiscardingActions(.closed)
         channel.release(reset: reset)
         abandoned?.cancel()
     }

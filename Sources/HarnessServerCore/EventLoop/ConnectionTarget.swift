@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: MIT
 
-/// The transport's end of a `Responder`: request number `token` on `connection`, whose answer is
-/// executed on the connection's event loop.
+/// The transport's end of a `Responder`: a connection, whose answers are executed on its event
+/// loop. (The request's number is the responder's: one responder serves request after request.)
 // @unchecked Sendable: `connection` is used only on `loop`'s thread: `deliver` checks `inLoop`
 // first and otherwise hands it to the loop, as `LoopBound` does (without an object per request).
 struct ConnectionTarget: @unchecked Sendable {
     let connection: Connection
     let loop: EventLoop
-    let token: UInt64
 
     /// The connection, on its loop (debug builds trap elsewhere).
     var onLoop: Connection {
@@ -18,7 +17,7 @@ struct ConnectionTarget: @unchecked Sendable {
     /// Delivers one answer: written now when the handler answers while being called for this
     /// very request, after the current work when answered on the loop for another request (a
     /// publish, a timer), through the loop's task queue from any other thread.
-    func deliver(_ action: ResponseAction) {
+    func deliver(_ action: ResponseAction, token: UInt64) {
         if !loop.inLoop {
             loop.execute { [self] in onLoop.deliver(action, token: token) }
         } else if connection.dispatching {
@@ -46,7 +45,7 @@ struct LoopShares {
     /// A handful of loops: a linear search beats hashing.
     private var shares: [Share] = []
 
-    mutating func add(_ action: ResponseAction, for target: ConnectionTarget) {
+    mutating func add(_ action: ResponseAction, for target: ConnectionTarget, token: UInt64) {
         let index: Int
         if let found = shares.firstIndex(where: { $0.loop === target.loop }) {
             index = found
@@ -54,7 +53,7 @@ struct LoopShares {
             shares.append(Share(loop: target.loop))
             index = shares.count - 1
         }
-        shares[index].answers.append((target.connection, target.token, action))
+        shares[index].answers.append((target.connection, token, action))
     }
 
     /// Hands every other loop its share in one task (one wake-up each), then queues the calling

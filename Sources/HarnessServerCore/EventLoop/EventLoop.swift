@@ -25,6 +25,9 @@ final class EventLoop: @unchecked Sendable {
     private let pending = Mutex<(tasks: [@Sendable () -> Void], released: Bool)>(([], false))
     private let threadIdentity = Atomic<UInt>(0)
     private var timers = TimerHeap()
+    /// The earliest deadline in `timers` (`UInt64.max` when empty), kept beside the heap: a turn
+    /// with no timer due checks one number, not the heap.
+    private var nextTimerDue = UInt64.max
     /// Work queued by the loop's own thread to run after the current event batch (no lock).
     private var deferred: [() -> Void] = []
     /// The head this loop encoded last (see `encode`).
@@ -153,7 +156,9 @@ final class EventLoop: @unchecked Sendable {
     /// connection holds none, and the next connection to perform borrows it.
     func recycleActionStorage(_ actions: inout [HTTPConnectionAction]) {
         assertInLoop("recycleActionStorage")
-        actions.removeAll(keepingCapacity: true)
+        // One by one: performed slots hold a case without payload, and this is cheaper than the
+        // generic `removeAll(keepingCapacity:)` for the few actions of a request.
+        while actions.popLast() != nil {}
         if spareActions.capacity == 0 && actions.capacity <= 64 {
             swap(&spareActions, &actions)
         } else {
@@ -187,8 +192,14 @@ final class EventLoop: @unchecked Sendable {
     func schedule(afterNanos nanoseconds: UInt64, _ work: @escaping () -> Void) -> TimerHandle {
         assertInLoop("schedule")
         let handle = TimerHandle(counter: cancelledTimers)
-        timers.insert(deadline: cposix_monotonic_nanos() &+ nanoseconds, work: .closure(handle, work))
+        insertTimer(deadline: cposix_monotonic_nanos() &+ nanoseconds, work: .closure(handle, work))
         return handle
+    }
+
+    /// Puts `work` into the timer heap (loop thread only).
+    private func insertTimer(deadline: UInt64, work: TimerWork) {
+        timers.insert(deadline: deadline, work: work)
+        if deadline < nextTimerDue { nextTimerDue = deadline }
     }
 
     /// Arms the watchdog of the connection registered as `id` (loop thread only): when due, the
@@ -196,7 +207,7 @@ final class EventLoop: @unchecked Sendable {
     /// and calls `watchdogLeftStale()`.
     func scheduleWatchdog(afterNanos nanoseconds: UInt64, id: UInt64, generation: UInt32) {
         assertInLoop("scheduleWatchdog")
-        timers.insert(deadline: cposix_monotonic_nanos() &+ nanoseconds, work: .watchdog(id: id, generation: generation))
+        insertTimer(deadline: cposix_monotonic_nanos() &+ nanoseconds, work: .watchdog(id: id, generation: generation))
     }
 
     /// Counts a watchdog entry its connection moved past (disarmed, closed, upgraded) as cancelled,
@@ -219,7 +230,7 @@ final class EventLoop: @unchecked Sendable {
         if inLoop { return schedule(afterNanos: nanoseconds, work) }
         let handle = TimerHandle(counter: cancelledTimers)
         let deadline = cposix_monotonic_nanos() &+ nanoseconds
-        execute { [self] in timers.insert(deadline: deadline, work: .closure(handle, work)) }
+        execute { [self] in insertTimer(deadline: deadline, work: .closure(handle, work)) }
         return handle
     }
 
@@ -300,6 +311,7 @@ final class EventLoop: @unchecked Sendable {
         for handler in Array(handlers.values) { handler.closeForShutdown() }
         handlers.removeAll()
         timers.removeAll()
+        nextTimerDue = .max
         drainWake()
         // A later thread may get the same pthread_t: this loop must not look like its owner.
         threadIdentity.store(0, ordering: .relaxed)
@@ -312,6 +324,7 @@ final class EventLoop: @unchecked Sendable {
         for handler in Array(handlers.values) { handler.closeForShutdown() }
         handlers.removeAll()
         timers.removeAll()
+        nextTimerDue = .max
         deferred.removeAll()
         releaseDescriptors()
     }
@@ -323,7 +336,8 @@ final class EventLoop: @unchecked Sendable {
 
     private func waitTimeout() -> Int32 {
         if !deferred.isEmpty { return 0 }
-        guard let deadline = timers.nextDeadline else { return Int32(Self.maximumSleepMillis) }
+        let deadline = nextTimerDue
+        guard deadline != .max else { return Int32(Self.maximumSleepMillis) }
         let now = cposix_monotonic_nanos()
         guard deadline > now else { return 0 }
         return Int32(min((deadline - now + 999_999) / 1_000_000, Self.maximumSleepMillis))
@@ -360,7 +374,10 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func runTimers(now: UInt64 = cposix_monotonic_nanos()) {
-        guard !timers.isEmpty else { return }
+        guard now >= nextTimerDue else {
+            purgeCancelledTimers()
+            return
+        }
         while let entry = timers.popDue(now: now) {
             switch entry.work {
             case .closure(let handle, let work):
@@ -378,12 +395,19 @@ final class EventLoop: @unchecked Sendable {
                 }
             }
         }
-        // Long timeouts cancelled early (answered long-polls) would otherwise pile up until due.
+        nextTimerDue = timers.nextDeadline ?? .max
+        purgeCancelledTimers()
+    }
+
+    /// Drops cancelled timers and stale watchdogs once they are more than half of over 1,024
+    /// entries: long timeouts cancelled early (answered long-polls) would otherwise pile up until due.
+    private func purgeCancelledTimers() {
+        // More than half of over 1,024 means more than 512: the counter alone decides most turns.
         let cancelled = cancelledTimers.count.load(ordering: .relaxed)
-        if timers.count > 1024 && cancelled * 2 > timers.count {
-            let removed = timers.removeCancelled { id, generation in !isLiveWatchdog(id: id, generation: generation) }
-            cancelledTimers.count.subtract(removed, ordering: .relaxed)
-        }
+        guard cancelled > 512, timers.count > 1024, cancelled * 2 > timers.count else { return }
+        let removed = timers.removeCancelled { id, generation in !isLiveWatchdog(id: id, generation: generation) }
+        cancelledTimers.count.subtract(removed, ordering: .relaxed)
+        nextTimerDue = timers.nextDeadline ?? .max
     }
 }
 

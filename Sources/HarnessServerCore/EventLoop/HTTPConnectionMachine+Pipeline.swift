@@ -8,7 +8,8 @@ extension HTTPConnectionMachine {
     mutating func parseRequests(into actions: inout [HTTPConnectionAction]) {
         // A request with nothing before it is handed out as `pump` would hand it out, without
         // passing through the queue (no list allocated for a request answered in turn).
-        var first: (parsed: HTTPRequestParser.Parsed, arrival: Double)?
+        var first: HTTPRequestParser.Parsed?
+        var firstArrival = 0.0
         while parseError == nil && !upgradeHold {
             do {
                 guard let parsed = try withParser({ (parser) throws(HTTPParseError) in try parser.next() }) else { break }
@@ -18,16 +19,18 @@ extension HTTPConnectionMachine {
                 // Bytes behind an upgrade request may be frames: they wait until it is routed.
                 if upgradesPossible && parsed.request.asksForWebSocket { upgradeHold = true }
                 if first == nil && current == nil && queue.isEmpty && phase == .open {
-                    first = (parsed, arrival)
+                    first = consume parsed
+                    firstArrival = arrival
                 } else {
-                    queue.append((parsed, arrival))
+                    queue.append((consume parsed, arrival))
                 }
             } catch {
                 parseError = error
                 actions.append(.reportParseError(error))
             }
         }
-        if let first { dispatch(first.parsed, arrival: first.arrival, into: &actions) }
+        // Moved, not copied: a copy would retain (and later release) every part of the request.
+        if let parsed = first.take() { dispatch(parsed, arrival: firstArrival, into: &actions) }
         sendContinueIfExpected(into: &actions)
     }
 
@@ -44,11 +47,10 @@ extension HTTPConnectionMachine {
     /// answers a framing error once everything before it was answered.
     mutating func pump(into actions: inout [HTTPConnectionAction]) {
         while phase == .open {
-            if var inFlight = current {
-                guard !inFlight.executing, let action = inFlight.pendingAction else { break }
-                inFlight.pendingAction = nil
-                inFlight.executing = true
-                current = inFlight
+            if current != nil {
+                // In place: the answer is moved out, the request in flight is not copied.
+                guard !current!.executing, let action = current!.pendingAction.take() else { break }
+                current!.executing = true
                 execute(action, into: &actions)
                 continue
             }
@@ -67,14 +69,13 @@ extension HTTPConnectionMachine {
             }
             break
         }
+        // A request waiting for its answer (a parked long-poll) holds no parser state: the owner
+        // drops the parser if the answer has not come once the request is dispatched
+        // (`releaseParserWhileWaiting`). The receive buffer is not released here: a request
+        // answered at once (a publish) would free it and the next request allocate it again.
         if current == nil && phase == .open {
             actions.append(.pipelineIdle)
             sendContinueIfExpected(into: &actions)
-        } else if phase == .open && queue.isEmpty {
-            // Waiting for an answer (a parked long-poll) with nothing else received: hold no input
-            // buffer (the owner drops the whole parser if the answer has not come once the
-            // request is dispatched: `releaseParserWhileWaiting`).
-            parserStorage?.withUnsafeMutablePointerToHeader { $0.pointee.releaseIdleBuffer() }
         }
         if readPaused && phase == .open && parseError == nil && queuedCount < maxQueuedRequests {
             readPaused = false
@@ -82,18 +83,20 @@ extension HTTPConnectionMachine {
         }
     }
 
-    private mutating func dispatch(_ parsed: HTTPRequestParser.Parsed, arrival: Double, into actions: inout [HTTPConnectionAction]) {
+    private mutating func dispatch(_ parsed: consuming HTTPRequestParser.Parsed, arrival: Double, into actions: inout [HTTPConnectionAction]) {
         nextToken += 1
         let token = nextToken
         current = InFlight(
             token: token, keepAlive: parsed.keepAlive, isHead: parsed.request.method == "HEAD",
             http10: parsed.request.version == "HTTP/1.0", pendingAction: nil, executing: false)
+        // Moved out of the parsed value, not copied.
+        let request = (consume parsed).request
         // Parsing stops right behind an upgrade request, so the one that set the hold is the last queued.
-        if upgradeHold && parsed.request.asksForWebSocket {
-            actions.append(.routeUpgrade(parsed.request, token: token, arrival: arrival, sequence: sequence))
+        if upgradeHold && request.asksForWebSocket {
+            actions.append(.routeUpgrade(request, token: token, arrival: arrival, sequence: sequence))
             return
         }
-        actions.append(.dispatch(parsed.request, token: token, arrival: arrival, sequence: sequence))
+        actions.append(.dispatch(request, token: token, arrival: arrival, sequence: sequence))
         sequence += 1
     }
 
@@ -107,9 +110,9 @@ extension HTTPConnectionMachine {
     }
 
     /// Performs one answer; completion continues with `flushed` (through `afterFlush`) or a timer.
-    private mutating func execute(_ action: ResponseAction, into actions: inout [HTTPConnectionAction]) {
+    private mutating func execute(_ action: consuming ResponseAction, into actions: inout [HTTPConnectionAction]) {
         guard phase == .open, let inFlight = current else { return }
-        switch action {
+        switch consume action {
         case .respond(let response):
             afterFlush = inFlight.keepAlive ? .nextRequest : .close(.fin)
             write(.writeResponse(response, keepAlive: inFlight.keepAlive, headRequest: inFlight.isHead, http10: inFlight.http10), into: &actions)

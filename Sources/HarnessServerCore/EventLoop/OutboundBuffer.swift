@@ -53,6 +53,13 @@ struct OutboundBuffer {
         return result
     }
 
+    /// `writeOut`, and whether nothing is left to write afterwards (one call: an owner that keeps
+    /// this in a class reads the buffer once per write).
+    mutating func writeOutReportingEmpty(_ write: (UnsafeBufferPointer<UnsafeRawBufferPointer>) -> IOResult) -> (result: IOResult, isEmpty: Bool) {
+        let result = writeOut(write)
+        return (result, first.isEmpty)
+    }
+
     /// Drops the first `count` unwritten bytes; pieces written completely are released.
     private mutating func consume(_ count: Int) {
         var left = count

@@ -30,10 +30,21 @@ struct ResponseHeadCache {
         if hasHead && self.keepAlive == keepAlive && self.http10 == http10 && self.response.isSameValue(as: response) {
             return EncodedResponse(head: head, body: body)
         }
-        // Unique now unless a connection still queues it: then this allocates, as a new head would.
+        let sameStart = hasStart && startHTTP10 == http10 && startResponse.hasSameHead(as: response)
+        if sameStart && hasHead {
+            // The last head is `start` and its framing: keep up to `Content-Length: `, write the
+            // rest. (Unique now unless a connection still queues it: then this copies, as a new
+            // head would allocate.)
+            head.removeLast(head.count - start.count - HTTPResponseEncoder.framingLabelCount)
+            HTTPResponseEncoder.appendFramingValues(bodyCount: response.body.count, keepAlive: keepAlive, to: &head)
+            self.response = response
+            self.keepAlive = keepAlive
+            self.http10 = http10
+            return EncodedResponse(head: head, body: body)
+        }
         head.removeAll(keepingCapacity: true)
         if head.capacity < 192 { head.reserveCapacity(192) }
-        if !(hasStart && startHTTP10 == http10 && startResponse.hasSameHead(as: response)) {
+        if !sameStart {
             // Its own array: sharing the head's storage would make the next append copy the head.
             start.removeAll(keepingCapacity: true)
             HTTPResponseEncoder.appendStatusAndFields(of: response, http10: http10, to: &start)

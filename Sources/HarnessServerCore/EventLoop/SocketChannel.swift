@@ -45,6 +45,10 @@ final class SocketChannel {
     let peer: String
     private(set) var registration: UInt64 = 0
     private var output = OutboundBuffer()
+    /// Whether `output` holds bytes, kept beside it (set by `enqueue`, cleared by a `flush` that
+    /// drains it and by `release`): the interest and the flush ask a plain flag, not the buffer,
+    /// whose accesses stay dynamically checked for exclusivity (its write calls the stream).
+    private var hasOutput = false
     let fd: Int32
     private var interest: UInt32 = 0
     private let port: UInt16
@@ -91,7 +95,7 @@ final class SocketChannel {
         guard !isReleased else { return }
         var wanted = cposix_EPOLLRDHUP
         if reading || writeWantsRead { wanted |= cposix_EPOLLIN }
-        if writing || !output.isEmpty || readWantsWrite { wanted |= cposix_EPOLLOUT }
+        if writing || hasOutput || readWantsWrite { wanted |= cposix_EPOLLOUT }
         if wanted != interest {
             interest = wanted
             loop.modify(fd: fd, id: registration, events: wanted)
@@ -102,10 +106,10 @@ final class SocketChannel {
     var localPort: Int { Int(port) }
 
     /// Whether bytes wait to be written.
-    var outputPending: Bool { !output.isEmpty }
+    var outputPending: Bool { hasOutput }
 
     /// Whether `events` (or a write waiting for input) call for a `flush` first.
-    var wantsFlush: Bool { !output.isEmpty || writeWantsRead }
+    var wantsFlush: Bool { hasOutput || writeWantsRead }
 
     /// The number of bytes queued and not yet written.
     var pendingCount: Int { output.pendingCount }
@@ -118,7 +122,9 @@ final class SocketChannel {
 
     /// Queues `bytes` (shared, not copied, unless two pieces already wait).
     func enqueue(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
         output.append(bytes)
+        hasOutput = true
     }
 
     /// Queues a response as its head and its body; the body array is shared with every other
@@ -126,14 +132,17 @@ final class SocketChannel {
     func enqueue(head: [UInt8], body: [UInt8]) {
         output.append(head)
         output.append(body)
+        if !head.isEmpty || !body.isEmpty { hasOutput = true }
     }
 
     /// Writes queued bytes until none are left or the socket is full; the storage of written
     /// bytes is released, so a drained channel holds no buffer.
     func flush() -> FlushOutcome {
         writeWantsRead = false
-        while !output.isEmpty && !isReleased {
-            switch output.writeOut({ stream.write(gathering: $0) }) {
+        while hasOutput && !isReleased {
+            let (result, drained) = output.writeOutReportingEmpty { stream.write(gathering: $0) }
+            hasOutput = !drained
+            switch result {
             case .bytes:
                 continue
             case .wantWrite:
@@ -191,6 +200,7 @@ final class SocketChannel {
         guard !isReleased else { return }
         isReleased = true
         output.removeAll()
+        hasOutput = false
         if reset { _ = cposix_set_linger_reset(fd) }
         loop.deregister(fd: fd, id: registration)
         Glibc.close(fd)

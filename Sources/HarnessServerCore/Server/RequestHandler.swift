@@ -66,6 +66,8 @@ public final class Responder: Sendable {
         var moreCancelHandlers: [@Sendable () -> Void] = []
         /// The relaying responder in front of this one, cancelled with it.
         var relay: Responder?
+        /// The request's number on its connection (a connection target's; see `rearm(token:)`).
+        var token: UInt64 = 0
     }
 
     /// Where a sent action goes.
@@ -75,16 +77,18 @@ public final class Responder: Sendable {
         case relay(Responder, any ResponseObserver)
     }
 
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     private let target: Target
 
     /// Creates a responder that hands the action to `deliver` (exactly once).
     public init(_ deliver: @escaping @Sendable (ResponseAction) -> Void) {
+        state = Mutex(State())
         target = .closure(deliver)
     }
 
     /// The responder of request `token` on `connection` (the transport's own).
-    init(connection: ConnectionTarget) {
+    init(connection: ConnectionTarget, token: UInt64) {
+        state = Mutex(State(token: token))
         target = .connection(connection)
     }
 
@@ -94,6 +98,7 @@ public final class Responder: Sendable {
     /// (answered or cancelled, as every request on a connection does), `outer` and this responder
     /// keep each other alive.
     package init(relayingTo outer: Responder, observer: some ResponseObserver) {
+        state = Mutex(State())
         target = .relay(outer, observer)
         let cancelledAlready = outer.state.withLock { state -> Bool in
             if state.done { return true }
@@ -109,12 +114,12 @@ public final class Responder: Sendable {
     /// Sends `action` if nothing was sent and the request was not cancelled; returns whether it was sent.
     @discardableResult
     public func send(_ action: ResponseAction) -> Bool {
-        guard claim() else { return false }
+        guard let token = claim() else { return false }
         switch target {
         case .closure(let deliver):
             deliver(action)
         case .connection(let connection):
-            connection.deliver(action)
+            connection.deliver(action, token: token)
         case .relay(let outer, let observer):
             observer.responded(action)
             outer.send(action)
@@ -135,26 +140,42 @@ public final class Responder: Sendable {
 
     /// `send(_:)` for one member of a batch: connection targets are collected per loop.
     private func route(_ action: ResponseAction, into shares: inout LoopShares) {
-        guard claim() else { return }
+        guard let token = claim() else { return }
         switch target {
         case .closure(let deliver):
             deliver(action)
         case .connection(let connection):
-            shares.add(action, for: connection)
+            shares.add(action, for: connection, token: token)
         case .relay(let outer, let observer):
             observer.responded(action)
             outer.route(action, into: &shares)
         }
     }
 
-    /// Marks the request answered; false when it already was, or was cancelled.
-    private func claim() -> Bool {
-        state.withLock { state -> Bool in
-            if state.done { return false }
+    /// Marks the request answered and returns its token; nil when it already was, or was cancelled.
+    private func claim() -> UInt64? {
+        state.withLock { state -> UInt64? in
+            if state.done { return nil }
             state.done = true
             state.firstCancelHandler = nil
-            state.moreCancelHandlers = []
+            if !state.moreCancelHandlers.isEmpty { state.moreCancelHandlers = [] }
             state.relay = nil
+            return state.token
+        }
+    }
+
+    /// Makes an answered responder of the transport's own the responder of request `token` on
+    /// the same connection, so that a connection answering request after request allocates no
+    /// responder per request. Only for a responder nothing but the connection holds any more
+    /// (`isKnownUniquelyReferenced`, on the connection's loop): no handler can still send through
+    /// it. Only for a responder made by `init(connection:token:)`. False (and nothing changed)
+    /// unless it was answered, not cancelled.
+    func rearm(token: UInt64) -> Bool {
+        guard !wasCancelled else { return false }
+        return state.withLock { state -> Bool in
+            guard state.done else { return false }
+            state.done = false
+            state.token = token
             return true
         }
     }

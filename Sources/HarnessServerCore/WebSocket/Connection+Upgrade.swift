@@ -29,9 +29,8 @@ extension Connection {
         watchPhase = .none
         responder = nil
         // A request is dispatched only once the previous answer is written: no output is pending.
-        let leftover = machine.takeBufferedBytes()
-        machine.handle(.upgradeAccepted, into: &actions)
-        actions.removeAll()
+        let leftover = agenda.machine.takeBufferedBytes()
+        agenda.handleDiscardingActions(.upgradeAccepted)
         return leftover
     }
 }

@@ -100,7 +100,7 @@ import Testing
         harness.step()
         #expect(harness.received() == Self.wire("now") + Self.wire("now"))
         // Parked: the connection keeps no room for actions; the loop has it for the next one.
-        #expect(harness.connection.actions.capacity == 0)
+        #expect(harness.connection.agenda.actions.capacity == 0)
         let loop = harness.connection.loop
         var lent = loop.borrowActionStorage()
         let storage = lent.withUnsafeBufferPointer { $0.baseAddress }
@@ -113,7 +113,7 @@ import Testing
         responder.send(Self.answer("later"))
         harness.step()
         #expect(harness.received() == Self.wire("later"))
-        #expect(harness.connection.actions.capacity == 0)
+        #expect(harness.connection.agenda.actions.capacity == 0)
     }
 
     @Test func aWriteThatWantsInputIsRetriedWhenReadable() throws {
