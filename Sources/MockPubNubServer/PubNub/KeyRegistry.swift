@@ -4,7 +4,9 @@
 /// requests of one key (the usual case) skip hashing it. Every change forgets that entry.
 struct KeyRegistry {
     private var table: [String: KeyEntry] = [:]
-    private var last: (key: String, entry: KeyEntry)?
+    /// The key found last and its entry (two fields: compared and read in place, no tuple copied).
+    private var lastKey: String?
+    private var lastEntry: KeyEntry?
 
     /// The keys that have an entry.
     var keys: Dictionary<String, KeyEntry>.Keys { table.keys }
@@ -13,16 +15,17 @@ struct KeyRegistry {
     subscript(key: String) -> KeyEntry? {
         get { table[key] }
         set {
-            last = nil
+            forgetLast()
             table[key] = newValue
         }
     }
 
     /// The entry of `key`, if it has one, through the remembered entry.
     mutating func find(_ key: String) -> KeyEntry? {
-        if let last, last.key == key { return last.entry }
+        if lastKey == key, let lastEntry { return lastEntry }
         guard let found = table[key] else { return nil }
-        last = (key, found)
+        lastKey = key
+        lastEntry = found
         return found
     }
 
@@ -31,14 +34,20 @@ struct KeyRegistry {
         if let found = find(key) { return found }
         let created = KeyEntry(keyspace: Keyspace())
         table[key] = created
-        last = (key, created)
+        lastKey = key
+        lastEntry = created
         return created
     }
 
     /// Replaces every entry by what `transform` makes of it (`nil` drops it).
     mutating func replaceAll(_ transform: (KeyEntry) -> KeyEntry?) {
-        last = nil
+        forgetLast()
         table = table.compactMapValues(transform)
+    }
+
+    private mutating func forgetLast() {
+        lastKey = nil
+        lastEntry = nil
     }
 
     /// Every entry's state.
