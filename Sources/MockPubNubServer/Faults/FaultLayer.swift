@@ -143,9 +143,10 @@ package final class FaultLayer: RequestHandler {
             routeUUID = route.uuid
         }
         let uuid = routeUUID ?? request.queryItems?["uuid"]
-        // Stored as a value; rendered only when the journal is read. The lock stamps the
-        // sequence, the key and the decision.
-        let bounded = JournalRecord.bounded(request)
+        // Stored as a value; rendered only when the journal is read. The body is bounded before
+        // the lock (a copy only for large uploads); the record is made under it, with the
+        // sequence, the key and the decision, and moved into the ring.
+        let body = JournalRecord.bounded(request.body)
         let (decision, ring, position, evicted) = state.withLock {
             state -> (FaultDecision, JournalRing, JournalPosition, JournalRecord?) in
             let key = Self.attribute(routeKey, uuid: uuid, in: &state)
@@ -155,12 +156,12 @@ package final class FaultLayer: RequestHandler {
                 // Mutated in place through the dictionary, so the counters are not copied per request.
                 decision = state.planners[planKey]?.decide(route, method: request.method) ?? .passThrough
             }
-            let record = JournalRecord(
-                sequence: state.nextSequence, subscribeKey: key, fired: decision.firedRule, request: bounded,
-                context: context)
-            state.nextSequence += 1
             let ring = state.ring(key, capacity: journalCapacity, owner: self)
-            let (position, evicted) = ring.append(record)
+            // Made as the argument, so that it is moved into the ring, not copied.
+            let (position, evicted) = ring.append(JournalRecord(
+                sequence: state.nextSequence, subscribeKey: key, fired: decision.firedRule, request: request,
+                body: body, context: context))
+            state.nextSequence += 1
             return (decision, ring, position, evicted)
         }
         // The record a full ring dropped is freed here, outside the lock.

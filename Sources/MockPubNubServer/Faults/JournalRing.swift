@@ -20,7 +20,17 @@ struct JournalRecord: Sendable {
     /// How the server answered; `nil` while it has not (a parked long-poll).
     var answer: JournalAnswer?
 
+    /// The record of `request`, its body cut to `maxJournaledBodyBytes`.
     init(sequence: UInt64, subscribeKey: String, fired: FiredRule?, request: HTTPRequest, context: RequestContext) {
+        self.init(sequence: sequence, subscribeKey: subscribeKey, fired: fired, request: request,
+                  body: Self.bounded(request.body), context: context)
+    }
+
+    /// The record of `request` with `body` (already bounded) in place of its body.
+    init(
+        sequence: UInt64, subscribeKey: String, fired: FiredRule?, request: HTTPRequest, body: [UInt8],
+        context: RequestContext
+    ) {
         self.sequence = sequence
         self.subscribeKey = subscribeKey
         self.fired = fired
@@ -28,7 +38,7 @@ struct JournalRecord: Sendable {
         target = request.target
         version = request.version
         headers = request.headers
-        body = request.body
+        self.body = body
         self.context = context
     }
 
@@ -86,14 +96,14 @@ final class JournalRing: @unchecked Sendable {
 
     /// Appends `record`; returns where it is and the oldest record when the ring was full, so
     /// that the caller can free that one after releasing its lock.
-    func append(_ record: JournalRecord) -> (position: JournalPosition, evicted: JournalRecord?) {
+    func append(_ record: consuming JournalRecord) -> (position: JournalPosition, evicted: JournalRecord?) {
         let position = JournalPosition(index: appended, sequence: record.sequence)
         appended += 1
         if storage.count < capacity {
-            storage.append(record)
+            storage.append(consume record)
             return (position, nil)
         }
-        var evicted = record
+        var evicted = consume record
         swap(&evicted, &storage[start])
         start = (start + 1) % capacity
         dropped += 1

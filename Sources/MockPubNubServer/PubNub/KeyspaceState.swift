@@ -20,7 +20,7 @@ enum WaiterIndexKey: Hashable {
 /// Side effects gathered under the keyspace lock and carried out after it is released.
 struct Outbox {
     /// Channels that received messages (wake their waiters before unlocking).
-    var touched: [String] = []
+    var touched = TouchedChannels()
     var sends: [(Responder, HTTPResponse)] = []
     var cancels: [any ScheduledWork] = []
     var presenceTimers: [(uuid: String, generation: UInt64, seconds: Int)] = []
@@ -33,9 +33,25 @@ struct ServiceEnvironment: Sendable {
     var subscribeKey: String
     /// The key's Access Manager keyset; `nil` for an open demo key.
     var keyset: Keyset?
-    var configuration: PubNubServiceConfiguration
+    /// The service's configuration, shared: an environment made per request copies one
+    /// reference, not the configuration's fields.
+    let sharedConfiguration: SharedConfiguration
     var timetokens: TimetokenClock
     var clock: ServiceClock
+
+    /// The service's configuration (read in place).
+    var configuration: PubNubServiceConfiguration {
+        _read { yield sharedConfiguration.value }
+    }
+}
+
+/// A service's configuration behind one reference (it never changes after the service starts).
+final class SharedConfiguration: Sendable {
+    let value: PubNubServiceConfiguration
+
+    init(_ value: PubNubServiceConfiguration) {
+        self.value = value
+    }
 }
 
 /// All state of one subscribe key, guarded by its keyspace's mutex.
@@ -70,14 +86,15 @@ struct KeyspaceState {
     var files = FileStorage()
 
     /// Stores `message` (rendering its envelope unless the caller did) and marks its channel for wake-up.
-    mutating func append(_ message: StoredMessage, env: ServiceEnvironment, outbox: inout Outbox) {
-        var message = message
+    mutating func append(_ message: consuming StoredMessage, env: ServiceEnvironment, outbox: inout Outbox) {
         if !message.isRendered {
             message.renderEnvelope(
                 subscribeKey: env.subscribeKey, region: env.configuration.region, shard: env.configuration.shard)
         }
-        logs[message.channel, default: ChannelLog()].append(message, limit: env.configuration.historyLimitPerChannel)
-        if message.live { outbox.touched.append(message.channel) }
+        let channel = message.channel
+        let live = message.live
+        logs[channel, default: ChannelLog()].append(consume message, limit: env.configuration.historyLimitPerChannel)
+        if live { outbox.touched.append(channel) }
     }
 
     /// The (channel, `b`) sources a subscription reads, direct channels first, each channel once.
@@ -172,7 +189,7 @@ struct KeyspaceState {
             outbox.touched.removeAll()
             return
         }
-        let groups = waiters.subscriptions(reading: Set(outbox.touched)) { groupsByChannel[$0] }
+        let groups = waiters.subscriptions(reading: outbox.touched.set) { groupsByChannel[$0] }
         outbox.touched.removeAll()
         guard !groups.isEmpty else { return }
         // The response is shared (its body bytes are copied on write only), so a publish to N

@@ -51,6 +51,15 @@ enum ParameterValidation {
         return nil
     }
 
+    /// `problem(in:)` for a publish or signal whose query parameters were read already.
+    static func problem(in route: PubNubRoute, publish parameters: PublishParameters) -> Problem? {
+        if let key = route.subscribeKey, key.isEmpty { return .emptySubscribeKey }
+        // `NumericNames.publish`, in its order.
+        if let value = parameters.ttl, !isNonNegativeInteger(value) { return .notAnInteger(name: "ttl", value: value) }
+        if let value = parameters.seqn, !isNonNegativeInteger(value) { return .notAnInteger(name: "seqn", value: value) }
+        return nil
+    }
+
     enum Problem: Hashable {
         case emptySubscribeKey
         case notAnInteger(name: String, value: String)

@@ -10,22 +10,12 @@ extension PubNubRoute {
     /// route the general path builds for the same request.
     static func classifyPublish(_ request: HTTPRequest) -> PubNubRoute? {
         var path = request.rawPath
-        guard let parts = path.withUTF8({ PublishPath($0) }) else { return nil }
-        let method = request.method
-        let isRead = method == "GET" || method == "HEAD"
-        let hasMessage = parts.message != nil
-        guard (isRead && hasMessage) || (method == "POST" && !hasMessage), let query = request.queryItems else {
-            return nil
-        }
-        return PubNubRoute(
-            endpoint: parts.isSignal ? .signal : .publish, subscribeKey: parts.subscribeKey,
-            publishKey: parts.publishKey, channels: [parts.channel], channelGroups: splitList(query["channel-group"]),
-            uuid: query["uuid"], message: parts.message, query: query)
+        return path.withUTF8 { PublishPath.route($0, request: request) }
     }
 }
 
-/// The decoded parts of a `/publish/…` or `/signal/…` path.
-private struct PublishPath {
+/// The parsing of a `/publish/…` or `/signal/…` path.
+enum PublishPath {
     /// Whether `bytes` are exactly the bytes of `word`.
     private static func spells(_ bytes: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
         guard bytes.count == word.utf8CodeUnitCount else { return false }
@@ -34,15 +24,23 @@ private struct PublishPath {
         return true
     }
 
-    var isSignal: Bool
-    var publishKey: String
-    var subscribeKey: String
-    var channel: String
-    var message: String?
+    /// `HTTPRequest.decode(piece, plusAsSpace: false)`: the same string. A piece of up to 15
+    /// bytes without `%` becomes a small string directly, which is validated only when it is not
+    /// ASCII (`String(unsafeUninitializedCapacity:)`), not by the general UTF-8 decoding.
+    static func text(_ piece: UnsafeBufferPointer<UInt8>) -> String? {
+        guard piece.count <= 15, let base = piece.baseAddress, !piece.contains(UInt8(ascii: "%")) else {
+            return HTTPRequest.decode(piece, plusAsSpace: false)
+        }
+        return String(unsafeUninitializedCapacity: piece.count) { buffer in
+            buffer.baseAddress!.initialize(from: base, count: piece.count)
+            return piece.count
+        }
+    }
 
-    /// The parts of `path` (raw bytes): `/publish/` or `/signal/` (spelled as such), then five
-    /// or six segments that all decode; `nil` otherwise.
-    init?(_ path: UnsafeBufferPointer<UInt8>) {
+    /// The route of `request`, whose raw path is `path`: `/publish/` or `/signal/` (spelled as
+    /// such), then five or six segments that all decode, a method the form accepts and a query
+    /// that decodes; `nil` otherwise. The decoded pieces go straight into the route.
+    static func route(_ path: UnsafeBufferPointer<UInt8>, request: HTTPRequest) -> PubNubRoute? {
         guard path.first == UInt8(ascii: "/") else { return nil }
         // Where the segments start: after each of the six or seven slashes.
         var starts: (Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0)
@@ -67,9 +65,10 @@ private struct PublishPath {
             UnsafeBufferPointer(rebasing: path[start..<end])
         }
         let first = segment(starts.0, ends.0)
-        if Self.spells(first, "publish") {
+        let isSignal: Bool
+        if spells(first, "publish") {
             isSignal = false
-        } else if Self.spells(first, "signal") {
+        } else if spells(first, "signal") {
             isSignal = true
         } else {
             return nil
@@ -79,18 +78,25 @@ private struct PublishPath {
             !unused.contains(UInt8(ascii: "%")) || HTTPRequest.decode(unused, plusAsSpace: false) != nil
         }
         guard decodes(segment(starts.3, ends.3)), decodes(segment(starts.5, ends.5)) else { return nil }
-        guard let publishKey = HTTPRequest.decode(segment(starts.1, ends.1), plusAsSpace: false),
-            let subscribeKey = HTTPRequest.decode(segment(starts.2, ends.2), plusAsSpace: false),
-            let channel = HTTPRequest.decode(segment(starts.4, ends.4), plusAsSpace: false)
+        guard let publishKey = text(segment(starts.1, ends.1)), let subscribeKey = text(segment(starts.2, ends.2)),
+            let channel = text(segment(starts.4, ends.4))
         else { return nil }
-        self.publishKey = publishKey
-        self.subscribeKey = subscribeKey
-        self.channel = channel
+        let message: String?
         if count == 7 {
-            guard let message = HTTPRequest.decode(segment(starts.6, ends.6), plusAsSpace: false) else { return nil }
-            self.message = message
+            guard let decoded = text(segment(starts.6, ends.6)) else { return nil }
+            message = decoded
         } else {
             message = nil
         }
+        let method = request.method
+        let isRead = method == "GET" || method == "HEAD"
+        let hasMessage = message != nil
+        guard (isRead && hasMessage) || (method == "POST" && !hasMessage), let query = request.queryItems else {
+            return nil
+        }
+        return PubNubRoute(
+            endpoint: isSignal ? .signal : .publish, subscribeKey: subscribeKey, publishKey: publishKey,
+            channels: [channel], channelGroups: PubNubRoute.splitList(query["channel-group"]), uuid: query["uuid"],
+            message: message, query: query)
     }
 }

@@ -2,14 +2,16 @@
 
 extension PubNubService {
     /// Publish (GET/POST), fire and signal (spec §4). A POST body may be gzip- or zlib-compressed
-    /// (`Content-Encoding: gzip`, as ObjC and Python send it).
-    func publish(_ route: PubNubRoute, request: HTTPRequest) -> HTTPResponse {
+    /// (`Content-Encoding: gzip`, as ObjC and Python send it). `known` is the key's entry if it
+    /// already had one (`knownEntry`); otherwise it is created here. `parameters` are the
+    /// route's query parameters (`PublishParameters(route.query)`).
+    func publish(_ route: PubNubRoute, request: HTTPRequest, known: KeyEntry?, parameters: PublishParameters) -> HTTPResponse {
         let subscribeKey = route.subscribeKey ?? ""
         let channel = route.channels.first ?? ""
         let isSignal = route.endpoint == .signal
         guard ChannelNames.isValid(channel) else { return PubNubErrors.reservedCharacter() }
-        guard case .success(let override) = Self.timetoken(route, "ptto") else { return PubNubErrors.couldNotParse() }
-        let entry = entry(subscribeKey)
+        guard case .success(let override) = Self.timetoken(parameters.ptto, parameter: "ptto") else { return PubNubErrors.couldNotParse() }
+        let entry = known ?? entry(subscribeKey)
         if let keyset = entry.keyset, keyset.publishKey != route.publishKey {
             return PubNubErrors.publishRefusal("Invalid Key", timetoken: timetokens.next())
         }
@@ -30,29 +32,31 @@ extension PubNubService {
         }
         guard PubNubJSON.isValid(text) else { return PubNubErrors.publishRefusal("Invalid JSON", timetoken: timetokens.next()) }
         var meta: String?
-        if let metaText = route.query["meta"], !metaText.isEmpty {
+        if let metaText = parameters.meta, !metaText.isEmpty {
             guard PubNubJSON.isValid(metaText) else {
                 return PubNubErrors.publishRefusal("Invalid JSON", timetoken: timetokens.next())
             }
             meta = metaText
         }
-        guard case .success(let customMessageType) = CustomMessageType.parameter(route) else {
+        guard case .success(let customMessageType) = CustomMessageType.parameter(parameters.customMessageType) else {
             return PubNubErrors.publishRefusal(CustomMessageType.refusalText, timetoken: timetokens.next())
         }
-        let notStored = route.query["store"] == "0"
-        let fired = notStored && Self.flag(route, "norep")
+        let notStored = parameters.store == "0"
+        let fired = notStored && Self.flag(parameters.norep)
         // Clamped so no client value can overflow the expiry arithmetic (ten years at most).
-        let ttlHours = min(max(route.query["ttl"].flatMap { Int($0) } ?? 0, 0), 24 * 365 * 10)
+        let ttlHours = min(max(parameters.ttl.flatMap { Int($0) } ?? 0, 0), 24 * 365 * 10)
         var notices: [PushNotice] = []
         // Rendered before the lock: the envelope's parts do not hold the timetoken, so the lock
         // covers the timetoken, the append and the wake-up only.
         var message = StoredMessage(
             timetoken: 0, channel: channel, kind: isSignal ? .signal : .message, payload: text,
-            meta: meta, publisher: route.uuid, sequence: route.query["seqn"].flatMap { Int($0) },
-            customMessageType: customMessageType, originTimetoken: route.query["ptto"],
+            meta: meta, publisher: route.uuid, sequence: parameters.seqn.flatMap { Int($0) },
+            customMessageType: customMessageType, originTimetoken: parameters.ptto,
             inHistory: !isSignal && !notStored, live: !fired || configuration.deliverFiredMessages,
             expiresAt: nil)
         message.renderEnvelope(subscribeKey: subscribeKey, region: configuration.region, shard: configuration.shard)
+        // Taken out under the lock, so the message moves into the channel's log without a copy.
+        var pending: StoredMessage? = consume message
         enum Outcome { case denied(HTTPResponse), stored(UInt64) }
         let outcome = withState(entry, subscribeKey: subscribeKey) { state, outbox, env -> Outcome in
             if env.keyset != nil,
@@ -60,9 +64,10 @@ extension PubNubService {
                 return .denied(denied)
             }
             let timetoken = env.timetokens.next()
+            var message = pending.take()!
             message.timetoken = timetoken
             if ttlHours > 0 { message.expiresAt = env.clock.unixSeconds + Int64(ttlHours) * 3600 }
-            state.append(message, env: env, outbox: &outbox)
+            state.append(consume message, env: env, outbox: &outbox)
             if !isSignal {
                 notices = pushNotices(message: text, channel: channel, timetoken: timetoken, publisher: route.uuid,
                                       state: state, env: env)
@@ -78,7 +83,7 @@ extension PubNubService {
             // keeps the service's own timetoken for ordering and carries `ptto` as its `o.t`.
             // A publish admitted by a v3 token is acknowledged with the quoted charset (the one
             // recording of it, May 2025); other publishes unquoted (September 2025).
-            let byToken = route.accessDecided && route.query["signature"] == nil
+            let byToken = route.accessDecided && parameters.signature == nil
             response = .pubNub(200, bytes: PubNubBodies.publishedBytes(override ?? timetoken), byToken ? .quoted : .unquoted)
         }
         if !notices.isEmpty, let observer = pushObserver.withLock({ $0 }) { observer(notices) }

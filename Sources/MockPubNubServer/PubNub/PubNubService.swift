@@ -7,12 +7,14 @@ import Synchronization
 /// publish, presence event or the idle timer answers from whichever thread causes it.
 public final class PubNubService: RequestHandler {
     let configuration: PubNubServiceConfiguration
+    /// `configuration` behind one reference, for the environments made per request.
+    private let sharedConfiguration: SharedConfiguration
     let scheduler: any Scheduler
     let clock: ServiceClock
     let timetokens: TimetokenClock
     /// Every subscribe key in use: its state and, for Access Manager keys, its keyset. One lock
     /// and one lookup per request find both.
-    private let registry: Mutex<[String: KeyEntry]>
+    private let registry: Mutex<KeyRegistry>
     /// Told of the push notices each publish raises (the fault layer journals them).
     let pushObserver = Mutex<(@Sendable ([PushNotice]) -> Void)?>(nil)
 
@@ -20,17 +22,20 @@ public final class PubNubService: RequestHandler {
     package init(configuration: PubNubServiceConfiguration = PubNubServiceConfiguration(),
                 scheduler: any Scheduler, clock: ServiceClock = .system) {
         self.configuration = configuration
+        sharedConfiguration = SharedConfiguration(configuration)
         self.scheduler = scheduler
         self.clock = clock
         self.timetokens = TimetokenClock(clock: clock)
-        var table: [String: KeyEntry] = [:]
+        var table = KeyRegistry()
         for keyset in configuration.keysets { table[keyset.subscribeKey] = KeyEntry(keyspace: Keyspace(), keyset: keyset) }
         self.registry = Mutex(table)
     }
 
     /// Turns Access Manager on for `keyset` (replacing a keyset with the same subscribe key).
     public func register(_ keyset: Keyset) {
-        registry.withLock { $0[keyset.subscribeKey, default: KeyEntry(keyspace: Keyspace())].keyset = keyset }
+        registry.withLock { table in
+            table[keyset.subscribeKey] = KeyEntry(keyspace: table[keyset.subscribeKey]?.keyspace ?? Keyspace(), keyset: keyset)
+        }
     }
 
     /// The Access Manager keyset of `subscribeKey`, if one is registered.
@@ -55,24 +60,43 @@ public final class PubNubService: RequestHandler {
         case .failure(.notFound):
             responder.send(.respond(PubNubErrors.notFound(path: request.rawPath)))
         case .success(var route):
-            if let problem = ParameterValidation.problem(in: route) {
+            // A publish's query is read once, here, for the check and the publish.
+            let publishing = route.endpoint == .publish || route.endpoint == .signal ? PublishParameters(route.query) : nil
+            let problem = if let publishing {
+                ParameterValidation.problem(in: route, publish: publishing)
+            } else {
+                ParameterValidation.problem(in: route)
+            }
+            if let problem {
                 responder.send(.respond(ParameterValidation.response(problem, endpoint: route.endpoint) { timetokens.next() }))
-            } else if let refusal = accessGate(&route, request: request) {
+                return
+            }
+            // Looked up once: the gate reads the key's keyset, a publish its state.
+            let known = Self.passesGate(route.endpoint) ? nil : route.subscribeKey.flatMap { knownEntry($0) }
+            if let refusal = accessGate(&route, request: request, known: known) {
                 responder.send(.respond(refusal))
             } else if route.endpoint == .subscribe {
                 subscribe(route, responder: responder)
             } else {
-                responder.send(.respond(respond(to: route, request: request, context: context)))
+                responder.send(.respond(respond(
+                    to: route, request: request, context: context, known: known, publishing: publishing)))
             }
         }
     }
 
     /// The answer of every endpoint except subscribe.
-    private func respond(to route: PubNubRoute, request: HTTPRequest, context: RequestContext) -> HTTPResponse {
+    ///
+    /// `known` is the entry of the route's key if it existed when the request was let through;
+    /// `publishing` a publish's query parameters.
+    private func respond(
+        to route: PubNubRoute, request: HTTPRequest, context: RequestContext, known: KeyEntry?,
+        publishing: PublishParameters?
+    ) -> HTTPResponse {
         switch route.endpoint {
         case .time: return .pubNub(200, PubNubBodies.time(timetokens.next()))
         case .admin: return PubNubErrors.notFound(path: request.rawPath)
-        case .publish, .signal: return publish(route, request: request)
+        case .publish, .signal:
+            return publish(route, request: request, known: known, parameters: publishing ?? PublishParameters(route.query))
         case .subscribe: return PubNubErrors.couldNotParse()
         case .heartbeat: return heartbeat(route)
         case .leave: return leave(route)
@@ -106,8 +130,8 @@ public final class PubNubService: RequestHandler {
     /// Forgets every subscribe key's state (keysets stay registered); parked long-polls answer with an empty `m`.
     public func reset() {
         let old = registry.withLock { table in
-            defer { table = table.compactMapValues { $0.keyset.map { KeyEntry(keyspace: Keyspace(), keyset: $0) } } }
-            return table.values.map(\.keyspace)
+            defer { table.replaceAll { $0.keyset.map { KeyEntry(keyspace: Keyspace(), keyset: $0) } } }
+            return table.keyspaces
         }
         for keyspace in old { drain(keyspace) }
     }
@@ -158,19 +182,20 @@ public final class PubNubService: RequestHandler {
         }
     }
 
+    /// The state and keyset of `subscribeKey` if it has any (no state is created).
+    func knownEntry(_ subscribeKey: String) -> KeyEntry? {
+        registry.withLock { $0.find(subscribeKey) }
+    }
+
     /// The state and keyset of `subscribeKey`, creating its state on first use.
     func entry(_ subscribeKey: String) -> KeyEntry {
-        registry.withLock { table in
-            if let existing = table[subscribeKey] { return existing }
-            let created = KeyEntry(keyspace: Keyspace())
-            table[subscribeKey] = created
-            return created
-        }
+        registry.withLock { $0.findOrCreate(subscribeKey) }
     }
 
     func environment(_ subscribeKey: String, keyset: Keyset?) -> ServiceEnvironment {
         ServiceEnvironment(
-            subscribeKey: subscribeKey, keyset: keyset, configuration: configuration, timetokens: timetokens, clock: clock)
+            subscribeKey: subscribeKey, keyset: keyset, sharedConfiguration: sharedConfiguration, timetokens: timetokens,
+            clock: clock)
     }
 
     /// Runs `body` under the keyspace lock, wakes waiters of touched channels, then (unlocked)
@@ -282,7 +307,12 @@ public final class PubNubService: RequestHandler {
 
     /// Whether a query flag is on (`1` or `true`).
     static func flag(_ route: PubNubRoute, _ name: String) -> Bool {
-        guard let value = route.query[name] else { return false }
+        flag(route.query[name])
+    }
+
+    /// Whether a flag's value is on (`1` or `true`); `nil` (absent) is off.
+    static func flag(_ value: String?) -> Bool {
+        guard let value else { return false }
         return value == "1" || value.lowercased() == "true"
     }
 }

@@ -146,9 +146,9 @@ struct ChannelLog: Sendable {
     /// The retained messages; indices are those of the underlying storage.
     var messages: ArraySlice<StoredMessage> { storage[head...] }
 
-    mutating func append(_ message: StoredMessage, limit: Int) {
+    mutating func append(_ message: consuming StoredMessage, limit: Int) {
         let limit = max(1, limit)
-        storage.append(message)
+        storage.append(consume message)
         if storage.count - head > limit { head = storage.count - limit }
         if head >= max(limit, 64) {
             storage.removeFirst(head)

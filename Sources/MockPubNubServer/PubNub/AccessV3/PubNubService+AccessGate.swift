@@ -2,18 +2,24 @@
 import PubNubToken
 
 extension PubNubService {
+    /// Whether `endpoint` is answered without the gate (Access Manager's own endpoints, time).
+    static func passesGate(_ endpoint: PubNubEndpoint) -> Bool {
+        switch endpoint {
+        case .time, .admin, .grant, .grantToken, .revokeToken, .grantV1, .auditV1: true
+        default: false
+        }
+    }
+
     /// The Access Manager gate in front of every endpoint of a keyset with Access Manager on:
     /// a request signed with the secret key is a server-side request with root rights (a wrong
     /// or stale signature is refused); a v3 token in `auth` is checked against the permission
     /// table (`AccessRequirements`); otherwise the endpoint's own v2 grant checks apply. Sets
     /// `route.accessDecided` when access is settled here; returns the refusal, if any.
-    func accessGate(_ route: inout PubNubRoute, request: HTTPRequest) -> HTTPResponse? {
-        switch route.endpoint {
-        case .time, .admin, .grant, .grantToken, .revokeToken, .grantV1, .auditV1: return nil
-        default: break
-        }
-        guard let subscribeKey = route.subscribeKey, let keyset = keyset(for: subscribeKey) else { return nil }
-        let entry = entry(subscribeKey)
+    ///
+    /// `known` is the entry of the route's subscribe key (`knownEntry`), `nil` when the key has
+    /// none or the endpoint `passesGate`.
+    func accessGate(_ route: inout PubNubRoute, request: HTTPRequest, known: KeyEntry?) -> HTTPResponse? {
+        guard !Self.passesGate(route.endpoint), let entry = known, let keyset = entry.keyset else { return nil }
         let now = accessNow(entry)
         switch RequestAuthentication.check(request, route: route, keyset: keyset, now: now, window: signatureWindow) {
         case .valid:

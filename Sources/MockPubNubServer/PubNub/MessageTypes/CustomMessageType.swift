@@ -25,7 +25,12 @@ enum CustomMessageType {
 
     /// The route's `custom_message_type`: `nil` when absent or empty, a failure when invalid.
     static func parameter(_ route: PubNubRoute) -> Result<String?, CustomMessageTypeError> {
-        guard let value = route.query["custom_message_type"], !value.isEmpty else { return .success(nil) }
+        parameter(route.query["custom_message_type"])
+    }
+
+    /// `parameter(_:)` for the value already read from the query.
+    static func parameter(_ value: String?) -> Result<String?, CustomMessageTypeError> {
+        guard let value, !value.isEmpty else { return .success(nil) }
         return isValid(value) ? .success(value) : .failure(CustomMessageTypeError(value: value))
     }
 }

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: MIT
+import Testing
+@testable import HarnessHTTP
+@testable import MockPubNubServer
+
+/// The values a publish reads once per request: its query parameters, the key's entry, the
+/// channels it touched.
+@Suite struct PublishRequestStateTests {
+    private static let names = ["ptto", "meta", "custom_message_type", "store", "norep", "ttl", "seqn", "signature"]
+
+    private static func parameter(_ parameters: PublishParameters, _ name: String) -> String? {
+        switch name {
+        case "ptto": parameters.ptto
+        case "meta": parameters.meta
+        case "custom_message_type": parameters.customMessageType
+        case "store": parameters.store
+        case "norep": parameters.norep
+        case "ttl": parameters.ttl
+        case "seqn": parameters.seqn
+        case "signature": parameters.signature
+        default: nil
+        }
+    }
+
+    @Test func eachParameterIsTheFirstItemOfItsName() throws {
+        let queries = [
+            "", "uuid=u", "ptto=1&ptto=2&meta=%7B%7D&meta=x", "store=0&norep=true&ttl=5&seqn=7&signature=s",
+            "custom_message_type=text-1&custom_message_type=b", "pttx=1&mets=2&stor=3&norepp=4&tt=5&seq=6&signaturE=7",
+            "PTTO=1&Meta=2&ttl=&seqn", "ttl=1&ttl=2&store=&store=0", "%70tto=9&m%C3%A9ta=1&custom_message_typ=x",
+            "a=1&b=2&c=3&d=4&e=5&f=6&g=7&h=8&ptto=10",
+        ]
+        for text in queries {
+            let query = try #require(HTTPRequest(method: "GET", target: "/p?" + text).queryItems)
+            let parameters = PublishParameters(query)
+            for name in Self.names {
+                #expect(Self.parameter(parameters, name) == query[name], "\(name) in \(text)")
+            }
+        }
+    }
+
+    @Test func theKeyOfANameIsItsBytes() {
+        #expect(PublishParameters.key("ttl") == 0x74_74_6C)
+        #expect(PublishParameters.key("norep") == 0x6E_6F_72_65_70)
+        #expect(PublishParameters.key("") == 0)
+        let keys: [(String, UInt64)] = [
+            ("ttl", PublishParameters.ttlKey), ("ptto", PublishParameters.pttoKey), ("meta", PublishParameters.metaKey),
+            ("seqn", PublishParameters.seqnKey), ("store", PublishParameters.storeKey), ("norep", PublishParameters.norepKey),
+        ]
+        for (name, key) in keys { #expect(PublishParameters.key(name) == key, "\(name)") }
+    }
+
+    @Test func thePublishCheckFindsWhatTheGeneralCheckFinds() throws {
+        for text in ["uuid=u", "ttl=abc", "seqn=-1", "ttl=1.5&seqn=x", "ttl=3&seqn=4", "ttl=&seqn="] {
+            for target in ["/publish/p/s/0/c/0/1?", "/publish/p//0/c/0/1?", "/signal/p/s/0/c/0/1?"] {
+                let route = try PubNubRoute.classify(HTTPRequest(method: "GET", target: target + text)).get()
+                #expect(ParameterValidation.problem(in: route, publish: PublishParameters(route.query))
+                    == ParameterValidation.problem(in: route), "\(target)\(text)")
+            }
+        }
+    }
+
+    @Test func theRegistryForgetsItsLastEntryOnEveryChange() {
+        var registry = KeyRegistry()
+        #expect(registry.find("a") == nil)
+        let created = registry.findOrCreate("a")
+        #expect(registry.find("a")?.keyspace === created.keyspace)
+        #expect(registry.findOrCreate("a").keyspace === created.keyspace)
+        let keyset = Keyset(subscribeKey: "a", publishKey: "p", secretKey: "s")
+        registry["a"] = KeyEntry(keyspace: created.keyspace, keyset: keyset)
+        #expect(registry.find("a")?.keyset?.publishKey == "p")
+        registry.replaceAll { entry in entry.keyset.map { KeyEntry(keyspace: Keyspace(), keyset: $0) } }
+        let replaced = registry.find("a")
+        #expect(replaced != nil && replaced?.keyspace !== created.keyspace)
+        registry["a"] = nil
+        #expect(registry.find("a") == nil)
+        _ = registry.findOrCreate("b")
+        #expect(registry.find("a") == nil)
+        #expect(Set(registry.keys) == ["b"])
+    }
+
+    @Test func touchedChannelsKeepEveryChannelOnce() {
+        var touched = TouchedChannels()
+        #expect(touched.isEmpty && touched.set.isEmpty)
+        touched.append("a")
+        #expect(!touched.isEmpty && touched.set == ["a"])
+        touched.append("b")
+        touched.append("a")
+        #expect(touched.set == ["a", "b"])
+        touched.removeAll()
+        #expect(touched.isEmpty && touched.set.isEmpty)
+    }
+}
+
+/// `PublishPath.text`, the publish path's short segments made strings.
+@Suite struct PublishPathTextTests {
+    @Test func aSegmentBecomesTheStringTheGeneralDecodingGives() {
+        let pieces: [[UInt8]] = [
+            [], Array("bench".utf8), Array("bench-ch".utf8), Array("fifteen-bytes-x".utf8),
+            Array("sixteen-bytes-xx".utf8), Array("pé".utf8), Array("ch€".utf8), Array("a%20b".utf8),
+            [0x61, 0xFF, 0x62], [0xC3], Array("%".utf8), Array("%ZZ".utf8),
+        ]
+        for piece in pieces {
+            piece.withUnsafeBufferPointer { bytes in
+                let fast = PublishPath.text(bytes)
+                let general = HTTPRequest.decode(bytes, plusAsSpace: false)
+                #expect(fast == general, "\(piece)")
+                #expect(fast.map { Array($0.utf8) } == general.map { Array($0.utf8) }, "\(piece)")
+            }
+        }
+    }
+
+    @Test func aRawNonASCIIPathGetsTheGeneralRoute() throws {
+        for target in ["/publish/pé/sü/0/ch€/0/1?uuid=é", "/signal/p/s/0/日本/0/2"] {
+            let request = HTTPRequest(method: "GET", target: target)
+            let fast = try #require(PubNubRoute.classifyPublish(request))
+            #expect(fast == (try PubNubRoute.classifyBySegments(request).get()))
+        }
+    }
+}
