@@ -9,8 +9,7 @@ extension PubNubRoute {
     /// the endpoint refuses, a segment or query that does not decode. What it returns is the
     /// route the general path builds for the same request.
     static func classifyPublish(_ request: HTTPRequest) -> PubNubRoute? {
-        var path = request.rawPath
-        guard let parts = path.withUTF8({ PublishPath($0) }) else { return nil }
+        guard let parts = request.withRawPathBytes({ PublishPath($0) }) else { return nil }
         let method = request.method
         let isRead = method == "GET" || method == "HEAD"
         let hasMessage = parts.message != nil
