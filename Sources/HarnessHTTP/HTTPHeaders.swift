@@ -44,24 +44,27 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         switch storage {
         case .built(let fields): return fields.first(where: { $0.name.caseInsensitiveEquals(name) })?.value
         case .packed(let head):
-            var name = name
-            return name.withUTF8 { wanted in
-                head.withLayout { buffer, layout -> String? in
-                    for index in 0..<layout.count {
-                        let field = PackedRequestHead.field(index, in: buffer, layout)
-                        if PackedRequestHead.caseInsensitiveEquals(UnsafeBufferPointer(rebasing: buffer[field.name]), wanted) {
-                            return String(decoding: UnsafeBufferPointer(rebasing: buffer[field.value]), as: UTF8.self)
-                        }
-                    }
-                    return nil
-                }
+            var value: String?
+            head.forEachValue(named: name) { bytes in
+                value = String(decoding: bytes, as: UTF8.self)
+                return false
             }
+            return value
         }
     }
 
     /// All values of the field named `name` (case-insensitive), in order.
     public func values(for name: String) -> [String] {
-        filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
+        switch storage {
+        case .built(let fields): return fields.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
+        case .packed(let head):
+            var values: [String] = []
+            head.forEachValue(named: name) { bytes in
+                values.append(String(decoding: bytes, as: UTF8.self))
+                return true
+            }
+            return values
+        }
     }
 
     /// The built fields, turning a parsed head's into strings first.

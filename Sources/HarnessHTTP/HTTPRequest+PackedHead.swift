@@ -59,6 +59,21 @@ struct PackedRequestHead: Sendable {
         }
     }
 
+    /// Calls `body` with the value of each field named `name` (ASCII case-insensitive, on the
+    /// bytes), in order, until it returns false.
+    func forEachValue(named name: String, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) {
+        var name = name
+        name.withUTF8 { wanted in
+            withLayout { buffer, layout in
+                for index in 0..<layout.count {
+                    let field = Self.field(index, in: buffer, layout)
+                    guard Self.caseInsensitiveEquals(UnsafeBufferPointer(rebasing: buffer[field.name]), wanted) else { continue }
+                    guard body(UnsafeBufferPointer(rebasing: buffer[field.value])) else { return }
+                }
+            }
+        }
+    }
+
     /// Whether the fields of `self` and `other` are byte for byte the same (names and values, in order).
     func fieldsHaveSameBytes(as other: PackedRequestHead) -> Bool {
         withLayout { mine, myLayout in
@@ -111,10 +126,13 @@ struct PackedRequestHead: Sendable {
 }
 
 extension PackedRequestHead {
-    /// Gathers a head as the parser reads it and packs it once complete; its scratch arrays keep
-    /// their capacity from one request to the next.
+    /// Gathers a head as the parser reads it and packs it once complete. Its scratch space keeps
+    /// its size from one request to the next and is written through pointers (no array appends).
     struct Builder: Sendable {
-        private var data: [UInt8] = []
+        /// Scratch bytes: `scratch[..<used]` is the head so far.
+        private var scratch: [UInt8] = []
+        private var used = 0
+        /// Each field's name and value starts.
         private var table: [UInt32] = []
         private var targetEnd = 0
         private var pathEnd = 0
@@ -123,20 +141,32 @@ extension PackedRequestHead {
 
         /// Starts a head with its request-target's bytes.
         mutating func start(target: UnsafeBufferPointer<UInt8>) {
-            data.removeAll(keepingCapacity: true)
+            used = 0
             table.removeAll(keepingCapacity: true)
-            data.append(contentsOf: target)
+            write(target)
             targetEnd = target.count
-            pathEnd = target.firstIndex(of: UInt8(ascii: "?")) ?? target.count
+            pathEnd = HTTPRequestParser.firstIndex(of: UInt8(ascii: "?"), in: target, from: 0) ?? target.count
         }
 
         /// Adds a header field (its name's and its trimmed value's bytes).
         mutating func add(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
-            if table.isEmpty { table.reserveCapacity(20) }
-            table.append(UInt32(truncatingIfNeeded: data.count))
-            data.append(contentsOf: name)
-            table.append(UInt32(truncatingIfNeeded: data.count))
-            data.append(contentsOf: value)
+            if table.capacity == 0 { table.reserveCapacity(20) }
+            table.append(UInt32(truncatingIfNeeded: used))
+            write(name)
+            table.append(UInt32(truncatingIfNeeded: used))
+            write(value)
+        }
+
+        /// Copies `bytes` to the end of the head so far.
+        private mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+            guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+            let end = used + bytes.count
+            if end > scratch.count { scratch.append(contentsOf: repeatElement(0, count: max(end, 2 * scratch.count, 256) - scratch.count)) }
+            let at = used
+            scratch.withUnsafeMutableBufferPointer { space in
+                (space.baseAddress! + at).update(from: source, count: bytes.count)
+            }
+            used = end
         }
 
         /// The packed head: one array of exactly the data, the table and the trailer.
@@ -144,16 +174,17 @@ extension PackedRequestHead {
         /// Offsets are 32-bit: a head is bounded by the parser's limits, far below 4 GiB.
         mutating func finish() -> PackedRequestHead {
             let count = table.count / 2
-            let dataEnd = data.count
+            let dataEnd = used
             table.append(UInt32(truncatingIfNeeded: targetEnd))
             table.append(UInt32(truncatingIfNeeded: pathEnd))
             table.append(UInt32(truncatingIfNeeded: dataEnd))
             table.append(UInt32(truncatingIfNeeded: count))
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(dataEnd + 4 * table.count)
-            data.withUnsafeBufferPointer { bytes.append(contentsOf: $0) }
-            table.withUnsafeBytes { bytes.append(contentsOf: $0) }
-            data.removeAll(keepingCapacity: true)
+            table.withUnsafeBufferPointer { words in
+                let raw = UnsafeRawBufferPointer(words)
+                write(UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: raw.count))
+            }
+            let bytes = Array(scratch[..<used])
+            used = 0
             table.removeAll(keepingCapacity: true)
             return PackedRequestHead(bytes: bytes)
         }

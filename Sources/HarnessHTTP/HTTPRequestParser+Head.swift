@@ -19,9 +19,7 @@ extension HTTPRequestParser {
         }
         while scan < buffer.count {
             // The next line feed, or the end of what arrived; the limits apply to the line so far.
-            let found = buffer.withUnsafeBufferPointer { bytes in
-                UnsafeBufferPointer(rebasing: bytes[scan...]).firstIndex(of: 0x0A).map { $0 + scan }
-            }
+            let found = buffer.withUnsafeBufferPointer { bytes in Self.firstIndex(of: 0x0A, in: bytes, from: scan) }
             scan = found ?? buffer.count
             if requestLine == nil {
                 if scan - lineStart > limits.maxTargetBytes + 64 { throw .targetTooLong(limit: limits.maxTargetBytes) }
@@ -236,6 +234,27 @@ extension HTTPRequestParser {
             }
             return true
         }
+    }
+
+    /// The index of the first `byte` in `bytes` from `start`, if any; eight bytes at a time.
+    static func firstIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        var index = start
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            let pattern = UInt64(byte) &* 0x0101_0101_0101_0101
+            while index + 8 <= bytes.count {
+                // A zero byte of `word` is a match; the lowest flagged byte is the first one.
+                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) ^ pattern
+                let zeros = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+                if zeros != 0 { return index + zeros.trailingZeroBitCount / 8 }
+                index += 8
+            }
+        }
+        while index < bytes.count {
+            if bytes[index] == byte { return index }
+            index += 1
+        }
+        return nil
     }
 
     static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }

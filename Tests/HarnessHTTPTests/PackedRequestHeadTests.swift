@@ -158,4 +158,20 @@ struct PackedRequestHeadTests {
         #expect(response.hasSameHead(as: HTTPResponse(status: 200, headers: parsed.headers)))
         #expect(!response.hasSameHead(as: HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"])))
     }
+
+    @Test func theEightBytesAtATimeSearchFindsTheFirstMatchAsALoopDoes() {
+        // Every position of the match, with bytes around it that differ from it by one (borrows).
+        for length in 0..<40 {
+            for position in -1..<length {
+                var bytes = (0..<length).map { UInt8(truncatingIfNeeded: 0x0B + ($0 % 3) * 0x7A) }
+                if position >= 0 { bytes[position] = 0x0A }
+                if position >= 0 && position + 1 < length { bytes[position + 1] = 0x0A }
+                for start in [0, 1, 7, 9] where start <= length {
+                    let expected = bytes[start...].firstIndex(of: 0x0A)
+                    let found = bytes.withUnsafeBufferPointer { HTTPRequestParser.firstIndex(of: 0x0A, in: $0, from: start) }
+                    #expect(found == expected, "length \(length), match at \(position), from \(start)")
+                }
+            }
+        }
+    }
 }
