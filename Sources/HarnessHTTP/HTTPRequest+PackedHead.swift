@@ -179,7 +179,8 @@ extension PackedRequestHead {
             table.append(UInt32(truncatingIfNeeded: pathEnd))
             table.append(UInt32(truncatingIfNeeded: dataEnd))
             table.append(UInt32(truncatingIfNeeded: count))
-            table.withUnsafeBufferPointer { words in
+            let words = table  // a second reference: `write` may change `self` while the words are read
+            words.withUnsafeBufferPointer { words in
                 let raw = UnsafeRawBufferPointer(words)
                 write(UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: raw.count))
             }
