@@ -9,47 +9,174 @@ import HarnessPrimitives
 public struct HTTPRequest: Sendable, Hashable {
     /// The method token, e.g. `GET`.
     public var method: String
-    /// The raw request-target exactly as sent, e.g. `/time/0?uuid=a`.
-    public var target: String
-    /// The raw (still percent-encoded) path part of the target.
-    public var rawPath: String
-    /// The raw query string (after `?`, without the `?`), empty when absent.
-    public var rawQuery: String
     /// The HTTP version token, e.g. `HTTP/1.1`.
     public var version: String
     /// The header fields in arrival order.
     public var headers: HTTPHeaders
     /// The body with any chunked transfer-coding removed.
     public var body: [UInt8]
+    /// The target and its path and query: a parsed head's bytes, or strings.
+    var line: TargetStorage
+
+    /// Where the request-target and its parts live.
+    enum TargetStorage: Sendable {
+        /// An origin-form target in a parsed head's buffer (shared with `headers`).
+        case packed(PackedRequestHead)
+        /// Strings, as built by code or for targets not in origin-form.
+        case text(TargetText)
+    }
+
+    /// The request-target and its path and query as strings.
+    final class TargetText: Sendable {
+        let target: String
+        let rawPath: String
+        let rawQuery: String
+
+        init(target: String, rawPath: String, rawQuery: String) {
+            self.target = target
+            self.rawPath = rawPath
+            self.rawQuery = rawQuery
+        }
+    }
+
+    /// The raw request-target exactly as sent, e.g. `/time/0?uuid=a`.
+    public var target: String {
+        get {
+            switch line {
+            case .text(let text): return text.target
+            case .packed: return withTargetBytes { String(decoding: $0, as: UTF8.self) }
+            }
+        }
+        set { line = .text(TargetText(target: newValue, rawPath: rawPath, rawQuery: rawQuery)) }
+    }
+
+    /// The raw (still percent-encoded) path part of the target.
+    public var rawPath: String {
+        get {
+            switch line {
+            case .text(let text): return text.rawPath
+            case .packed: return withRawPathBytes { String(decoding: $0, as: UTF8.self) }
+            }
+        }
+        set { line = .text(TargetText(target: target, rawPath: newValue, rawQuery: rawQuery)) }
+    }
+
+    /// The raw query string (after `?`, without the `?`), empty when absent.
+    public var rawQuery: String {
+        get {
+            switch line {
+            case .text(let text): return text.rawQuery
+            case .packed: return withRawQueryBytes { String(decoding: $0, as: UTF8.self) }
+            }
+        }
+        set { line = .text(TargetText(target: target, rawPath: rawPath, rawQuery: newValue)) }
+    }
 
     public init(
         method: String, target: String, version: String = "HTTP/1.1",
         headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []
     ) {
         self.method = method
-        self.target = target
         self.version = version
         self.headers = headers
         self.body = body
+        let (rawPath, rawQuery) = Self.split(target)
+        line = .text(TargetText(target: target, rawPath: rawPath, rawQuery: rawQuery))
+    }
+
+    /// A parsed request: its target and header fields in `head` (a valid UTF-8 target).
+    init(method: String, version: String, head: PackedRequestHead, body: [UInt8]) {
+        self.method = method
+        self.version = version
+        headers = HTTPHeaders(packed: head)
+        self.body = body
+        let originForm = head.withLayout { buffer, layout in layout.targetEnd > 0 && buffer[0] == UInt8(ascii: "/") }
+        if originForm {
+            line = .packed(head)
+        } else {
+            let target = head.withLayout { buffer, layout in
+                String(decoding: UnsafeBufferPointer(rebasing: buffer[..<layout.targetEnd]), as: UTF8.self)
+            }
+            let (rawPath, rawQuery) = Self.split(target)
+            line = .text(TargetText(target: target, rawPath: rawPath, rawQuery: rawQuery))
+        }
+    }
+
+    /// The raw path and query of `target`.
+    private static func split(_ target: String) -> (rawPath: String, rawQuery: String) {
         // Absolute-form (`http://host:port/path?q`, RFC 9112 §3.2.2) routes like its origin-form.
         if target.utf8.first == UInt8(ascii: "/") {
             // Origin-form, the usual case: split on the bytes.
             var text = target
-            (rawPath, rawQuery) = text.withUTF8 { bytes in
+            return text.withUTF8 { bytes in
                 guard let mark = bytes.firstIndex(of: UInt8(ascii: "?")) else { return (target, "") }
                 return (String(decoding: UnsafeBufferPointer(rebasing: bytes[..<mark]), as: UTF8.self),
                         String(decoding: UnsafeBufferPointer(rebasing: bytes[(mark + 1)...]), as: UTF8.self))
             }
-            return
         }
         let originForm = Self.originForm(of: target)
         if let mark = originForm.utf8.firstIndex(of: UInt8(ascii: "?")) {
-            rawPath = String(originForm[..<mark])
-            rawQuery = String(originForm[originForm.index(after: mark)...])
-        } else {
-            rawPath = String(originForm)
-            rawQuery = ""
+            return (String(originForm[..<mark]), String(originForm[originForm.index(after: mark)...]))
         }
+        return (String(originForm), "")
+    }
+
+    /// Calls `body` with the request-target's UTF-8 bytes.
+    package func withTargetBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        switch line {
+        case .text(let text):
+            var target = text.target
+            return try target.withUTF8(body)
+        case .packed(let head):
+            return try head.withLayout { buffer, layout in try body(UnsafeBufferPointer(rebasing: buffer[..<layout.targetEnd])) }
+        }
+    }
+
+    /// Calls `body` with the raw path's UTF-8 bytes (as `rawPath`, without making it a string).
+    package func withRawPathBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        switch line {
+        case .text(let text):
+            var path = text.rawPath
+            return try path.withUTF8(body)
+        case .packed(let head):
+            return try head.withLayout { buffer, layout in try body(UnsafeBufferPointer(rebasing: buffer[..<layout.pathEnd])) }
+        }
+    }
+
+    /// Calls `body` with the raw query's UTF-8 bytes (as `rawQuery`, without making it a string).
+    package func withRawQueryBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        switch line {
+        case .text(let text):
+            var query = text.rawQuery
+            return try query.withUTF8(body)
+        case .packed(let head):
+            return try head.withLayout { buffer, layout in
+                try body(UnsafeBufferPointer(rebasing: buffer[min(layout.pathEnd + 1, layout.targetEnd)..<layout.targetEnd]))
+            }
+        }
+    }
+
+    public static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
+        guard lhs.method == rhs.method, lhs.version == rhs.version, lhs.body == rhs.body, lhs.headers == rhs.headers else {
+            return false
+        }
+        // Two parsed origin-form targets with the same bytes have the same parts.
+        if case .packed = lhs.line, case .packed = rhs.line,
+            lhs.withTargetBytes({ mine in rhs.withTargetBytes { mine.elementsEqual($0) } })
+        {
+            return true
+        }
+        return lhs.target == rhs.target && lhs.rawPath == rhs.rawPath && lhs.rawQuery == rhs.rawQuery
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(method)
+        hasher.combine(target)
+        hasher.combine(rawPath)
+        hasher.combine(rawQuery)
+        hasher.combine(version)
+        hasher.combine(headers)
+        hasher.combine(body)
     }
 
     /// The origin-form part of a request-target: the target itself, or for an absolute-form
@@ -84,8 +211,7 @@ public struct HTTPRequest: Sendable, Hashable {
     ///
     /// Returns `nil` when a segment holds invalid percent-encoding or is not UTF-8.
     public var pathSegments: [String]? {
-        var path = rawPath
-        return path.withUTF8 { bytes -> [String]? in
+        withRawPathBytes { bytes -> [String]? in
             var decoded: [String] = []
             decoded.reserveCapacity(Self.count(of: UInt8(ascii: "/"), in: bytes) + 1)
             let complete = Self.forEachPiece(of: bytes, separator: UInt8(ascii: "/")) { piece, isFirst in
@@ -103,9 +229,8 @@ public struct HTTPRequest: Sendable, Hashable {
     ///
     /// Returns `nil` when a name or value holds invalid percent-encoding or is not UTF-8.
     public var queryItems: [QueryItem]? {
-        guard !rawQuery.isEmpty else { return [] }
-        var query = rawQuery
-        return query.withUTF8 { bytes -> [QueryItem]? in
+        withRawQueryBytes { bytes -> [QueryItem]? in
+            guard !bytes.isEmpty else { return [] }
             var items: [QueryItem] = []
             items.reserveCapacity(Self.count(of: UInt8(ascii: "&"), in: bytes) + 1)
             let complete = Self.forEachPiece(of: bytes, separator: UInt8(ascii: "&")) { pair, _ in

@@ -19,9 +19,7 @@ extension HTTPRequestParser {
         }
         while scan < buffer.count {
             // The next line feed, or the end of what arrived; the limits apply to the line so far.
-            let found = buffer.withUnsafeBufferPointer { bytes in
-                UnsafeBufferPointer(rebasing: bytes[scan...]).firstIndex(of: 0x0A).map { $0 + scan }
-            }
+            let found = buffer.withUnsafeBufferPointer { bytes in Self.firstIndex(of: 0x0A, in: bytes, from: scan) }
             scan = found ?? buffer.count
             if requestLine == nil {
                 if scan - lineStart > limits.maxTargetBytes + 64 { throw .targetTooLong(limit: limits.maxTargetBytes) }
@@ -37,9 +35,11 @@ extension HTTPRequestParser {
             lineStart = scan
             if requestLine == nil {
                 let parsed = try buffer.withUnsafeBufferPointer { bytes throws(HTTPParseError) in
-                    try parseRequestLine(UnsafeBufferPointer(rebasing: bytes[line]))
+                    let parsed = try parseRequestLine(UnsafeBufferPointer(rebasing: bytes[line]))
+                    headBuilder.start(target: UnsafeBufferPointer(rebasing: bytes[(line.lowerBound + parsed.target.lowerBound)..<(line.lowerBound + parsed.target.upperBound)]))
+                    return parsed
                 }
-                requestLine = (parsed.method, parsed.target, parsed.version)
+                requestLine = (parsed.method, parsed.version)
                 targetIsASCII = parsed.ascii
                 continue
             }
@@ -51,20 +51,22 @@ extension HTTPRequestParser {
             }
             headerBytes += consumed
             guard headerBytes <= limits.maxHeaderBytes else { throw .headersTooLarge(limit: limits.maxHeaderBytes) }
-            let (name, value, kind) = try buffer.withUnsafeBufferPointer { bytes throws(HTTPParseError) in
-                try Self.parseHeaderLine(UnsafeBufferPointer(rebasing: bytes[line]))
+            try buffer.withUnsafeBufferPointer { bytes throws(HTTPParseError) in
+                let text = UnsafeBufferPointer(rebasing: bytes[line])
+                let (name, value, kind) = try Self.parseHeaderLine(text)
+                let nameBytes = UnsafeBufferPointer(rebasing: text[name]), valueBytes = UnsafeBufferPointer(rebasing: text[value])
+                if let kind { framing.note(kind, value: valueBytes) }
+                headBuilder.add(name: nameBytes, value: valueBytes)
             }
-            if headers.count == 0 { headers.reserveCapacity(8) }
-            if let kind { framing.note(kind, value: value) }
-            headers.add(name, value)
         }
         return false
     }
 
-    /// The method, target and version of a request line (its bytes), and whether the target is ASCII.
+    /// The method, target (its range in the line) and version of a request line (its bytes), and
+    /// whether the target is ASCII.
     private func parseRequestLine(
         _ line: UnsafeBufferPointer<UInt8>
-    ) throws(HTTPParseError) -> (method: String, target: String, version: String, ascii: Bool) {
+    ) throws(HTTPParseError) -> (method: String, target: Range<Int>, version: String, ascii: Bool) {
         // method SP request-target SP HTTP-version, exactly two spaces (RFC 9112 §3).
         guard let firstSpace = line.firstIndex(of: 0x20) else { throw .invalidRequestLine }
         // The target runs to the second space; its bytes are checked on the way (one pass).
@@ -79,13 +81,12 @@ extension HTTPRequestParser {
         guard rawTarget.count <= limits.maxTargetBytes else { throw .targetTooLong(limit: limits.maxTargetBytes) }
         guard !badByte else { throw .invalidRequestLine }
         // ASCII needs no validation (the usual, percent-encoded target).
-        guard !rawTarget.isEmpty,
-            let target = ascii ? String(decoding: rawTarget, as: UTF8.self) : String(validating: rawTarget, as: UTF8.self)
-        else { throw .invalidRequestLine }
+        guard !rawTarget.isEmpty, ascii || String(validating: rawTarget, as: UTF8.self) != nil else { throw .invalidRequestLine }
         // RFC 9112 §3.2: origin-form (`/…`), absolute-form (`http://…`) or, for OPTIONS, `*`.
         // Anything else (`time/0`, authority-form) is a 400, never routed.
-        guard rawTarget[0] == UInt8(ascii: "/") || HTTPRequest.isAbsoluteForm(target)
-            || (target == "*" && method.elementsEqual("OPTIONS".utf8))
+        guard rawTarget[0] == UInt8(ascii: "/")
+            || HTTPRequest.isAbsoluteForm(String(decoding: rawTarget, as: UTF8.self))
+            || (rawTarget.count == 1 && rawTarget[0] == UInt8(ascii: "*") && method.elementsEqual("OPTIONS".utf8))
         else { throw .invalidRequestTarget }
         let valid = version.count == 8 && version[0] == UInt8(ascii: "H") && version[1] == UInt8(ascii: "T")
             && version[2] == UInt8(ascii: "T") && version[3] == UInt8(ascii: "P")
@@ -96,7 +97,7 @@ extension HTTPRequestParser {
             throw .unsupportedVersion(String(decoding: version, as: UTF8.self))
         }
         let versionText = version[7] == UInt8(ascii: "1") ? "HTTP/1.1" : "HTTP/1.0"
-        return (Self.methodName(method), target, versionText, ascii)
+        return (Self.methodName(method), (firstSpace + 1)..<secondSpace, versionText, ascii)
     }
 
     /// From `start` in a request line: the index of the next space (`nil` if none), whether a byte
@@ -144,10 +145,10 @@ extension HTTPRequestParser {
         }
     }
 
-    /// The field's name and value, and which framing field it is, if one.
+    /// Where the field's name and (trimmed) value lie in `line`, and which framing field it is, if one.
     private static func parseHeaderLine(
         _ line: UnsafeBufferPointer<UInt8>
-    ) throws(HTTPParseError) -> (String, String, FramingFields.Kind?) {
+    ) throws(HTTPParseError) -> (name: Range<Int>, value: Range<Int>, kind: FramingFields.Kind?) {
         // RFC 9112 §5.2: obsolete line folding is rejected with 400.
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { throw .invalidHeader }
         let name = UnsafeBufferPointer(rebasing: line[..<colon])
@@ -158,56 +159,22 @@ extension HTTPRequestParser {
         while valueEnd > valueStart && (line[valueEnd - 1] == 0x20 || line[valueEnd - 1] == 0x09) { valueEnd -= 1 }
         let value = UnsafeBufferPointer(rebasing: line[valueStart..<valueEnd])
         guard !value.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) else { throw .invalidHeader }
-        let kind = FramingFields.kind(of: name)
-        let valueText = kind == .connection ? Self.connectionValue(value) : String(decoding: value, as: UTF8.self)
-        return (Self.fieldName(name), valueText, kind)
-    }
-
-    /// The field name as a string; common names spelled as usual reuse a literal.
-    private static func fieldName(_ name: UnsafeBufferPointer<UInt8>) -> String {
-        switch name.count {
-        case 4 where equals(name, "Host"): "Host"
-        case 6 where equals(name, "Accept"): "Accept"
-        case 10 where equals(name, "Connection"): "Connection"
-        case 10 where equals(name, "User-Agent"): "User-Agent"
-        case 12 where equals(name, "Content-Type"): "Content-Type"
-        case 14 where equals(name, "Content-Length"): "Content-Length"
-        case 15 where equals(name, "Accept-Encoding"): "Accept-Encoding"
-        default: String(decoding: name, as: UTF8.self)
-        }
-    }
-
-    /// A `Connection` value as a string; the usual values reuse a literal.
-    private static func connectionValue(_ value: UnsafeBufferPointer<UInt8>) -> String {
-        switch value.count {
-        case 5 where equals(value, "close"): "close"
-        case 10 where equals(value, "keep-alive"): "keep-alive"
-        case 10 where equals(value, "Keep-Alive"): "Keep-Alive"
-        default: String(decoding: value, as: UTF8.self)
-        }
-    }
-
-    /// Whether `bytes` are exactly the bytes of `literal` (same length assumed checked or not).
-    private static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
-        let count = literal.utf8CodeUnitCount
-        guard bytes.count == count else { return false }
-        let expected = literal.utf8Start
-        for index in 0..<count where bytes[index] != expected[index] { return false }
-        return true
+        return (0..<colon, valueStart..<valueEnd, FramingFields.kind(of: name))
     }
 
     private mutating func completeHead() throws(HTTPParseError) {
-        let (method, target, version) = requestLine!
-        let fields = headers
+        let (method, version) = requestLine!
+        let packed = headBuilder.finish()
         let framing = self.framing
         requestLine = nil
-        headers = HTTPHeaders()
         self.framing = FramingFields()
         headerBytes = 0
         let keepAlive = Self.keepAlive(version: version, framing: framing)
-        head = Head(method: method, target: target, version: version, headers: fields, keepAlive: keepAlive)
+        head = Head(method: method, version: version, packed: packed, keepAlive: keepAlive)
         body = []
-        bodyLimit = limits.maxBodyBytes(forTarget: target, ascii: targetIsASCII)
+        bodyLimit = packed.withLayout { buffer, layout in
+            limits.maxBodyBytes(forTarget: UnsafeBufferPointer(rebasing: buffer[..<layout.targetEnd]), ascii: targetIsASCII)
+        }
         let transferEncodings = framing.transferEncoding
         let lengths = framing.contentLength
         if !transferEncodings.isEmpty {
@@ -242,19 +209,16 @@ extension HTTPRequestParser {
     }
 
     /// Calls `body` with each comma-separated token of `value`, without surrounding spaces and tabs.
-    static func forEachToken(of value: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
-        var value = value
-        value.withUTF8 { bytes in
-            var start = 0
-            while start <= bytes.count {
-                var end = start
-                while end < bytes.count && bytes[end] != UInt8(ascii: ",") { end += 1 }
-                var low = start, high = end
-                while low < high && (bytes[low] == 0x20 || bytes[low] == 0x09) { low += 1 }
-                while high > low && (bytes[high - 1] == 0x20 || bytes[high - 1] == 0x09) { high -= 1 }
-                body(UnsafeBufferPointer(rebasing: bytes[low..<high]))
-                start = end + 1
-            }
+    static func forEachToken(of bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        var start = 0
+        while start <= bytes.count {
+            var end = start
+            while end < bytes.count && bytes[end] != UInt8(ascii: ",") { end += 1 }
+            var low = start, high = end
+            while low < high && (bytes[low] == 0x20 || bytes[low] == 0x09) { low += 1 }
+            while high > low && (bytes[high - 1] == 0x20 || bytes[high - 1] == 0x09) { high -= 1 }
+            body(UnsafeBufferPointer(rebasing: bytes[low..<high]))
+            start = end + 1
         }
     }
 
@@ -270,6 +234,27 @@ extension HTTPRequestParser {
             }
             return true
         }
+    }
+
+    /// The index of the first `byte` in `bytes` from `start`, if any; eight bytes at a time.
+    static func firstIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        var index = start
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            let pattern = UInt64(byte) &* 0x0101_0101_0101_0101
+            while index + 8 <= bytes.count {
+                // A zero byte of `word` is a match; the lowest flagged byte is the first one.
+                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) ^ pattern
+                let zeros = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+                if zeros != 0 { return index + zeros.trailingZeroBitCount / 8 }
+                index += 8
+            }
+        }
+        while index < bytes.count {
+            if bytes[index] == byte { return index }
+            index += 1
+        }
+        return nil
     }
 
     static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
@@ -315,20 +300,20 @@ struct FramingFields: Sendable {
         }
     }
 
-    /// Keeps `value`, the value of a framing field of `kind`.
-    mutating func note(_ kind: Kind, value: String) {
+    /// Keeps `value`, the value (its bytes) of a framing field of `kind`.
+    mutating func note(_ kind: Kind, value: UnsafeBufferPointer<UInt8>) {
         switch kind {
         case .expect:
-            if expect == nil { expect = value }
+            if expect == nil { expect = String(decoding: value, as: UTF8.self) }
         case .connection:
             HTTPRequestParser.forEachToken(of: value) { token in
                 if HTTPRequestParser.asciiCaseInsensitiveEquals(token, "close") { connectionClose = true }
                 if HTTPRequestParser.asciiCaseInsensitiveEquals(token, "keep-alive") { connectionKeepAlive = true }
             }
         case .contentLength:
-            contentLength.append(value)
+            contentLength.append(String(decoding: value, as: UTF8.self))
         case .transferEncoding:
-            transferEncoding.append(value)
+            transferEncoding.append(String(decoding: value, as: UTF8.self))
         }
     }
 }

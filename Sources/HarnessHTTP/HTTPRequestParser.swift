@@ -29,8 +29,18 @@ package struct HTTPRequestParser: Sendable {
             maxBodyBytes(forTarget: target, ascii: nil)
         }
 
-        /// `maxBodyBytes(forTarget:)` where whether `target` is ASCII may be known already (the parser
-        /// learns it reading the request line), so that the target is not scanned again.
+        /// `maxBodyBytes(forTarget:)` of a target's bytes (valid UTF-8) whose ASCII-ness the parser
+        /// learnt reading the request line, so that the target is not scanned again.
+        func maxBodyBytes(forTarget target: UnsafeBufferPointer<UInt8>, ascii: Bool) -> Int {
+            guard !bodyLimitOverrides.isEmpty else { return maxBodyBytes }
+            if ascii, target.first == UInt8(ascii: "/") {
+                for override in bodyLimitOverrides where Self.hasPrefix(target, override.pathPrefix) { return override.maxBodyBytes }
+                return maxBodyBytes
+            }
+            return maxBodyBytes(forTarget: String(decoding: target, as: UTF8.self), ascii: nil)
+        }
+
+        /// `maxBodyBytes(forTarget:)` where whether `target` is ASCII may be known already.
         func maxBodyBytes(forTarget target: String, ascii: Bool?) -> Int {
             guard !bodyLimitOverrides.isEmpty else { return maxBodyBytes }
             if ascii != false, target.utf8.first == UInt8(ascii: "/") {
@@ -71,9 +81,9 @@ package struct HTTPRequestParser: Sendable {
 
     struct Head: Sendable {
         var method: String
-        var target: String
         var version: String
-        var headers: HTTPHeaders
+        /// The target and header fields.
+        var packed: PackedRequestHead
         var keepAlive: Bool
     }
 
@@ -87,11 +97,12 @@ package struct HTTPRequestParser: Sendable {
     var scan = 0
     var lineStart = 0
     var headerBytes = 0
-    var requestLine: (method: String, target: String, version: String)?
+    var requestLine: (method: String, version: String)?
     /// Whether the request-target of `requestLine` is ASCII.
     var targetIsASCII = true
-    var headers = HTTPHeaders()
-    /// The framing fields among `headers`.
+    /// The target and header fields of the head being read.
+    var headBuilder = PackedRequestHead.Builder()
+    /// The framing fields among the header fields.
     var framing = FramingFields()
     var head: Head?
     var body: [UInt8] = []
@@ -250,7 +261,7 @@ package struct HTTPRequestParser: Sendable {
 
     private mutating func finish() -> Parsed {
         let head = self.head.take()!
-        let request = HTTPRequest(method: head.method, target: head.target, version: head.version, headers: head.headers, body: body)
+        let request = HTTPRequest(method: head.method, version: head.version, head: head.packed, body: body)
         body = []
         remaining = 0
         phase = .head

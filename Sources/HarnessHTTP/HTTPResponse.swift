@@ -37,12 +37,7 @@ public struct HTTPResponse: Sendable, Hashable {
     /// headers, as handlers use) are taken as equal without comparing them.
     package func hasSameHead(as other: HTTPResponse) -> Bool {
         guard status == other.status, reason == other.reason else { return false }
-        let sameStorage = headers.fields.withUnsafeBufferPointer { mine in
-            other.headers.fields.withUnsafeBufferPointer { theirs in
-                mine.baseAddress == theirs.baseAddress && mine.count == theirs.count
-            }
-        }
-        return sameStorage || headers == other.headers
+        return headers.sharesStorage(with: other.headers) || headers == other.headers
     }
 
     /// The reason phrase used on the status line.

@@ -106,8 +106,7 @@ final class HostRouter: RequestHandler {
     }
 
     func handle(_ request: HTTPRequest, context: RequestContext, responder: Responder) {
-        var path = request.rawPath
-        guard let index = path.withUTF8({ firstMatch($0) }) ?? stringMatch(request.rawPath) else {
+        guard let index = request.withRawPathBytes({ firstMatch($0) }) ?? stringMatch(request.rawPath) else {
             fallback.handle(request, context: context, responder: responder)
             return
         }

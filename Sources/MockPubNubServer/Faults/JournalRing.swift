@@ -9,13 +9,9 @@ struct JournalRecord: Sendable {
     var sequence: UInt64
     var subscribeKey: String
     var fired: FiredRule?
-    /// The request's parts; the split path and query are derived again on reading, so the
-    /// record holds (and a full ring frees) no copies of them.
-    var method: String
-    var target: String
-    var version: String
-    var headers: HTTPHeaders
-    var body: [UInt8]
+    /// The request as it arrived (a parsed request keeps its head in one buffer; the split path
+    /// and query are derived again on reading).
+    var request: HTTPRequest
     var context: RequestContext
     /// How the server answered; `nil` while it has not (a parked long-poll).
     var answer: JournalAnswer?
@@ -34,17 +30,11 @@ struct JournalRecord: Sendable {
         self.sequence = sequence
         self.subscribeKey = subscribeKey
         self.fired = fired
-        method = request.method
-        target = request.target
-        version = request.version
-        headers = request.headers
-        self.body = body
+        var request = request
+        // A bounded copy only for a large upload; otherwise the same storage.
+        request.body = body
+        self.request = request
         self.context = context
-    }
-
-    /// The request as it arrived.
-    var request: HTTPRequest {
-        HTTPRequest(method: method, target: target, version: version, headers: headers, body: body)
     }
 
     var entry: JournalEntry {

@@ -9,8 +9,7 @@ extension PubNubRoute {
     /// the endpoint refuses, a segment or query that does not decode. What it returns is the
     /// route the general path builds for the same request.
     static func classifyPublish(_ request: HTTPRequest) -> PubNubRoute? {
-        var path = request.rawPath
-        return path.withUTF8 { PublishPath.route($0, request: request) }
+        request.withRawPathBytes { PublishPath.route($0, request: request) }
     }
 }
 
