@@ -158,13 +158,19 @@ extension PackedRequestHead {
         }
 
         /// Copies `bytes` to the end of the head so far.
+        @inline(__always)
         private mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+            write(UnsafeRawBufferPointer(bytes))
+        }
+
+        /// Copies raw `bytes` (text, or the offset words) to the end of the head so far.
+        private mutating func write(_ bytes: UnsafeRawBufferPointer) {
             guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
             let end = used + bytes.count
             if end > scratch.count { scratch.append(contentsOf: repeatElement(0, count: max(end, 2 * scratch.count, 256) - scratch.count)) }
             let at = used
-            scratch.withUnsafeMutableBufferPointer { space in
-                (space.baseAddress! + at).update(from: source, count: bytes.count)
+            scratch.withUnsafeMutableBytes { space in
+                (space.baseAddress! + at).copyMemory(from: source, byteCount: bytes.count)
             }
             used = end
         }
@@ -180,10 +186,7 @@ extension PackedRequestHead {
             table.append(UInt32(truncatingIfNeeded: dataEnd))
             table.append(UInt32(truncatingIfNeeded: count))
             let words = table  // a second reference: `write` may change `self` while the words are read
-            words.withUnsafeBufferPointer { words in
-                let raw = UnsafeRawBufferPointer(words)
-                write(UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: raw.count))
-            }
+            words.withUnsafeBytes { write($0) }
             let bytes = Array(scratch[..<used])
             used = 0
             table.removeAll(keepingCapacity: true)
