@@ -68,13 +68,16 @@ public final class Responder: Sendable {
         var relay: Responder?
         /// The request's number on its connection (a connection target's; see `rearm(token:)`).
         var token: UInt64 = 0
+        /// The observer attached by `observed(by:)`: told of the answer or the cancellation first.
+        var observer: (any ResponseObserver)?
     }
 
-    /// Where a sent action goes.
+    /// Where a sent action goes. (The relay is boxed, so that the common targets keep every
+    /// responder small: a parked long-poll holds one.)
     private enum Target: Sendable {
         case closure(@Sendable (ResponseAction) -> Void)
         case connection(ConnectionTarget)
-        case relay(Responder, any ResponseObserver)
+        indirect case relay(Responder, any ResponseObserver)
     }
 
     private let state: Mutex<State>
@@ -111,10 +114,25 @@ public final class Responder: Sendable {
         }
     }
 
+    /// This responder with `observer` attached: what is sent is shown to `observer` first, and
+    /// when the request is cancelled (the client went away) `observer` hears of it before any
+    /// cancellation handler runs. The same object, so that a layer that only watches the answer
+    /// (the journal) adds no responder per request; a relaying responder
+    /// (`init(relayingTo:observer:)`) when an observer is attached already or the request ended.
+    package func observed(by observer: some ResponseObserver) -> Responder {
+        let attached = state.withLock { state -> Bool in
+            guard !state.done, state.observer == nil else { return false }
+            state.observer = observer
+            return true
+        }
+        return attached ? self : Responder(relayingTo: self, observer: observer)
+    }
+
     /// Sends `action` if nothing was sent and the request was not cancelled; returns whether it was sent.
     @discardableResult
     public func send(_ action: ResponseAction) -> Bool {
-        guard let token = claim() else { return false }
+        guard let (token, observer) = claim() else { return false }
+        observer?.responded(action)
         switch target {
         case .closure(let deliver):
             deliver(action)
@@ -140,7 +158,8 @@ public final class Responder: Sendable {
 
     /// `send(_:)` for one member of a batch: connection targets are collected per loop.
     private func route(_ action: ResponseAction, into shares: inout LoopShares) {
-        guard let token = claim() else { return }
+        guard let (token, observer) = claim() else { return }
+        observer?.responded(action)
         switch target {
         case .closure(let deliver):
             deliver(action)
@@ -152,15 +171,16 @@ public final class Responder: Sendable {
         }
     }
 
-    /// Marks the request answered and returns its token; nil when it already was, or was cancelled.
-    private func claim() -> UInt64? {
-        state.withLock { state -> UInt64? in
+    /// Marks the request answered and returns its token and its observer (taken out); nil when
+    /// it already was answered, or was cancelled.
+    private func claim() -> (token: UInt64, observer: (any ResponseObserver)?)? {
+        state.withLock { state -> (token: UInt64, observer: (any ResponseObserver)?)? in
             if state.done { return nil }
             state.done = true
             state.firstCancelHandler = nil
             if !state.moreCancelHandlers.isEmpty { state.moreCancelHandlers = [] }
             state.relay = nil
-            return state.token
+            return (state.token, state.observer.take())
         }
     }
 
@@ -203,10 +223,12 @@ public final class Responder: Sendable {
     /// Whether the transport cancelled this request because the client went away.
     public var wasCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
-    /// Marks the request as abandoned by the client and runs the cancellation handlers once.
+    /// Marks the request as abandoned by the client, tells its observer, and runs the
+    /// cancellation handlers once.
     public func cancel() {
-        let (first, more, relay) = state.withLock { state -> ((@Sendable () -> Void)?, [@Sendable () -> Void], Responder?) in
-            if state.done { return (nil, [], nil) }
+        let (observer, first, more, relay) = state.withLock {
+            state -> ((any ResponseObserver)?, (@Sendable () -> Void)?, [@Sendable () -> Void], Responder?) in
+            if state.done { return (nil, nil, [], nil) }
             state.done = true
             cancelled.store(true, ordering: .releasing)
             defer {
@@ -214,8 +236,9 @@ public final class Responder: Sendable {
                 state.moreCancelHandlers = []
                 state.relay = nil
             }
-            return (state.firstCancelHandler, state.moreCancelHandlers, state.relay)
+            return (state.observer.take(), state.firstCancelHandler, state.moreCancelHandlers, state.relay)
         }
+        observer?.cancelled()
         first?()
         for handler in more { handler() }
         if let relay, case .relay(_, let observer) = relay.target {
@@ -225,8 +248,9 @@ public final class Responder: Sendable {
     }
 }
 
-/// What a relaying responder (`Responder.init(relayingTo:observer:)`) tells its observer; called
-/// on whichever thread answers or cancels, at most once in all.
+/// What an observed responder (`Responder.observed(by:)`) or a relaying one
+/// (`Responder.init(relayingTo:observer:)`) tells its observer; called on whichever thread
+/// answers or cancels, at most once in all.
 package protocol ResponseObserver: Sendable {
     /// The action is about to be passed on.
     func responded(_ action: ResponseAction)

@@ -166,10 +166,10 @@ package final class FaultLayer: RequestHandler {
         }
         // The record a full ring dropped is freed here, outside the lock.
         _ = consume evicted
-        // A relay, not a closure: a batch of answers (a publish waking parked long-polls) still
-        // reaches each event loop in one hop.
-        let responder = Responder(
-            relayingTo: responder, observer: JournalAnswerWriter(ring: ring, position: position))
+        // An observer on the connection's own responder, not a closure: a batch of answers (a
+        // publish waking parked long-polls) still reaches each event loop in one hop, and a
+        // parked request holds one responder.
+        let responder = responder.observed(by: JournalAnswerWriter(ring: ring, position: position))
         guard let fired = decision.firedRule else {
             if let service { // the common case: hand over the route instead of classifying again
                 service.handle(request, classified: classified, context: context, responder: responder)

@@ -8,7 +8,11 @@
 struct JournalRecord: Sendable {
     var sequence: UInt64
     var subscribeKey: String
-    var fired: FiredRule?
+    /// The rule that fired, boxed: a ring keeps a record per request (10,000 per key by
+    /// default), and nearly all have none (8 bytes a record instead of 56).
+    private var firedRule: FiredRuleBox?
+    /// The rule that fired on this request, if one did.
+    var fired: FiredRule? { firedRule?.rule }
     /// The request as it arrived (a parsed request keeps its head in one buffer; the split path
     /// and query are derived again on reading).
     var request: HTTPRequest
@@ -29,7 +33,7 @@ struct JournalRecord: Sendable {
     ) {
         self.sequence = sequence
         self.subscribeKey = subscribeKey
-        self.fired = fired
+        firedRule = fired.map(FiredRuleBox.init)
         var request = request
         // A bounded copy only for a large upload; otherwise the same storage.
         request.body = body
@@ -47,6 +51,12 @@ struct JournalRecord: Sendable {
         if request.method == PushNotice.journalMethod { entry.endpoint = .push }
         return entry
     }
+}
+
+/// A fired rule kept out of line by a journal record.
+final class FiredRuleBox: Sendable {
+    let rule: FiredRule
+    init(_ rule: FiredRule) { self.rule = rule }
 }
 
 /// Where a record sits in its key's ring, so that its answer can be written into it later.

@@ -66,6 +66,69 @@ import Testing
         #expect(calls.withLock { $0 } == 1)
     }
 
+    /// Notes what it is told, in one list with what the test notes itself.
+    final class NotingObserver: ResponseObserver {
+        let note: @Sendable (String) -> Void
+        init(_ note: @escaping @Sendable (String) -> Void) { self.note = note }
+        func responded(_ action: ResponseAction) { note("observed") }
+        func cancelled() { note("observer cancelled") }
+    }
+
+    @Test func anObservedResponderIsTheSameObjectAndShowsTheAnswerBeforeDeliveringIt() {
+        let order = Mutex<[String]>([])
+        let responder = Responder { _ in order.withLock { $0.append("delivered") } }
+        let observed = responder.observed(by: NotingObserver { text in order.withLock { $0.append(text) } })
+        #expect(observed === responder)
+        #expect(observed.send(.close(.fin)))
+        #expect(!observed.send(.hang))
+        #expect(order.withLock { $0 } == ["observed", "delivered"])
+        // The client going away after the answer tells the observer nothing more.
+        responder.cancel()
+        #expect(order.withLock { $0 } == ["observed", "delivered"])
+    }
+
+    @Test func cancellingAnObservedResponderTellsTheObserverBeforeTheHandlers() {
+        let order = Mutex<[String]>([])
+        let responder = Responder { _ in Issue.record("nothing may be sent") }
+        let observed = responder.observed(by: NotingObserver { text in order.withLock { $0.append(text) } })
+        observed.onCancel { order.withLock { $0.append("handler") } }
+        responder.cancel()
+        responder.cancel()
+        #expect(order.withLock { $0 } == ["observer cancelled", "handler"])
+        #expect(observed.wasCancelled && !observed.send(.hang))
+    }
+
+    @Test func aSecondObserverOrAnEndedRequestGetsARelay() {
+        let received = Mutex<[ResponseAction]>([])
+        let responder = Responder { action in received.withLock { $0.append(action) } }
+        let first = RecordingObserver(), second = RecordingObserver()
+        let observed = responder.observed(by: first)
+        let relay = observed.observed(by: second)
+        #expect(relay !== responder)
+        #expect(relay.send(.close(.fin)))
+        #expect(received.withLock { $0 } == [.close(.fin)])
+        #expect(first.events.withLock { $0 } == [.responded(.close(.fin))])
+        #expect(second.events.withLock { $0 } == [.responded(.close(.fin))])
+        // On a cancelled request the observer hears of it at once, through a cancelled relay.
+        let gone = Responder { _ in }
+        gone.cancel()
+        let late = RecordingObserver()
+        let lateRelay = gone.observed(by: late)
+        #expect(lateRelay !== gone && lateRelay.wasCancelled)
+        #expect(late.events.withLock { $0 } == [.cancelled])
+    }
+
+    @Test func aBatchShowsEachObservedAnswerOnce() {
+        let received = Mutex<[String]>([])
+        let plain = Responder { _ in received.withLock { $0.append("plain") } }
+        let watched = Responder { _ in received.withLock { $0.append("watched") } }
+        let observer = RecordingObserver()
+        let observed = watched.observed(by: observer)
+        Responder.send([(plain, Self.text("a")), (observed, Self.text("b")), (observed, Self.text("c"))])
+        #expect(received.withLock { $0 } == ["plain", "watched"])
+        #expect(observer.events.withLock { $0 } == [.responded(Self.text("b"))])
+    }
+
     @Test func aBatchSendsEachActionOnceThroughClosuresAndRelays() {
         let received = Mutex<[String]>([])
         let direct = Responder { _ in received.withLock { $0.append("direct") } }

@@ -39,6 +39,8 @@ import Testing
             responder.send(Self.answer(String(request.target.dropFirst())))
         })
         defer { harness.close() }
+        // The kept responders hold the connection, which holds this handler: let go at the end.
+        defer { kept.withLock { $0.removeAll() } }
         harness.send("GET /a HTTP/1.1\r\n\r\n")
         harness.step()
         #expect(harness.received() == Self.wire("a"))
