@@ -104,8 +104,30 @@ cc -shared -fPIC -O2 -o "$WORK/main-queue.so" "$WORK/main-queue.c" "$DISPATCH_LI
 
 # The client: N sequential keep-alive publishes on one connection; each response read whole
 # (Content-Length) before the next request. N = 0 opens and closes the connection only.
+# Reads one response (Content-Length framing) from a socket: its head, its body, and the bytes
+# that came after it.
+cat >"$WORK/benchhttp.py" <<'PY'
+import sys
+
+def read_response(sock, buffer=b""):
+    while b"\r\n\r\n" not in buffer:
+        chunk = sock.recv(65536)
+        if not chunk:
+            sys.exit("connection closed early")
+        buffer += chunk
+    head, _, buffer = buffer.partition(b"\r\n\r\n")
+    length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:"))
+    while len(buffer) < length:
+        chunk = sock.recv(65536)
+        if not chunk:
+            sys.exit("connection closed early")
+        buffer += chunk
+    return head, buffer[:length], buffer[length:]
+PY
+
 cat >"$WORK/client.py" <<'PY'
 import socket, sys
+from benchhttp import read_response
 port, count = int(sys.argv[1]), int(sys.argv[2])
 request = (b"GET /publish/bench/bench/0/bench-ch/0/%22hello%22?uuid=bench HTTP/1.1\r\n"
            b"Host: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n")
@@ -113,21 +135,9 @@ sock = socket.create_connection(("127.0.0.1", port), timeout=120)
 buffer = b""
 for _ in range(count):
     sock.sendall(request)
-    while b"\r\n\r\n" not in buffer:
-        chunk = sock.recv(65536)
-        if not chunk:
-            sys.exit("connection closed early")
-        buffer += chunk
-    head, _, buffer = buffer.partition(b"\r\n\r\n")
+    head, _, buffer = read_response(sock, buffer)
     if not head.startswith(b"HTTP/1.1 200"):
         sys.exit("unexpected response: %r" % head[:80])
-    length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:"))
-    while len(buffer) < length:
-        chunk = sock.recv(65536)
-        if not chunk:
-            sys.exit("connection closed early")
-        buffer += chunk
-    buffer = buffer[length:]
 sock.close()
 PY
 
@@ -179,27 +189,13 @@ measure() {
 # the connections close. N = 0: the publish alone (the baseline).
 cat >"$WORK/fanout.py" <<'PY'
 import json, socket, sys
+from benchhttp import read_response
 port, count = int(sys.argv[1]), int(sys.argv[2])
-
-def read_response(sock, buffer=b""):
-    while b"\r\n\r\n" not in buffer:
-        chunk = sock.recv(65536)
-        if not chunk:
-            sys.exit("connection closed early")
-        buffer += chunk
-    head, _, buffer = buffer.partition(b"\r\n\r\n")
-    length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:"))
-    while len(buffer) < length:
-        chunk = sock.recv(65536)
-        if not chunk:
-            sys.exit("connection closed early")
-        buffer += chunk
-    return head, buffer[:length]
 
 def exchange(path):
     sock = socket.create_connection(("127.0.0.1", port), timeout=300)
     sock.sendall(b"GET " + path + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-    head, body = read_response(sock)
+    head, body, _ = read_response(sock)
     sock.close()
     if not head.startswith(b"HTTP/1.1 200"):
         sys.exit("unexpected response: %r" % head[:80])
@@ -216,7 +212,7 @@ print("parked", flush=True)
 sys.stdin.readline()
 exchange(b"/publish/bench/bench/0/bench-ch/0/%22hello%22?uuid=bench-pub")
 for sock in sockets:
-    head, body = read_response(sock)
+    head, body, _ = read_response(sock)
     if not head.startswith(b"HTTP/1.1 200") or b"hello" not in body:
         sys.exit("unexpected long-poll answer: %r" % (head[:80] + body[:80]))
 print("done", flush=True)
