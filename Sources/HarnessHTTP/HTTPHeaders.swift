@@ -26,7 +26,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     /// The fields of a parsed request head.
     init(packed: PackedRequestHead) { storage = .packed(packed) }
 
-    /// The fields in arrival order (made as strings when the head was parsed).
+    /// The fields in arrival order (a parsed head's are made as strings on each call).
     public var fields: [(name: String, value: String)] {
         switch storage {
         case .built(let fields): return fields

@@ -105,12 +105,9 @@ struct PackedRequestHead: Sendable {
     }
 
     /// Whether `bytes` are exactly the bytes of `literal`.
+    @inline(__always)
     static func spells(_ bytes: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
-        let count = literal.utf8CodeUnitCount
-        guard bytes.count == count else { return false }
-        let expected = literal.utf8Start
-        for index in 0..<count where bytes[index] != expected[index] { return false }
-        return true
+        HTTPRequest.bytes(bytes, spell: literal)
     }
 
     /// ASCII case-insensitive comparison of two field names' bytes (as `String.caseInsensitiveEquals`).

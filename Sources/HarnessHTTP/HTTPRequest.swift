@@ -289,6 +289,16 @@ public struct HTTPRequest: Sendable, Hashable {
         let needsDecoding = piece.contains { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }
         return needsDecoding ? PercentDecoding.decode(bytes: piece, plusAsSpace: plusAsSpace) : String(decoding: piece, as: UTF8.self)
     }
+
+    /// Whether `bytes` are exactly the bytes of `literal`.
+    @inlinable
+    package static func bytes(_ bytes: UnsafeBufferPointer<UInt8>, spell literal: StaticString) -> Bool {
+        let count = literal.utf8CodeUnitCount
+        guard bytes.count == count else { return false }
+        let expected = literal.utf8Start
+        for index in 0..<count where bytes[index] != expected[index] { return false }
+        return true
+    }
 }
 
 /// One decoded `name=value` pair of a query string.

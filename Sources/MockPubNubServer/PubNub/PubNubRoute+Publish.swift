@@ -15,14 +15,6 @@ extension PubNubRoute {
 
 /// The parsing of a `/publish/…` or `/signal/…` path.
 enum PublishPath {
-    /// Whether `bytes` are exactly the bytes of `word`.
-    private static func spells(_ bytes: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
-        guard bytes.count == word.utf8CodeUnitCount else { return false }
-        let expected = word.utf8Start
-        for index in bytes.indices where bytes[index] != expected[index] { return false }
-        return true
-    }
-
     /// `HTTPRequest.decode(piece, plusAsSpace: false)`: the same string. A piece of up to 15
     /// bytes without `%` becomes a small string directly, which is validated only when it is not
     /// ASCII (`String(unsafeUninitializedCapacity:)`), not by the general UTF-8 decoding.
@@ -65,9 +57,9 @@ enum PublishPath {
         }
         let first = segment(starts.0, ends.0)
         let isSignal: Bool
-        if spells(first, "publish") {
+        if HTTPRequest.bytes(first, spell: "publish") {
             isSignal = false
-        } else if spells(first, "signal") {
+        } else if HTTPRequest.bytes(first, spell: "signal") {
             isSignal = true
         } else {
             return nil
