@@ -36,11 +36,13 @@ let package = Package(
         .target(name: "CPosix"),
         // SSSE3/AVX2 base64 kernels, chosen at run time from CPUID (the scalar code is in HarnessPrimitives).
         .target(name: "CBase64"),
+        // AES-256-CBC encryption with AES-NI, base64-encoding finished blocks while the next ones run (docs/crypto.md).
+        .target(name: "CAESCBC", dependencies: ["CBase64"]),
         .target(name: "HarnessJSON", swiftSettings: strict),
         // Digests, HMAC, constant-time compare, hex/base64/base64url, percent coding, SplitMix64: the one
         // home of these primitives (docs/architecture.md).
         .target(name: "HarnessPrimitives", dependencies: ["CBase64", "COpenSSL"], swiftSettings: strict),
-        .target(name: "PubNubCrypto", dependencies: ["COpenSSL", "HarnessJSON", "HarnessPrimitives"], swiftSettings: strict),
+        .target(name: "PubNubCrypto", dependencies: ["CAESCBC", "COpenSSL", "HarnessJSON", "HarnessPrimitives"], swiftSettings: strict),
         // Pure HTTP/1.1 values, request parser, response encoder and response-head reader (no sockets).
         .target(name: "HarnessHTTP", dependencies: ["HarnessPrimitives"], swiftSettings: strict),
         // Access Manager v3 tokens: the CBOR value model on libcbor, token encoding and parsing.
@@ -107,7 +109,7 @@ let package = Package(
         .testTarget(name: "HarnessHTTPTests", dependencies: ["HarnessHTTP"], swiftSettings: strict),
         .testTarget(name: "MockPusherTests", dependencies: ["HarnessJSON", "HarnessTesting", "MockPusher"], swiftSettings: strict),
         .testTarget(name: "PubNubTokenTests", dependencies: ["PubNubToken", "HarnessJSON", "PubNubCrypto"], swiftSettings: strict),
-        .testTarget(name: "PubNubCryptoTests", dependencies: ["HarnessTesting", "PubNubCrypto"], swiftSettings: strict),
+        .testTarget(name: "PubNubCryptoTests", dependencies: ["COpenSSL", "HarnessTesting", "PubNubCrypto"], swiftSettings: strict),
         .testTarget(
             name: "MockPubNubServerTests",
             dependencies: [

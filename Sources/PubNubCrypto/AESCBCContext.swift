@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
+internal import CAESCBC
 internal import COpenSSL
 
 /// One `EVP_CIPHER_CTX` keyed for one direction, with what its owner needs per message: when it encrypts, its CBC
-/// chaining value, its own batch of random IVs and a scratch buffer for the message text.
+/// chaining value, its own batch of random IVs and a scratch buffer for the message text; and, when it encrypts
+/// with the AES-NI kernel (``AESEncryptionCode/aesni``), the key's 15 round keys, which replace the EVP context.
 ///
 /// Owned by exactly one caller at a time (``AESCBCContextPool`` lends it), so nothing here takes a lock.
 struct AESCBCContext {
@@ -18,8 +20,23 @@ struct AESCBCContext {
     /// Scratch buffers above this size are released when the context is given back.
     static let retainedScratchLimit = 64 * 1024
 
+    /// The expanded key for the AES-NI kernel, or nil when libcrypto encrypts (and for decryption).
+    private(set) var roundKeys: UnsafeMutablePointer<caescbc_round_keys>?
+
     init(cipher: OpaquePointer) {
         self.cipher = cipher
+    }
+
+    /// Expands `key` (32 bytes) for the AES-NI kernel; from then on ``encrypt(iv:input:into:text:)`` uses it.
+    /// Returns false (nothing changes) when the CPU lacks AES-NI.
+    mutating func useKernel(key: UnsafePointer<UInt8>) -> Bool {
+        let keys = UnsafeMutablePointer<caescbc_round_keys>.allocate(capacity: 1)
+        guard caescbc_expand_key(key, keys) != 0 else {
+            keys.deallocate()
+            return false
+        }
+        roundKeys = keys
+        return true
     }
 
     /// At least `count` bytes of scratch space, valid until the context is given back (contents undefined).
@@ -44,20 +61,55 @@ struct AESCBCContext {
 
     /// Frees everything the context holds.
     func destroy() {
+        if let roundKeys {
+            OPENSSL_cleanse(roundKeys, MemoryLayout<caescbc_round_keys>.size)
+            roundKeys.deallocate()
+        }
         EVP_CIPHER_CTX_free(cipher)
         randomIVs.release()
         scratch?.deallocate()
     }
 
-    /// AES-256-CBC encryption with PKCS#7 padding of `input` with `iv` (16 bytes), chaining on from ``chain``.
+    /// Where a message's base64 text goes while the kernel encrypts (see ``encrypt(iv:input:into:text:)``).
+    struct TextTarget {
+        /// The first byte to encode: a header and IV written before the ciphertext, or the ciphertext itself.
+        var from: UnsafePointer<UInt8>
+        /// Where the text goes (in-place encoding allowed, as for ``Base64/encode(_:into:alphabet:kernel:)``).
+        var text: UnsafeMutablePointer<UInt8>
+        /// The kernel's group code (``AESEncryptionCode/kernelBase64Code(for:)``).
+        var code: Int32
+    }
+
+    /// AES-256-CBC encryption with PKCS#7 padding of `input` with `iv` (16 bytes) into `out` (room for
+    /// `input.count + 16` bytes, not overlapping `input` or `iv`). Returns the bytes written, and how many bytes
+    /// from `text.from` the AES-NI kernel has already base64-encoded into `text.text` (a multiple of 48; always 0
+    /// with libcrypto or without `text`): the caller encodes the rest.
     ///
-    /// Plaintext and padding (1...16 bytes of the pad length) are written to `out` (room for `input.count + 16`
-    /// bytes, not overlapping `input` or `iv`), the first block is XORed with `iv ⊕ chain`, and the whole is
-    /// encrypted in place with one `EVP_EncryptUpdate`: CBC then computes `E(P1 ⊕ iv)` for the first block,
-    /// exactly what a context freshly set to `iv` would. Returns the bytes written.
+    /// With libcrypto, plaintext and padding (1...16 bytes of the pad length) are written to `out`, the first block
+    /// is XORed with `iv ⊕ chain`, and the whole is encrypted in place with one `EVP_EncryptUpdate` chaining on from
+    /// ``chain``: CBC then computes `E(P1 ⊕ iv)` for the first block, exactly what a context freshly set to `iv`
+    /// would. The kernel reads `input` in place and starts from `iv` itself.
     /// - Throws: ``CryptoError/Kind/encryptionFailed``; the chaining state is then unknown and the context must be
     ///   destroyed.
     mutating func encrypt(
+        iv: UnsafePointer<UInt8>,
+        input: UnsafeBufferPointer<UInt8>,
+        into out: UnsafeMutablePointer<UInt8>,
+        text: TextTarget? = nil
+    ) throws(CryptoError) -> (written: Int, encoded: Int) {
+        if let roundKeys {
+            var encoded = 0
+            let plaintext = input.baseAddress ?? UnsafePointer(out)
+            let written = caescbc_encrypt(
+                roundKeys, iv, plaintext, input.count, out, text?.from, text?.text, text?.code ?? 0, &encoded)
+            guard written == input.count / 16 * 16 + 16 else { throw Self.failure(encrypting: true, "the AES-NI kernel did not run") }
+            return (written, encoded)
+        }
+        return (try encryptWithLibcrypto(iv: iv, input: input, into: out), 0)
+    }
+
+    /// ``encrypt(iv:input:into:text:)`` with the EVP context (see there).
+    private mutating func encryptWithLibcrypto(
         iv: UnsafePointer<UInt8>,
         input: UnsafeBufferPointer<UInt8>,
         into out: UnsafeMutablePointer<UInt8>

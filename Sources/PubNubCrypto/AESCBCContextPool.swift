@@ -8,23 +8,27 @@ import Synchronization
 /// (`EVP_DecryptInit_ex2` with a null cipher and key keeps the schedule and resets the padding state) and lets
 /// libcrypto check the padding. Encryption needs no per-message set-up at all: the context runs without
 /// libcrypto's padding and keeps chaining from the last ciphertext block it wrote (see
-/// ``AESCBCContext/encrypt(iv:input:into:)``).
+/// ``AESCBCContext/encrypt(iv:input:into:text:)``). With ``AESEncryptionCode/aesni`` an encryption context also gets
+/// the key's round keys (expanded once, when the context is made) and encrypts with the package's AES-NI kernel.
 /// A free context waits in a lock-free slot (the common case of one caller at a time costs two atomic exchanges)
 /// or, when that is taken, in a small stack behind a mutex, so concurrent callers each get their own context.
 final class AESCBCContextPool: @unchecked Sendable {
     // Sendable invariant: a context is owned by exactly one of: the `hot` slot, the `free` stack (only touched under
-    // its lock), or one caller between take and give-back; `key`/`encrypting` never change.
+    // its lock), or one caller between take and give-back; `key`/`encrypting`/`code` never change.
     private let key: [UInt8]
     private let encrypting: Bool
+    /// The code that encrypts (decryption always uses libcrypto).
+    let code: AESEncryptionCode
     /// The bit pattern of a free `AESCBCContext` pointer, or 0.
     private let hot = Atomic<Int>(0)
     private let free = Mutex<[ContextHandle]>([])
     private static let maxIdleContexts = 16
 
-    init(key: [UInt8], encrypting: Bool) {
+    init(key: [UInt8], encrypting: Bool, code: AESEncryptionCode = .active) {
         precondition(key.count == 32, "AES-256 key must be 32 bytes")
         self.key = key
         self.encrypting = encrypting
+        self.code = code.isAvailable ? code : .libcrypto
     }
 
     deinit {
@@ -67,7 +71,7 @@ final class AESCBCContextPool: @unchecked Sendable {
         let context = try takeContext()
         if encrypting {
             let written: Int
-            do throws(CryptoError) { written = try context.pointee.encrypt(iv: iv, input: input, into: out) } catch {
+            do throws(CryptoError) { written = try context.pointee.encrypt(iv: iv, input: input, into: out).written } catch {
                 // The chaining state is unknown after a failed update: the context is freed, not pooled.
                 Self.destroy(context)
                 throw error
@@ -97,6 +101,12 @@ final class AESCBCContextPool: @unchecked Sendable {
         }
         let context = UnsafeMutablePointer<AESCBCContext>.allocate(capacity: 1)
         context.initialize(to: AESCBCContext(cipher: cipher))
+        if encrypting && code == .aesni {
+            guard key.withUnsafeBufferPointer({ context.pointee.useKernel(key: $0.baseAddress!) }) else {
+                Self.destroy(context)
+                throw AESCBCContext.failure(encrypting: true, "the AES-NI key expansion did not run")
+            }
+        }
         return context
     }
 

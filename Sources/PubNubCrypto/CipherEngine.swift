@@ -18,15 +18,24 @@ final class CipherEngine: Sendable {
     let legacyDecryptor: AESCBCContextPool
     let aesCBCEncryptor: AESCBCContextPool
     let aesCBCDecryptor: AESCBCContextPool
-    /// The base64 code for message text, read once (``Base64/Kernel/active``).
-    let base64Kernel = Base64.Kernel.active
+    /// The base64 code for message text (``Base64/Kernel/active`` unless a test names another).
+    let base64Kernel: Base64.Kernel
+    /// The AES-NI kernel's group code for ``base64Kernel`` (``AESEncryptionCode/kernelBase64Code(for:)``).
+    let kernelBase64Code: Int32
 
-    init(keys: DerivedKeys) {
-        legacyEncryptor = AESCBCContextPool(key: keys.legacyKey, encrypting: true)
+    /// Pools for both keys; `code` encrypts (an unavailable one falls back to libcrypto), `base64` encodes
+    /// message text (an unavailable one falls back to the scalar code).
+    init(keys: DerivedKeys, code: AESEncryptionCode = .active, base64: Base64.Kernel = .active) {
+        legacyEncryptor = AESCBCContextPool(key: keys.legacyKey, encrypting: true, code: code)
         legacyDecryptor = AESCBCContextPool(key: keys.legacyKey, encrypting: false)
-        aesCBCEncryptor = AESCBCContextPool(key: keys.digest, encrypting: true)
+        aesCBCEncryptor = AESCBCContextPool(key: keys.digest, encrypting: true, code: code)
         aesCBCDecryptor = AESCBCContextPool(key: keys.digest, encrypting: false)
+        base64Kernel = base64.isAvailable ? base64 : .scalar
+        kernelBase64Code = AESEncryptionCode.kernelBase64Code(for: base64Kernel)
     }
+
+    /// The code that encrypts.
+    var encryptionCode: AESEncryptionCode { aesCBCEncryptor.code }
 
     /// The size of `plaintextCount` bytes encrypted with `scheme` (PKCS#7 always adds 1...16 bytes).
     static func encryptedCount(_ plaintextCount: Int, scheme: CryptoScheme) -> Int {
@@ -47,7 +56,7 @@ final class CipherEngine: Sendable {
         into out: UnsafeMutablePointer<UInt8>
     ) throws(CryptoError) -> Int {
         try withEncryptor(for: scheme) { context throws(CryptoError) in
-            try Self.encrypt(input, scheme: scheme, iv: iv, into: out, with: context)
+            try Self.encrypt(input, scheme: scheme, iv: iv, into: out, with: context).written
         }
     }
 
@@ -100,27 +109,36 @@ final class CipherEngine: Sendable {
     }
 
     /// ``encrypt(_:scheme:iv:into:)`` with a context from ``withEncryptor(for:_:)`` for the same scheme; a random
-    /// IV comes from that context's batch.
+    /// IV comes from that context's batch. With `text`, the AES-NI kernel base64-encodes whole 48-byte groups of the
+    /// written bytes (from `out` on) into it while it runs (`text` may be `out` minus a third of the bytes, as for
+    /// in-place ``Base64/encode(_:into:alphabet:kernel:)``); `encoded` is how many it did (see
+    /// ``AESCBCContext/encrypt(iv:input:into:text:)``).
     @inline(__always)
     static func encrypt(
         _ input: UnsafeBufferPointer<UInt8>,
         scheme: CryptoScheme,
         iv: UnsafePointer<UInt8>?,
         into out: UnsafeMutablePointer<UInt8>,
-        with context: UnsafeMutablePointer<AESCBCContext>
-    ) throws(CryptoError) -> Int {
+        with context: UnsafeMutablePointer<AESCBCContext>,
+        text: UnsafeMutablePointer<UInt8>? = nil,
+        base64Code: Int32 = 0
+    ) throws(CryptoError) -> (written: Int, encoded: Int) {
+        let target = text.map { AESCBCContext.TextTarget(from: out, text: $0, code: base64Code) }
+        let prefix: Int
         switch scheme {
         case .legacy:
-            return try context.pointee.encrypt(iv: staticIVPointer, input: input, into: out)
+            let result = try context.pointee.encrypt(iv: staticIVPointer, input: input, into: out, text: target)
+            return result
         case .legacyRandomIV:
             try fillIV(out, from: iv, context: context)
-            return try 16 + context.pointee.encrypt(iv: out, input: input, into: out + 16)
+            prefix = 16
         case .aesCBC:
             writeAESCBCHeaderPrefix(out)
-            let prefix = 10
-            try fillIV(out + prefix, from: iv, context: context)
-            return try prefix + 16 + context.pointee.encrypt(iv: out + prefix, input: input, into: out + prefix + 16)
+            try fillIV(out + 10, from: iv, context: context)
+            prefix = 26
         }
+        let result = try context.pointee.encrypt(iv: out + prefix - 16, input: input, into: out + prefix, text: target)
+        return (prefix + result.written, result.encoded)
     }
 
     /// Writes the 10 bytes before the IV of an `aescbc` message, `"PNED" 01 "ACRH" 10`, to `out` with two stores.

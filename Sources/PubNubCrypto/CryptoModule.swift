@@ -37,6 +37,17 @@ public struct CryptoModule: Sendable {
         self.engine = CipherEngine(keys: keys)
     }
 
+    /// A module that encrypts with the given AES and base64 code instead of the best this CPU has (for tests and
+    /// comparisons; an unavailable choice falls back to libcrypto, or to the scalar base64 code).
+    package init(cipherKey: String, scheme: CryptoScheme, aes: AESEncryptionCode, base64: Base64.Kernel) throws(CryptoError) {
+        self.scheme = scheme
+        self.keys = try DerivedKeys(cipherKey: cipherKey)
+        self.engine = CipherEngine(keys: keys, code: aes, base64: base64)
+    }
+
+    /// The AES code this module encrypts with (``AESEncryptionCode``).
+    package var encryptionCode: AESEncryptionCode { engine.encryptionCode }
+
     /// Encrypts raw bytes (files, binary) with the module's scheme and a fresh random IV where the format has one.
     public func encrypt(_ plaintext: [UInt8]) throws(CryptoError) -> [UInt8] {
         try encryptBytes(plaintext, iv: nil)
@@ -196,15 +207,19 @@ public struct CryptoModule: Sendable {
         let cipherCount = CipherEngine.encryptedCount(input.count, scheme: scheme)
         let textCount = Base64.encodedCount(cipherCount)
         let kernel = engine.base64Kernel
+        let kernelCode = engine.kernelBase64Code
         return try engine.withEncryptor(for: scheme) { context throws(CryptoError) -> String in
             // The encrypted bytes go to the end of the context's scratch buffer and are base64-encoded forwards in
-            // place (see `Base64.encode`: the writer never overtakes the reader); the text is then copied into the
+            // place (see `Base64.encode`: the writer never overtakes the reader); the AES-NI kernel encodes whole
+            // 48-byte groups as it goes, and the rest is encoded here. The text is then copied into the
             // string without a second look: base64 is ASCII by construction, so the UTF-8 check `String` would
             // otherwise run over every character is skipped (docs/performance.md, AES).
             let buffer = context.pointee.scratch(count: textCount)
             let cipher = buffer + (textCount - cipherCount)
-            let count = try CipherEngine.encrypt(input, scheme: scheme, iv: iv, into: cipher, with: context)
-            let written = Base64.encode(UnsafeBufferPointer(start: cipher, count: count), into: buffer, kernel: kernel)
+            let (count, encoded) = try CipherEngine.encrypt(
+                input, scheme: scheme, iv: iv, into: cipher, with: context, text: buffer, base64Code: kernelCode)
+            let done = encoded / 3 * 4
+            let written = done + Base64.encode(UnsafeBufferPointer(start: cipher + encoded, count: count - encoded), into: buffer + done, kernel: kernel)
             let text = unsafe Span(_unsafeElements: UnsafeBufferPointer(start: buffer, count: written))
             return String(copying: unsafe UTF8Span(unchecked: text, isKnownASCII: true))
         }
