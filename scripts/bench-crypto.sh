@@ -8,7 +8,8 @@
 # --bin PATH measures that binary instead of building the release one; several --bin (before and after a
 # change) are measured in turn within every round, each against the same openssl figure.
 # PUBNUB_HARNESS_BIN=PATH is the same as one --bin PATH;
-# PUBNUB_HARNESS_BASE64_KERNEL=scalar|ssse3|avx2|avx512vbmi makes it use slower base64 code than its best.
+# PUBNUB_HARNESS_BASE64_KERNEL=scalar|ssse3|avx2|avx512vbmi makes it use slower base64 code than its best;
+# PUBNUB_HARNESS_AES_CODE=libcrypto encrypts with libcrypto instead of the AES-NI kernel.
 set -euo pipefail
 export LC_ALL=C
 BINS=()
@@ -17,7 +18,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --bin) BINS+=("$2"); shift 2 ;;
         --bin=*) BINS+=("${1#--bin=}"); shift ;;
-        -h|--help) sed -n '3,11p' "$0"; exit 0 ;;
+        -h|--help) sed -n '3,12p' "$0"; exit 0 ;;
         *) POSITIONAL+=("$1"); shift ;;
     esac
 done
@@ -54,7 +55,7 @@ echo "openssl speed -evp aes-256-cbc, 1024-byte blocks (encrypt): $best_openssl 
 for index in "${!BINS[@]}"; do
     ours="$OUT_DIR/$index"
     [ ${#BINS[@]} -gt 1 ] && echo "${BINS[$index]}:"
-    echo "pubnub-harness crypto bench, 1024-byte messages, end to end (best of $ROUNDS; $(grep -m1 '^base64 code:' "$ours" || echo 'base64 code: not reported')):"
+    echo "pubnub-harness crypto bench, 1024-byte messages, end to end (best of $ROUNDS; $(grep -m1 '^base64 code:' "$ours" || echo 'base64 code: not reported'); $(grep -m1 '^aes code:' "$ours" || echo 'aes code: libcrypto')):"
     awk -v ref="$best_openssl" '
         { for (i = 1; i <= NF; i++) if ($i == "MB/s") { key = $1 " " $2; if ($(i - 1) + 0 > best[key]) best[key] = $(i - 1) + 0 } }
         END {

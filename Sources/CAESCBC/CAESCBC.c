@@ -25,7 +25,7 @@
 
 #define AES_TARGET __attribute__((target("aes")))
 #define AVX2_TARGET __attribute__((target("aes,avx2")))
-#define VBMI_TARGET __attribute__((target("aes,avx2,avx512f,avx512bw,avx512vbmi")))
+#define VBMI_TARGET __attribute__((target("aes,avx2,bmi2,avx512f,avx512bw,avx512vbmi")))
 #define ALWAYS_INLINE __attribute__((always_inline)) static inline
 
 static int cached_available = -1;
@@ -102,6 +102,43 @@ ALWAYS_INLINE VBMI_TARGET void encode_group_vbmi(const uint8_t *in, uint8_t *out
     _mm512_storeu_si512((void *)out, _mm512_permutexvar_epi8(indices, characters));
 }
 
+/// The last 0-47 bytes with padding: (count + 2) / 3 * 4 characters. The bytes past `count` load as zero, which
+/// is what the padded encoding of a partial group starts from; the characters past the last significant one
+/// become `=`.
+ALWAYS_INLINE VBMI_TARGET void encode_tail_vbmi(const uint8_t *in, size_t count, uint8_t *out) {
+    const __m512i spread = _mm512_setr_epi32(
+        0x01020001, 0x04050304, 0x07080607, 0x0A0B090A, 0x0D0E0C0D, 0x10110F10, 0x13141213, 0x16171516,
+        0x191A1819, 0x1C1D1B1C, 0x1F201E1F, 0x22232122, 0x25262425, 0x28292728, 0x2B2C2A2B, 0x2E2F2D2E);
+    const __m512i shifts = _mm512_set1_epi64(0x3036242A1016040ALL);
+    const __m512i characters = _mm512_loadu_si512((const void *)"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/");
+    __m512i bytes = _mm512_maskz_loadu_epi8((__mmask64)_bzhi_u64(~0ULL, (unsigned)count), in);
+    __m512i indices = _mm512_multishift_epi64_epi8(shifts, _mm512_permutexvar_epi8(spread, bytes));
+    __m512i text = _mm512_permutexvar_epi8(indices, characters);
+    unsigned significant = (unsigned)((count * 4 + 2) / 3), total = (unsigned)((count + 2) / 3 * 4);
+    __mmask64 padding = (__mmask64)(_bzhi_u64(~0ULL, total) & ~_bzhi_u64(~0ULL, significant));
+    text = _mm512_mask_blend_epi8(padding, text, _mm512_set1_epi8('='));
+    _mm512_mask_storeu_epi8(out, (__mmask64)_bzhi_u64(~0ULL, total), text);
+}
+
+/// The last 0-47 bytes with padding, one group at a time.
+ALWAYS_INLINE void encode_tail_scalar(const uint8_t *in, size_t count, uint8_t *out) {
+    static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    for (; count >= 3; in += 3, out += 4, count -= 3) {
+        uint32_t group = (uint32_t)in[0] << 16 | (uint32_t)in[1] << 8 | in[2];
+        out[0] = (uint8_t)alphabet[group >> 18];
+        out[1] = (uint8_t)alphabet[(group >> 12) & 63];
+        out[2] = (uint8_t)alphabet[(group >> 6) & 63];
+        out[3] = (uint8_t)alphabet[group & 63];
+    }
+    if (count > 0) {
+        uint32_t group = (uint32_t)in[0] << 16 | (count == 2 ? (uint32_t)in[1] << 8 : 0);
+        out[0] = (uint8_t)alphabet[group >> 18];
+        out[1] = (uint8_t)alphabet[(group >> 12) & 63];
+        out[2] = count == 2 ? (uint8_t)alphabet[(group >> 6) & 63] : '=';
+        out[3] = '=';
+    }
+}
+
 /// 24 bytes (two 12-byte halves, each at bytes 0-11 of its 128-bit lane after `spread`) → 32 characters.
 ALWAYS_INLINE AVX2_TARGET __m256i encode_lanes_avx2(__m256i lanes) {
     const __m256i offsets = _mm256_setr_epi8(71, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, '+' - 62, '/' - 63, 65, 0, 0,
@@ -132,8 +169,13 @@ ALWAYS_INLINE AVX2_TARGET void encode_group_avx2(const uint8_t *in, uint8_t *out
 
 // MARK: The CBC loop
 
-ALWAYS_INLINE AES_TARGET __m128i encrypt_block(__m128i block, const __m128i *k) {
-    block = _mm_xor_si128(block, k[0]);
+/// E(chain ⊕ plain): the plaintext is whitened with round key 0 first, off the chain, so that one XOR (not
+/// two) precedes the rounds on the chain.
+ALWAYS_INLINE AES_TARGET __m128i encrypt_block(__m128i chain, __m128i plain, const __m128i *k) {
+    __m128i whitened = _mm_xor_si128(plain, k[0]);
+    // An empty asm makes `whitened` opaque, so the compiler cannot reassociate the XORs onto the chain.
+    __asm__("" : "+x"(whitened));
+    __m128i block = _mm_xor_si128(chain, whitened);
     block = _mm_aesenc_si128(block, k[1]);
     block = _mm_aesenc_si128(block, k[2]);
     block = _mm_aesenc_si128(block, k[3]);
@@ -158,7 +200,7 @@ ALWAYS_INLINE AES_TARGET size_t encrypt_last_block(__m128i chain, const uint8_t 
     uint8_t last[16];
     memset(last, (int)(16 - rest), sizeof last);
     if (rest > 0) memcpy(last, in + 16 * blocks, rest);
-    chain = encrypt_block(_mm_xor_si128(chain, _mm_loadu_si128((const __m128i *)last)), k);
+    chain = encrypt_block(chain, _mm_loadu_si128((const __m128i *)last), k);
     _mm_storeu_si128((__m128i *)(out + 16 * blocks), chain);
     return 16 * blocks + 16;
 }
@@ -166,30 +208,31 @@ ALWAYS_INLINE AES_TARGET size_t encrypt_last_block(__m128i chain, const uint8_t 
 // One copy of the loop per group code (each in its own target, so the AVX2 copy holds no AVX-512
 // instruction). After block i is stored, every whole group up to its end is encoded: that work does
 // not depend on the chain and runs while block i + 1's rounds wait for block i.
-#define ENCRYPT_LOOP(encode_group)                                                                      \
+#define ENCRYPT_LOOP(encode_group, encode_tail)                                                                   \
     const __m128i *k = (const __m128i *)keys->bytes;                                                    \
     __m128i chain = _mm_loadu_si128((const __m128i *)iv);                                               \
     size_t blocks = count / 16;                                                                         \
     const uint8_t *from = encode_from;                                                                  \
     uint8_t *to = text;                                                                                 \
     for (size_t i = 0; i < blocks; i++) {                                                               \
-        chain = encrypt_block(_mm_xor_si128(chain, _mm_loadu_si128((const __m128i *)(in + 16 * i))), k); \
+        chain = encrypt_block(chain, _mm_loadu_si128((const __m128i *)(in + 16 * i)), k); \
         _mm_storeu_si128((__m128i *)(out + 16 * i), chain);                                             \
         for (; out + 16 * (i + 1) - from >= 48; from += 48, to += 64) encode_group(from, to);           \
     }                                                                                                   \
     size_t total = encrypt_last_block(chain, in, count, out, k);                                        \
     for (; out + total - from >= 48; from += 48, to += 64) encode_group(from, to);                      \
-    *encoded = (size_t)(from - encode_from);                                                            \
+    encode_tail(from, (size_t)(out + total - from), to);                                                \
+    *encoded = (size_t)(out + total - encode_from);                                                     \
     return total;
 
 VBMI_TARGET static size_t encrypt_vbmi(const caescbc_round_keys *keys, const uint8_t *iv, const uint8_t *in, size_t count, uint8_t *out,
                                        const uint8_t *encode_from, uint8_t *text, size_t *encoded) {
-    ENCRYPT_LOOP(encode_group_vbmi)
+    ENCRYPT_LOOP(encode_group_vbmi, encode_tail_vbmi)
 }
 
 AVX2_TARGET static size_t encrypt_avx2(const caescbc_round_keys *keys, const uint8_t *iv, const uint8_t *in, size_t count, uint8_t *out,
                                        const uint8_t *encode_from, uint8_t *text, size_t *encoded) {
-    ENCRYPT_LOOP(encode_group_avx2)
+    ENCRYPT_LOOP(encode_group_avx2, encode_tail_scalar)
 }
 
 #undef ENCRYPT_LOOP
@@ -200,7 +243,7 @@ AES_TARGET static size_t encrypt_plain(const caescbc_round_keys *keys, const uin
     __m128i chain = _mm_loadu_si128((const __m128i *)iv);
     size_t blocks = count / 16;
     for (size_t i = 0; i < blocks; i++) {
-        chain = encrypt_block(_mm_xor_si128(chain, _mm_loadu_si128((const __m128i *)(in + 16 * i))), k);
+        chain = encrypt_block(chain, _mm_loadu_si128((const __m128i *)(in + 16 * i)), k);
         _mm_storeu_si128((__m128i *)(out + 16 * i), chain);
     }
     return encrypt_last_block(chain, in, count, out, k);

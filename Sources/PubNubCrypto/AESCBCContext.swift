@@ -82,8 +82,8 @@ struct AESCBCContext {
 
     /// AES-256-CBC encryption with PKCS#7 padding of `input` with `iv` (16 bytes) into `out` (room for
     /// `input.count + 16` bytes, not overlapping `input` or `iv`). Returns the bytes written, and how many bytes
-    /// from `text.from` the AES-NI kernel has already base64-encoded into `text.text` (a multiple of 48; always 0
-    /// with libcrypto or without `text`): the caller encodes the rest.
+    /// from `text.from` the AES-NI kernel has base64-encoded (with padding) into `text.text`: all of them when it
+    /// ran with a group code, else 0 (libcrypto, no `text`, SSSE3 or scalar base64), and the caller encodes them.
     ///
     /// With libcrypto, plaintext and padding (1...16 bytes of the pad length) are written to `out`, the first block
     /// is XORed with `iv ⊕ chain`, and the whole is encrypted in place with one `EVP_EncryptUpdate` chaining on from

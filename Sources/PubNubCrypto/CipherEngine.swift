@@ -109,8 +109,8 @@ final class CipherEngine: Sendable {
     }
 
     /// ``encrypt(_:scheme:iv:into:)`` with a context from ``withEncryptor(for:_:)`` for the same scheme; a random
-    /// IV comes from that context's batch. With `text`, the AES-NI kernel base64-encodes whole 48-byte groups of the
-    /// written bytes (from `out` on) into it while it runs (`text` may be `out` minus a third of the bytes, as for
+    /// IV comes from that context's batch. With `text`, the AES-NI kernel base64-encodes the written bytes (from
+    /// `out` on) into it, each 48-byte group while the next blocks run (`text` may be `out` minus a third of the bytes, as for
     /// in-place ``Base64/encode(_:into:alphabet:kernel:)``); `encoded` is how many it did (see
     /// ``AESCBCContext/encrypt(iv:input:into:text:)``).
     @inline(__always)

@@ -210,16 +210,18 @@ public struct CryptoModule: Sendable {
         let kernelCode = engine.kernelBase64Code
         return try engine.withEncryptor(for: scheme) { context throws(CryptoError) -> String in
             // The encrypted bytes go to the end of the context's scratch buffer and are base64-encoded forwards in
-            // place (see `Base64.encode`: the writer never overtakes the reader); the AES-NI kernel encodes whole
-            // 48-byte groups as it goes, and the rest is encoded here. The text is then copied into the
+            // place (see `Base64.encode`: the writer never overtakes the reader); the AES-NI kernel encodes each
+            // 48-byte group as soon as its blocks are written, and the last bytes after the chain. The text is then copied into the
             // string without a second look: base64 is ASCII by construction, so the UTF-8 check `String` would
             // otherwise run over every character is skipped (docs/performance.md, AES).
             let buffer = context.pointee.scratch(count: textCount)
             let cipher = buffer + (textCount - cipherCount)
             let (count, encoded) = try CipherEngine.encrypt(
                 input, scheme: scheme, iv: iv, into: cipher, with: context, text: buffer, base64Code: kernelCode)
-            let done = encoded / 3 * 4
-            let written = done + Base64.encode(UnsafeBufferPointer(start: cipher + encoded, count: count - encoded), into: buffer + done, kernel: kernel)
+            // The kernel encodes all of it (with AVX-512 VBMI or AVX2 base64) or nothing.
+            let written =
+                encoded == count
+                ? Base64.encodedCount(count) : Base64.encode(UnsafeBufferPointer(start: cipher, count: count), into: buffer, kernel: kernel)
             let text = unsafe Span(_unsafeElements: UnsafeBufferPointer(start: buffer, count: written))
             return String(copying: unsafe UTF8Span(unchecked: text, isKnownASCII: true))
         }

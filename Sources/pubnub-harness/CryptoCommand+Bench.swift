@@ -31,6 +31,7 @@ extension CryptoCommand {
         func run() throws {
             let schemes = scheme.isEmpty ? CryptoScheme.allCases : scheme
             print("base64 code: \(CryptoBenchmark.base64Kernel)")
+            print("aes code: \(CryptoBenchmark.aesCode)")
             for scheme in schemes {
                 let result: CryptoBenchmark.Result
                 do throws(CryptoError) {

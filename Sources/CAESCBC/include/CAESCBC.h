@@ -33,12 +33,13 @@ int caescbc_expand_key(const uint8_t *key, caescbc_round_keys *keys);
 /// AES-256-CBC-encrypts `count` bytes of `in` with PKCS#7 padding (1...16 bytes) and the 16-byte `iv` into
 /// `out` (`count / 16 * 16 + 16` bytes, not overlapping `in`); returns the bytes written.
 ///
-/// When `text` is not NULL, the bytes from `encode_from` (at or before `out`: a header and IV the caller
-/// wrote already) to the end of the ciphertext are base64-encoded (standard alphabet) into `text` in
-/// whole 48-byte groups as the blocks are written, with the code `base64` names; `*encoded` receives the
-/// bytes consumed (a multiple of 48; 0 for `CAESCBC_BASE64_NONE`) and the caller encodes the rest.
-/// `text` may lie before `encode_from` by at least a third of the encoded length (in-place encoding:
-/// each group is read before the store that could reach it).
+/// When `text` is not NULL and `base64` names a group code, the bytes from `encode_from` (at or before `out`:
+/// a header and IV the caller wrote already) to the end of the ciphertext are base64-encoded (standard
+/// alphabet, with padding) into `text`: each whole 48-byte group as soon as its blocks are written, the last
+/// 0-47 bytes after the last block; `*encoded` receives the bytes encoded (all of them, so the text is
+/// `(*encoded + 2) / 3 * 4` characters). With `CAESCBC_BASE64_NONE` (or no `text`) nothing is encoded and
+/// `*encoded` is 0. `text` may lie before `encode_from` by at least a third of the encoded length (in-place
+/// encoding: each group is read before the store that could reach it).
 /// The loop branches on lengths only, never on key or data bytes. Does nothing and returns 0 without
 /// AES-NI (or with a `base64` code this CPU lacks).
 size_t caescbc_encrypt(const caescbc_round_keys *keys, const uint8_t *iv, const uint8_t *in, size_t count,

@@ -47,6 +47,10 @@ public enum CryptoBenchmark {
     /// environment variable `PUBNUB_HARNESS_BASE64_KERNEL` names a slower one).
     public static var base64Kernel: String { Base64.Kernel.active.description }
 
+    /// The AES encryption code in use: `aesni` (the package's kernel) or `libcrypto` (on CPUs without AES-NI, or
+    /// when the environment variable `PUBNUB_HARNESS_AES_CODE` is `libcrypto`).
+    public static var aesCode: String { AESEncryptionCode.active.description }
+
     /// A JSON string message of exactly `size` bytes (`size` >= 2), like the vectors' messages.
     public static func message(size: Int) -> String {
         let alphabet = Array("The quick brown fox jumps over the lazy dog 0123456789.".utf8)
