@@ -28,25 +28,32 @@
 #define VBMI_TARGET __attribute__((target("aes,avx2,bmi2,avx512f,avx512bw,avx512vbmi")))
 #define ALWAYS_INLINE __attribute__((always_inline)) static inline
 
-static int cached_available = -1;
+/// -1 before the first call, 0 without AES-NI, else 1 + the best `CAESCBC_BASE64_*` code.
+static int cached_support = -1;
 
-int caescbc_available(void) {
-    // Racing first callers compute the same value; an int store is atomic on x86-64.
-    int available = __atomic_load_n(&cached_available, __ATOMIC_RELAXED);
-    if (available < 0) {
+/// This CPU's support, detected once (racing first callers compute the same value; an int store is atomic on
+/// x86-64).
+static int support(void) {
+    int value = __atomic_load_n(&cached_support, __ATOMIC_RELAXED);
+    if (value < 0) {
         __builtin_cpu_init();
-        available = __builtin_cpu_supports("aes") ? 1 : 0;
-        __atomic_store_n(&cached_available, available, __ATOMIC_RELAXED);
+        int base64;
+        switch (cbase64_best_path()) {
+        case CBASE64_PATH_AVX512VBMI: base64 = CAESCBC_BASE64_AVX512VBMI; break;
+        case CBASE64_PATH_AVX2: base64 = CAESCBC_BASE64_AVX2; break;
+        default: base64 = CAESCBC_BASE64_NONE; break;
+        }
+        value = __builtin_cpu_supports("aes") ? 1 + base64 : 0;
+        __atomic_store_n(&cached_support, value, __ATOMIC_RELAXED);
     }
-    return available;
+    return value;
 }
 
+int caescbc_available(void) { return support() > 0; }
+
 int caescbc_best_base64(void) {
-    switch (cbase64_best_path()) {
-    case CBASE64_PATH_AVX512VBMI: return CAESCBC_BASE64_AVX512VBMI;
-    case CBASE64_PATH_AVX2: return CAESCBC_BASE64_AVX2;
-    default: return CAESCBC_BASE64_NONE;
-    }
+    int value = support();
+    return value > 0 ? value - 1 : CAESCBC_BASE64_NONE;
 }
 
 // MARK: Key expansion
@@ -252,9 +259,10 @@ AES_TARGET static size_t encrypt_plain(const caescbc_round_keys *keys, const uin
 size_t caescbc_encrypt(const caescbc_round_keys *keys, const uint8_t *iv, const uint8_t *in, size_t count, uint8_t *out,
                        const uint8_t *encode_from, uint8_t *text, int base64, size_t *encoded) {
     *encoded = 0;
-    if (!caescbc_available()) return 0;
+    int supported = support();
+    if (supported == 0) return 0;
     if (text == NULL || base64 == CAESCBC_BASE64_NONE) return encrypt_plain(keys, iv, in, count, out);
-    if (base64 > caescbc_best_base64()) return 0;
+    if (base64 > supported - 1) return 0;
     switch (base64) {
     case CAESCBC_BASE64_AVX512VBMI: return encrypt_vbmi(keys, iv, in, count, out, encode_from, text, encoded);
     case CAESCBC_BASE64_AVX2: return encrypt_avx2(keys, iv, in, count, out, encode_from, text, encoded);
