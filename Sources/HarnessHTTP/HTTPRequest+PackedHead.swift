@@ -162,6 +162,12 @@ extension PackedRequestHead {
 
         /// Copies raw `bytes` (text, or the offset words) to the end of the head so far.
         private mutating func write(_ bytes: UnsafeRawBufferPointer) {
+            Self.write(bytes, into: &scratch, used: &used)
+        }
+
+        /// Copies raw `bytes` to `scratch` at `used` (grown as needed) and moves `used` past them;
+        /// static, so that the table can be read while the scratch space is written.
+        private static func write(_ bytes: UnsafeRawBufferPointer, into scratch: inout [UInt8], used: inout Int) {
             guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
             let end = used + bytes.count
             if end > scratch.count { scratch.append(contentsOf: repeatElement(0, count: max(end, 2 * scratch.count, 256) - scratch.count)) }
@@ -182,8 +188,7 @@ extension PackedRequestHead {
             table.append(UInt32(truncatingIfNeeded: pathEnd))
             table.append(UInt32(truncatingIfNeeded: dataEnd))
             table.append(UInt32(truncatingIfNeeded: count))
-            let words = table  // a second reference: `write` may change `self` while the words are read
-            words.withUnsafeBytes { write($0) }
+            table.withUnsafeBytes { Self.write($0, into: &scratch, used: &used) }
             let bytes = Array(scratch[..<used])
             used = 0
             table.removeAll(keepingCapacity: true)

@@ -135,6 +135,17 @@ package struct HTTPRequestParser: Sendable {
     /// Number of buffered, unconsumed bytes.
     @inlinable package var bufferedByteCount: Int { buffer.count - start }
 
+    /// `hasBufferedBytes` of the parser at `parser`, read field by field in place (a getter not
+    /// inlined takes the parser by value: a copy of the whole struct).
+    @inlinable package static func hasBufferedBytes(at parser: UnsafeMutablePointer<HTTPRequestParser>) -> Bool {
+        parser.pointee.start < parser.pointee.buffer.count || parser.pointee.phase != .head || parser.pointee.inHead
+    }
+
+    /// `bufferedByteCount` of the parser at `parser`, read in place.
+    @inlinable package static func bufferedByteCount(at parser: UnsafeMutablePointer<HTTPRequestParser>) -> Int {
+        parser.pointee.buffer.count - parser.pointee.start
+    }
+
     /// Frees the receive buffer while nothing is buffered (a connection waiting for an answer or
     /// idle between requests); the next `append` allocates it again.
     package mutating func releaseIdleBuffer() {

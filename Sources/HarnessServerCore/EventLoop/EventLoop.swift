@@ -31,7 +31,8 @@ final class EventLoop: @unchecked Sendable {
     /// Work queued by the loop's own thread to run after the current event batch (no lock).
     private var deferred: [() -> Void] = []
     /// The head this loop encoded last (see `encode`).
-    private var heads = ResponseHeadCache()
+    // Unchecked: loop thread only, and `encode` (its one long access) is pure: it never reaches the loop.
+    @exclusivity(unchecked) private var heads = ResponseHeadCache()
     /// Room for the actions of a connection being performed, lent while it performs them (see
     /// `borrowActionStorage`), so that answering a request allocates no action list.
     private var spareActions: [HTTPConnectionAction] = []

@@ -44,7 +44,9 @@ final class SocketChannel {
     /// The peer as `host:port`.
     let peer: String
     private(set) var registration: UInt64 = 0
-    private var output = OutboundBuffer()
+    // Unchecked: loop thread only; the access spanning a write calls only the stream, which never
+    // refers back to its channel.
+    @exclusivity(unchecked) private var output = OutboundBuffer()
     /// Whether `output` holds bytes, kept beside it (set by `enqueue`, cleared by a `flush` that
     /// drains it and by `release`): the interest and the flush ask a plain flag, not the buffer,
     /// whose accesses stay dynamically checked for exclusivity (its write calls the stream).

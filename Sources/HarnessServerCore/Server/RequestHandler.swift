@@ -131,13 +131,13 @@ public final class Responder: Sendable {
     /// Sends `action` if nothing was sent and the request was not cancelled; returns whether it was sent.
     @discardableResult
     public func send(_ action: ResponseAction) -> Bool {
-        guard let (token, observer) = claim() else { return false }
-        observer?.responded(action)
+        guard let claimed = claim() else { return false }
+        if let observer = claimed.observer { observer.responded(action) }
         switch target {
         case .closure(let deliver):
             deliver(action)
         case .connection(let connection):
-            connection.deliver(action, token: token)
+            connection.deliver(action, token: claimed.token)
         case .relay(let outer, let observer):
             observer.responded(action)
             outer.send(action)
@@ -180,6 +180,8 @@ public final class Responder: Sendable {
             state.firstCancelHandler = nil
             if !state.moreCancelHandlers.isEmpty { state.moreCancelHandlers = [] }
             state.relay = nil
+            // Without an observer (the transport alone) nothing is copied out or destroyed.
+            if state.observer == nil { return (state.token, nil) }
             return (state.token, state.observer.take())
         }
     }
