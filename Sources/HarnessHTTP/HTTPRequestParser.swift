@@ -169,7 +169,8 @@ package struct HTTPRequestParser: Sendable {
     }
 
     private mutating func compact() {
-        guard start == buffer.count || (start > 4096 && start * 2 > buffer.count) else { return }
+        // Nothing consumed (an empty buffer after the last request's compaction): nothing to do.
+        guard start > 0, start == buffer.count || (start > 4096 && start * 2 > buffer.count) else { return }
         let shift = start
         if start == buffer.count {
             buffer.removeAll(keepingCapacity: buffer.capacity <= 4096)

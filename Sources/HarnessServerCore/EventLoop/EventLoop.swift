@@ -157,9 +157,9 @@ final class EventLoop: @unchecked Sendable {
     /// connection holds none, and the next connection to perform borrows it.
     func recycleActionStorage(_ actions: inout [HTTPConnectionAction]) {
         assertInLoop("recycleActionStorage")
-        // One by one: performed slots hold a case without payload, and this is cheaper than the
-        // generic `removeAll(keepingCapacity:)` for the few actions of a request.
-        while actions.popLast() != nil {}
+        // Performed slots hold a case without payload: emptied at once (one by one, each slot of
+        // an action that holds a request inline would be copied out).
+        actions.removeAll(keepingCapacity: true)
         if spareActions.capacity == 0 && actions.capacity <= 64 {
             swap(&spareActions, &actions)
         } else {
