@@ -8,19 +8,30 @@
 /// `[target][name₀ value₀ name₁ value₁ …][nameStart₀ valueStart₀ nameStart₁ …][targetEnd pathEnd dataEnd count]`.
 /// The target is `0..<targetEnd`; its path ends at `pathEnd` (the `?`, or `targetEnd`); field
 /// `i`'s value ends where field `i + 1` starts, the last one at `dataEnd`.
-struct PackedRequestHead: Sendable {
-    let bytes: [UInt8]
+@usableFromInline struct PackedRequestHead: Sendable {
+    @usableFromInline let bytes: [UInt8]
+
+    @usableFromInline init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
 
     /// The positions read from the buffer's trailer.
-    struct Layout {
-        var targetEnd: Int
-        var pathEnd: Int
-        var dataEnd: Int
-        var count: Int
+    @usableFromInline struct Layout {
+        @usableFromInline var targetEnd: Int
+        @usableFromInline var pathEnd: Int
+        @usableFromInline var dataEnd: Int
+        @usableFromInline var count: Int
+
+        @usableFromInline init(targetEnd: Int, pathEnd: Int, dataEnd: Int, count: Int) {
+            self.targetEnd = targetEnd
+            self.pathEnd = pathEnd
+            self.dataEnd = dataEnd
+            self.count = count
+        }
     }
 
     /// Calls `body` with the buffer and its layout.
-    @inline(__always)
+    @inlinable @inline(__always)
     func withLayout<R>(_ body: (UnsafeBufferPointer<UInt8>, Layout) throws -> R) rethrows -> R {
         try bytes.withUnsafeBufferPointer { buffer in
             let trailer = buffer.count - 16
@@ -32,7 +43,7 @@ struct PackedRequestHead: Sendable {
     }
 
     /// The offset stored at byte `offset` of `buffer`.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func word(_ buffer: UnsafeBufferPointer<UInt8>, _ offset: Int) -> Int {
         Int(UnsafeRawPointer(buffer.baseAddress!).loadUnaligned(fromByteOffset: offset, as: UInt32.self))
     }
