@@ -160,9 +160,17 @@ extension PackedRequestHead {
         mutating func add(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
             if table.capacity == 0 { table.reserveCapacity(20) }
             table.append(UInt32(truncatingIfNeeded: used))
-            write(name)
-            table.append(UInt32(truncatingIfNeeded: used))
-            write(value)
+            table.append(UInt32(truncatingIfNeeded: used + name.count))
+            // Name and value in one pass over the scratch space (one growth check, one access).
+            let end = used + name.count + value.count
+            if end > scratch.count { scratch.append(contentsOf: repeatElement(0, count: max(end, 2 * scratch.count, 256) - scratch.count)) }
+            let at = used
+            scratch.withUnsafeMutableBufferPointer { space in
+                let base = space.baseAddress! + at
+                if let source = name.baseAddress { base.update(from: source, count: name.count) }
+                if let source = value.baseAddress { (base + name.count).update(from: source, count: value.count) }
+            }
+            used = end
         }
 
         /// Copies `bytes` to the end of the head so far.

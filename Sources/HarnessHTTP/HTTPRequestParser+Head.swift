@@ -165,19 +165,25 @@ extension HTTPRequestParser {
         guard colon > 0, colon < count else { throw .invalidHeader }
         var valueStart = colon + 1
         while valueStart < count && (base[valueStart] == 0x20 || base[valueStart] == 0x09) { valueStart += 1 }
-        var valueEnd = valueStart
         var index = valueStart
+        // Eight bytes at a time while none is a control byte or DEL (the classic SWAR tests for
+        // a byte below 0x20 and a zero byte of `word ^ 0x7F…`; a hit is decided byte by byte).
+        let raw = UnsafeRawPointer(base)
+        while index + 8 <= count {
+            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            let below = (word &- 0x2020_2020_2020_2020) & ~word & 0x8080_8080_8080_8080
+            let del = word ^ 0x7F7F_7F7F_7F7F_7F7F
+            let isDel = (del &- 0x0101_0101_0101_0101) & ~del & 0x8080_8080_8080_8080
+            if below | isDel != 0 { break }
+            index += 8
+        }
         while index < count {
             let byte = base[index]
-            if byte < 0x20 {
-                guard byte == 0x09 else { throw .invalidHeader }
-            } else if byte == 0x7F {
-                throw .invalidHeader
-            } else if byte != 0x20 {
-                valueEnd = index + 1
-            }
+            guard (byte >= 0x20 || byte == 0x09) && byte != 0x7F else { throw .invalidHeader }
             index += 1
         }
+        var valueEnd = count
+        while valueEnd > valueStart && (base[valueEnd - 1] == 0x20 || base[valueEnd - 1] == 0x09) { valueEnd -= 1 }
         return (0..<colon, valueStart..<valueEnd, FramingFields.kind(of: UnsafeBufferPointer(start: base, count: colon)))
     }
 

@@ -191,7 +191,8 @@ package struct HTTPRequestParser: Sendable {
                 guard try parseHead() else { return nil }
             case .fixedBody:
                 let take = min(remaining, buffer.count - start)
-                body.append(contentsOf: buffer[start..<(start + take)])
+                // Most requests have no body: nothing to append (an empty append still costs a call).
+                if take > 0 { body.append(contentsOf: buffer[start..<(start + take)]) }
                 start += take
                 remaining -= take
                 if remaining > 0 { return nil }

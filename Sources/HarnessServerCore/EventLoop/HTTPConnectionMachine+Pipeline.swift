@@ -139,7 +139,7 @@ extension HTTPConnectionMachine {
     }
 
     /// Queues `write` and a flush.
-    private mutating func write(_ write: HTTPConnectionAction, into actions: inout [HTTPConnectionAction]) {
+    private mutating func write(_ write: consuming HTTPConnectionAction, into actions: inout [HTTPConnectionAction]) {
         outputPending = true
         actions.append(write)
         actions.append(.flush)
