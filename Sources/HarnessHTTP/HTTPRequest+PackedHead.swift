@@ -8,19 +8,30 @@
 /// `[target][name₀ value₀ name₁ value₁ …][nameStart₀ valueStart₀ nameStart₁ …][targetEnd pathEnd dataEnd count]`.
 /// The target is `0..<targetEnd`; its path ends at `pathEnd` (the `?`, or `targetEnd`); field
 /// `i`'s value ends where field `i + 1` starts, the last one at `dataEnd`.
-struct PackedRequestHead: Sendable {
-    let bytes: [UInt8]
+@usableFromInline struct PackedRequestHead: Sendable {
+    @usableFromInline let bytes: [UInt8]
+
+    @usableFromInline init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
 
     /// The positions read from the buffer's trailer.
-    struct Layout {
-        var targetEnd: Int
-        var pathEnd: Int
-        var dataEnd: Int
-        var count: Int
+    @usableFromInline struct Layout {
+        @usableFromInline var targetEnd: Int
+        @usableFromInline var pathEnd: Int
+        @usableFromInline var dataEnd: Int
+        @usableFromInline var count: Int
+
+        @usableFromInline init(targetEnd: Int, pathEnd: Int, dataEnd: Int, count: Int) {
+            self.targetEnd = targetEnd
+            self.pathEnd = pathEnd
+            self.dataEnd = dataEnd
+            self.count = count
+        }
     }
 
     /// Calls `body` with the buffer and its layout.
-    @inline(__always)
+    @inlinable @inline(__always)
     func withLayout<R>(_ body: (UnsafeBufferPointer<UInt8>, Layout) throws -> R) rethrows -> R {
         try bytes.withUnsafeBufferPointer { buffer in
             let trailer = buffer.count - 16
@@ -32,7 +43,7 @@ struct PackedRequestHead: Sendable {
     }
 
     /// The offset stored at byte `offset` of `buffer`.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func word(_ buffer: UnsafeBufferPointer<UInt8>, _ offset: Int) -> Int {
         Int(UnsafeRawPointer(buffer.baseAddress!).loadUnaligned(fromByteOffset: offset, as: UInt32.self))
     }
@@ -149,9 +160,17 @@ extension PackedRequestHead {
         mutating func add(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
             if table.capacity == 0 { table.reserveCapacity(20) }
             table.append(UInt32(truncatingIfNeeded: used))
-            write(name)
-            table.append(UInt32(truncatingIfNeeded: used))
-            write(value)
+            table.append(UInt32(truncatingIfNeeded: used + name.count))
+            // Name and value in one pass over the scratch space (one growth check, one access).
+            let end = used + name.count + value.count
+            if end > scratch.count { scratch.append(contentsOf: repeatElement(0, count: max(end, 2 * scratch.count, 256) - scratch.count)) }
+            let at = used
+            scratch.withUnsafeMutableBufferPointer { space in
+                let base = space.baseAddress! + at
+                if let source = name.baseAddress { base.update(from: source, count: name.count) }
+                if let source = value.baseAddress { (base + name.count).update(from: source, count: value.count) }
+            }
+            used = end
         }
 
         /// Copies `bytes` to the end of the head so far.
@@ -162,6 +181,12 @@ extension PackedRequestHead {
 
         /// Copies raw `bytes` (text, or the offset words) to the end of the head so far.
         private mutating func write(_ bytes: UnsafeRawBufferPointer) {
+            Self.write(bytes, into: &scratch, used: &used)
+        }
+
+        /// Copies raw `bytes` to `scratch` at `used` (grown as needed) and moves `used` past them;
+        /// static, so that the table can be read while the scratch space is written.
+        private static func write(_ bytes: UnsafeRawBufferPointer, into scratch: inout [UInt8], used: inout Int) {
             guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
             let end = used + bytes.count
             if end > scratch.count { scratch.append(contentsOf: repeatElement(0, count: max(end, 2 * scratch.count, 256) - scratch.count)) }
@@ -182,8 +207,7 @@ extension PackedRequestHead {
             table.append(UInt32(truncatingIfNeeded: pathEnd))
             table.append(UInt32(truncatingIfNeeded: dataEnd))
             table.append(UInt32(truncatingIfNeeded: count))
-            let words = table  // a second reference: `write` may change `self` while the words are read
-            words.withUnsafeBytes { write($0) }
+            table.withUnsafeBytes { Self.write($0, into: &scratch, used: &used) }
             let bytes = Array(scratch[..<used])
             used = 0
             table.removeAll(keepingCapacity: true)

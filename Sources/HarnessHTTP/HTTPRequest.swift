@@ -16,10 +16,10 @@ public struct HTTPRequest: Sendable, Hashable {
     /// The body with any chunked transfer-coding removed.
     public var body: [UInt8]
     /// The target and its path and query: a parsed head's bytes, or strings.
-    var line: TargetStorage
+    @usableFromInline var line: TargetStorage
 
     /// Where the request-target and its parts live.
-    enum TargetStorage: Sendable {
+    @usableFromInline enum TargetStorage: Sendable {
         /// An origin-form target in a parsed head's buffer (shared with `headers`).
         case packed(PackedRequestHead)
         /// Strings, as built by code or for targets not in origin-form.
@@ -27,10 +27,10 @@ public struct HTTPRequest: Sendable, Hashable {
     }
 
     /// The request-target and its path and query as strings.
-    final class TargetText: Sendable {
-        let target: String
-        let rawPath: String
-        let rawQuery: String
+    @usableFromInline final class TargetText: Sendable {
+        @usableFromInline let target: String
+        @usableFromInline let rawPath: String
+        @usableFromInline let rawQuery: String
 
         init(target: String, rawPath: String, rawQuery: String) {
             self.target = target
@@ -121,8 +121,9 @@ public struct HTTPRequest: Sendable, Hashable {
         return (String(originForm), "")
     }
 
-    /// Calls `body` with the request-target's UTF-8 bytes.
-    package func withTargetBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    /// Calls `body` with the request-target's UTF-8 bytes. (Inlinable, as the two below: a
+    /// caller in another module gets it specialized instead of a generic call per closure layer.)
+    @inlinable package func withTargetBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         switch line {
         case .text(let text):
             var target = text.target
@@ -133,7 +134,7 @@ public struct HTTPRequest: Sendable, Hashable {
     }
 
     /// Calls `body` with the raw path's UTF-8 bytes (as `rawPath`, without making it a string).
-    package func withRawPathBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    @inlinable package func withRawPathBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         switch line {
         case .text(let text):
             var path = text.rawPath
@@ -144,7 +145,7 @@ public struct HTTPRequest: Sendable, Hashable {
     }
 
     /// Calls `body` with the raw query's UTF-8 bytes (as `rawQuery`, without making it a string).
-    package func withRawQueryBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    @inlinable package func withRawQueryBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         switch line {
         case .text(let text):
             var query = text.rawQuery

@@ -17,55 +17,55 @@ extension HTTPRequestParser {
             scan = start
             lineStart = start
         }
-        while scan < buffer.count {
-            // The next line feed, or the end of what arrived; the limits apply to the line so far.
-            let found = buffer.withUnsafeBufferPointer { bytes in Self.firstIndex(of: 0x0A, in: bytes, from: scan) }
-            scan = found ?? buffer.count
-            if requestLine == nil {
-                if scan - lineStart > limits.maxTargetBytes + 64 { throw .targetTooLong(limit: limits.maxTargetBytes) }
-            } else if scan - lineStart > limits.maxHeaderBytes - headerBytes {
-                throw .headersTooLarge(limit: limits.maxHeaderBytes)
-            }
-            guard found != nil else { break }
-            var end = scan
-            if end > lineStart && buffer[end - 1] == 0x0D { end -= 1 }
-            let line = lineStart..<end
-            let consumed = scan + 1 - lineStart
-            scan += 1
-            lineStart = scan
-            if requestLine == nil {
-                let parsed = try buffer.withUnsafeBufferPointer { bytes throws(HTTPParseError) in
-                    let parsed = try parseRequestLine(UnsafeBufferPointer(rebasing: bytes[line]))
-                    headBuilder.start(target: UnsafeBufferPointer(rebasing: bytes[(line.lowerBound + parsed.target.lowerBound)..<(line.lowerBound + parsed.target.upperBound)]))
-                    return parsed
+        // One access to the buffer for the whole scan: the lines are read through its pointer.
+        let complete = try buffer.withUnsafeBufferPointer { (bytes) throws(HTTPParseError) -> Bool in
+            while scan < bytes.count {
+                // The next line feed, or the end of what arrived; the limits apply to the line so far.
+                let found = Self.firstIndex(of: 0x0A, in: bytes, from: scan)
+                scan = found ?? bytes.count
+                if requestLine == nil {
+                    if scan - lineStart > limits.maxTargetBytes + 64 { throw .targetTooLong(limit: limits.maxTargetBytes) }
+                } else if scan - lineStart > limits.maxHeaderBytes - headerBytes {
+                    throw .headersTooLarge(limit: limits.maxHeaderBytes)
                 }
-                requestLine = (parsed.method, parsed.version)
-                targetIsASCII = parsed.ascii
-                continue
-            }
-            if line.isEmpty {
-                start = scan
-                inHead = false
-                try completeHead()
-                return true
-            }
-            headerBytes += consumed
-            guard headerBytes <= limits.maxHeaderBytes else { throw .headersTooLarge(limit: limits.maxHeaderBytes) }
-            try buffer.withUnsafeBufferPointer { bytes throws(HTTPParseError) in
+                guard found != nil else { break }
+                var end = scan
+                if end > lineStart && bytes[end - 1] == 0x0D { end -= 1 }
+                let line = lineStart..<end
+                let consumed = scan + 1 - lineStart
+                scan += 1
+                lineStart = scan
+                if requestLine == nil {
+                    let parsed = try Self.parseRequestLine(UnsafeBufferPointer(rebasing: bytes[line]), limits: limits)
+                    headBuilder.start(target: UnsafeBufferPointer(rebasing: bytes[(line.lowerBound + parsed.target.lowerBound)..<(line.lowerBound + parsed.target.upperBound)]))
+                    requestLine = (parsed.method, parsed.version)
+                    targetIsASCII = parsed.ascii
+                    continue
+                }
+                if line.isEmpty {
+                    start = scan
+                    inHead = false
+                    return true
+                }
+                headerBytes += consumed
+                guard headerBytes <= limits.maxHeaderBytes else { throw .headersTooLarge(limit: limits.maxHeaderBytes) }
                 let text = UnsafeBufferPointer(rebasing: bytes[line])
                 let (name, value, kind) = try Self.parseHeaderLine(text)
                 let nameBytes = UnsafeBufferPointer(rebasing: text[name]), valueBytes = UnsafeBufferPointer(rebasing: text[value])
                 if let kind { framing.note(kind, value: valueBytes) }
                 headBuilder.add(name: nameBytes, value: valueBytes)
             }
+            return false
         }
-        return false
+        if complete { try completeHead() }
+        return complete
     }
 
     /// The method, target (its range in the line) and version of a request line (its bytes), and
     /// whether the target is ASCII.
-    private func parseRequestLine(
-        _ line: UnsafeBufferPointer<UInt8>
+    /// (Static: called while the buffer is read, where a method would copy the parser.)
+    private static func parseRequestLine(
+        _ line: UnsafeBufferPointer<UInt8>, limits: Limits
     ) throws(HTTPParseError) -> (method: String, target: Range<Int>, version: String, ascii: Bool) {
         // method SP request-target SP HTTP-version, exactly two spaces (RFC 9112 §3).
         guard let firstSpace = line.firstIndex(of: 0x20) else { throw .invalidRequestLine }
@@ -145,36 +145,62 @@ extension HTTPRequestParser {
         }
     }
 
-    /// Where the field's name and (trimmed) value lie in `line`, and which framing field it is, if one.
+    /// Where the field's name and (trimmed) value lie in `line`, and which framing field it is, if
+    /// one. One pass over the bytes: the name up to the colon must be token bytes, the value may
+    /// hold no control byte but the tab (the spaces and tabs around it are trimmed).
     private static func parseHeaderLine(
         _ line: UnsafeBufferPointer<UInt8>
     ) throws(HTTPParseError) -> (name: Range<Int>, value: Range<Int>, kind: FramingFields.Kind?) {
-        // RFC 9112 §5.2: obsolete line folding is rejected with 400.
-        guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { throw .invalidHeader }
-        let name = UnsafeBufferPointer(rebasing: line[..<colon])
-        guard name.allSatisfy(Self.isTokenByte) else { throw .invalidHeader }
+        guard let base = line.baseAddress else { throw .invalidHeader }
+        let count = line.count
+        var colon = 0
+        while colon < count {
+            let byte = base[colon]
+            if byte == UInt8(ascii: ":") { break }
+            // RFC 9112 §5.2: obsolete line folding (a leading space) is rejected with 400, as is any
+            // other byte that is not a token's.
+            guard isTokenByte(byte) else { throw .invalidHeader }
+            colon += 1
+        }
+        guard colon > 0, colon < count else { throw .invalidHeader }
         var valueStart = colon + 1
-        var valueEnd = line.count
-        while valueStart < valueEnd && (line[valueStart] == 0x20 || line[valueStart] == 0x09) { valueStart += 1 }
-        while valueEnd > valueStart && (line[valueEnd - 1] == 0x20 || line[valueEnd - 1] == 0x09) { valueEnd -= 1 }
-        let value = UnsafeBufferPointer(rebasing: line[valueStart..<valueEnd])
-        guard !value.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) else { throw .invalidHeader }
-        return (0..<colon, valueStart..<valueEnd, FramingFields.kind(of: name))
+        while valueStart < count && (base[valueStart] == 0x20 || base[valueStart] == 0x09) { valueStart += 1 }
+        var index = valueStart
+        // Eight bytes at a time while none is a control byte or DEL (the classic SWAR tests for
+        // a byte below 0x20 and a zero byte of `word ^ 0x7F…`; a hit is decided byte by byte).
+        let raw = UnsafeRawPointer(base)
+        while index + 8 <= count {
+            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            let below = (word &- 0x2020_2020_2020_2020) & ~word & 0x8080_8080_8080_8080
+            let del = word ^ 0x7F7F_7F7F_7F7F_7F7F
+            let isDel = (del &- 0x0101_0101_0101_0101) & ~del & 0x8080_8080_8080_8080
+            if below | isDel != 0 { break }
+            index += 8
+        }
+        while index < count {
+            let byte = base[index]
+            guard (byte >= 0x20 || byte == 0x09) && byte != 0x7F else { throw .invalidHeader }
+            index += 1
+        }
+        var valueEnd = count
+        while valueEnd > valueStart && (base[valueEnd - 1] == 0x20 || base[valueEnd - 1] == 0x09) { valueEnd -= 1 }
+        return (0..<colon, valueStart..<valueEnd, FramingFields.kind(of: UnsafeBufferPointer(start: base, count: colon)))
     }
 
     private mutating func completeHead() throws(HTTPParseError) {
-        let (method, version) = requestLine!
+        // Moved out, not copied (a copy would retain what the parser then releases).
+        let (method, version) = requestLine.take()!
         let packed = headBuilder.finish()
-        let framing = self.framing
-        requestLine = nil
-        self.framing = FramingFields()
+        var framing = FramingFields()
+        swap(&framing, &self.framing)
         headerBytes = 0
         let keepAlive = Self.keepAlive(version: version, framing: framing)
-        head = Head(method: method, version: version, packed: packed, keepAlive: keepAlive)
         body = []
         bodyLimit = packed.withLayout { buffer, layout in
             limits.maxBodyBytes(forTarget: UnsafeBufferPointer(rebasing: buffer[..<layout.targetEnd]), ascii: targetIsASCII)
         }
+        let isHTTP11 = version == "HTTP/1.1"
+        head = Head(method: method, version: version, packed: packed, keepAlive: keepAlive)
         let transferEncodings = framing.transferEncoding
         let lengths = framing.contentLength
         if !transferEncodings.isEmpty {
@@ -197,7 +223,7 @@ extension HTTPRequestParser {
         }
         let expect = framing.expect?.lowercased() == "100-continue"
         // Never to an HTTP/1.0 client, which does not know interim responses (RFC 9110 §10.1.1).
-        expectsContinue = expect && version == "HTTP/1.1" && (phase != .fixedBody || remaining > 0)
+        expectsContinue = expect && isHTTP11 && (phase != .fixedBody || remaining > 0)
     }
 
     /// Whether the connection stays open after this request: a `Connection` token decides
@@ -306,6 +332,15 @@ struct FramingFields: Sendable {
         case .expect:
             if expect == nil { expect = String(decoding: value, as: UTF8.self) }
         case .connection:
+            // The usual values, a single token, decided without splitting.
+            if HTTPRequestParser.asciiCaseInsensitiveEquals(value, "keep-alive") {
+                connectionKeepAlive = true
+                return
+            }
+            if HTTPRequestParser.asciiCaseInsensitiveEquals(value, "close") {
+                connectionClose = true
+                return
+            }
             HTTPRequestParser.forEachToken(of: value) { token in
                 if HTTPRequestParser.asciiCaseInsensitiveEquals(token, "close") { connectionClose = true }
                 if HTTPRequestParser.asciiCaseInsensitiveEquals(token, "keep-alive") { connectionKeepAlive = true }

@@ -135,6 +135,17 @@ package struct HTTPRequestParser: Sendable {
     /// Number of buffered, unconsumed bytes.
     @inlinable package var bufferedByteCount: Int { buffer.count - start }
 
+    /// `hasBufferedBytes` of the parser at `parser`, read field by field in place (a getter not
+    /// inlined takes the parser by value: a copy of the whole struct).
+    @inlinable package static func hasBufferedBytes(at parser: UnsafeMutablePointer<HTTPRequestParser>) -> Bool {
+        parser.pointee.start < parser.pointee.buffer.count || parser.pointee.phase != .head || parser.pointee.inHead
+    }
+
+    /// `bufferedByteCount` of the parser at `parser`, read in place.
+    @inlinable package static func bufferedByteCount(at parser: UnsafeMutablePointer<HTTPRequestParser>) -> Int {
+        parser.pointee.buffer.count - parser.pointee.start
+    }
+
     /// Frees the receive buffer while nothing is buffered (a connection waiting for an answer or
     /// idle between requests); the next `append` allocates it again.
     package mutating func releaseIdleBuffer() {
@@ -158,7 +169,8 @@ package struct HTTPRequestParser: Sendable {
     }
 
     private mutating func compact() {
-        guard start == buffer.count || (start > 4096 && start * 2 > buffer.count) else { return }
+        // Nothing consumed (an empty buffer after the last request's compaction): nothing to do.
+        guard start > 0, start == buffer.count || (start > 4096 && start * 2 > buffer.count) else { return }
         let shift = start
         if start == buffer.count {
             buffer.removeAll(keepingCapacity: buffer.capacity <= 4096)
@@ -179,7 +191,8 @@ package struct HTTPRequestParser: Sendable {
                 guard try parseHead() else { return nil }
             case .fixedBody:
                 let take = min(remaining, buffer.count - start)
-                body.append(contentsOf: buffer[start..<(start + take)])
+                // Most requests have no body: nothing to append (an empty append still costs a call).
+                if take > 0 { body.append(contentsOf: buffer[start..<(start + take)]) }
                 start += take
                 remaining -= take
                 if remaining > 0 { return nil }

@@ -25,7 +25,7 @@ public struct HTTPResponse: Sendable, Hashable {
     /// that shares this body's storage. A cheap check that never says yes for different bytes (a
     /// different body buffer counts as different, even with equal contents).
     package func isSameValue(as other: HTTPResponse) -> Bool {
-        guard status == other.status, reason == other.reason, body.count == other.body.count else { return false }
+        guard status == other.status, hasSameReason(as: other), body.count == other.body.count else { return false }
         let sameBody = body.withUnsafeBufferPointer { mine in
             other.body.withUnsafeBufferPointer { theirs in mine.baseAddress == theirs.baseAddress }
         }
@@ -36,8 +36,15 @@ public struct HTTPResponse: Sendable, Hashable {
     /// the head a transport can encode once and reuse. Fields that share storage (a constant set of
     /// headers, as handlers use) are taken as equal without comparing them.
     package func hasSameHead(as other: HTTPResponse) -> Bool {
-        guard status == other.status, reason == other.reason else { return false }
+        guard status == other.status, hasSameReason(as: other) else { return false }
         return headers.sharesStorage(with: other.headers) || headers == other.headers
+    }
+
+    /// Whether both reasons are absent or equal, compared in place (`==` on two optionals copies both).
+    private func hasSameReason(as other: HTTPResponse) -> Bool {
+        if reason == nil { return other.reason == nil }
+        if other.reason == nil { return false }
+        return reason! == other.reason!
     }
 
     /// The reason phrase used on the status line.

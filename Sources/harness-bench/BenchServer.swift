@@ -28,19 +28,26 @@ final class BenchHandler: RequestHandler {
         return body
     }
 
-    /// Whether `path` starts with `prefix`, compared as bytes (`String.hasPrefix` compares
-    /// Unicode-canonically, far slower per request).
-    static func path(_ path: String, startsWith prefix: StaticString) -> Bool {
-        var path = path
-        return path.withUTF8 { bytes in
-            bytes.count >= prefix.utf8CodeUnitCount
-                && memcmp(bytes.baseAddress!, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0
-        }
+    /// The paths the handler answers.
+    enum Route { case publish, subscribe, time, other }
+
+    /// The route of a raw path, decided on its bytes: no string is made per request
+    /// (`String.hasPrefix` would also compare Unicode-canonically, far slower).
+    static func route(ofPath path: UnsafeBufferPointer<UInt8>) -> Route {
+        if starts(path, with: "/publish/") { return .publish }
+        if starts(path, with: "/v2/subscribe/") { return .subscribe }
+        if path.count == 7 && starts(path, with: "/time/0") { return .time }
+        return .other
+    }
+
+    /// Whether `bytes` start with the bytes of `prefix`.
+    static func starts(_ bytes: UnsafeBufferPointer<UInt8>, with prefix: StaticString) -> Bool {
+        bytes.count >= prefix.utf8CodeUnitCount && memcmp(bytes.baseAddress!, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0
     }
 
     func handle(_ request: HTTPRequest, context: RequestContext, responder: Responder) {
-        let path = request.rawPath
-        if Self.path(path, startsWith: "/publish/") {
+        switch request.withRawPathBytes(Self.route(ofPath:)) {
+        case .publish:
             let timetoken = UInt64(cposix_wall_seconds() * 10_000_000)
             responder.send(.respond(.bench(200, Self.sentBody(timetoken: timetoken))))
             let waiting = parked.withLock { list -> [Responder] in
@@ -56,16 +63,16 @@ final class BenchHandler: RequestHandler {
             let action = ResponseAction.respond(.bench(200, body))
             // One batch, as the service hands out a publish's answers: each loop gets its share in one hop.
             Responder.send(waiting.map { ($0, action) })
-        } else if Self.path(path, startsWith: "/v2/subscribe/") {
+        case .subscribe:
             let tt = request.queryItems?["tt"] ?? "0"
             if tt == "0" {
                 responder.send(.respond(.bench(200, "{\"t\":{\"t\":\"\(Self.timetoken())\",\"r\":1},\"m\":[]}")))
             } else {
                 parked.withLock { $0.append(responder) }
             }
-        } else if path == "/time/0" {
+        case .time:
             responder.send(.respond(.bench(200, "[\(Self.timetoken())]")))
-        } else {
+        case .other:
             responder.send(.respond(.bench(404, "{\"error\":true,\"status\":404}")))
         }
     }

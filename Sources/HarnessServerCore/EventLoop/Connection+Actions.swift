@@ -33,6 +33,7 @@ extension Connection {
             routeUpgrade(request, context: context(arrival: arrival, sequence: sequence))
         case .writeResponse(let response, let keepAlive, let headRequest, let http10):
             let encoded = loop.encode(response, keepAlive: keepAlive, headRequest: headRequest, http10: http10)
+            // Moved into the outbound buffer (the head stays shared with the loop's head cache).
             channel.enqueue(head: encoded.head, body: encoded.body)
         case .write(let bytes):
             channel.enqueue(bytes)

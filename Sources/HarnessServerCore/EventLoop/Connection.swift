@@ -8,7 +8,9 @@ final class Connection: LoopHandler {
     /// The socket below this connection (handed to the `WebSocketConnection` on an upgrade).
     let channel: SocketChannel
     /// The machine and the actions it decided, not yet performed (one property: see `HTTPConnectionAgenda`).
-    var agenda: HTTPConnectionAgenda
+    // Unchecked: used on the loop thread only, and every access is one call into the pure machine
+    // (and the loop's action storage), which never reaches this connection again.
+    @exclusivity(unchecked) var agenda: HTTPConnectionAgenda
     /// The responder of the request in flight, and its token.
     var responder: (token: UInt64, responder: Responder)?
     /// True while the agenda's actions are being performed: nested inputs queue behind the current one.

@@ -31,7 +31,8 @@ final class EventLoop: @unchecked Sendable {
     /// Work queued by the loop's own thread to run after the current event batch (no lock).
     private var deferred: [() -> Void] = []
     /// The head this loop encoded last (see `encode`).
-    private var heads = ResponseHeadCache()
+    // Unchecked: loop thread only, and `encode` (its one long access) is pure: it never reaches the loop.
+    @exclusivity(unchecked) private var heads = ResponseHeadCache()
     /// Room for the actions of a connection being performed, lent while it performs them (see
     /// `borrowActionStorage`), so that answering a request allocates no action list.
     private var spareActions: [HTTPConnectionAction] = []
@@ -133,7 +134,7 @@ final class EventLoop: @unchecked Sendable {
     /// The wire bytes of `response` as its head and its body (loop thread only): the body is the
     /// response's own array, shared by every connection answered with it, and the loop's
     /// connections share one head per response (`ResponseHeadCache`).
-    func encode(_ response: HTTPResponse, keepAlive: Bool, headRequest: Bool, http10: Bool = false) -> EncodedResponse {
+    func encode(_ response: consuming HTTPResponse, keepAlive: Bool, headRequest: Bool, http10: Bool = false) -> EncodedResponse {
         assertInLoop("encode")
         return heads.encode(response, keepAlive: keepAlive, headRequest: headRequest, http10: http10)
     }
@@ -157,7 +158,8 @@ final class EventLoop: @unchecked Sendable {
     func recycleActionStorage(_ actions: inout [HTTPConnectionAction]) {
         assertInLoop("recycleActionStorage")
         // One by one: performed slots hold a case without payload, and this is cheaper than the
-        // generic `removeAll(keepingCapacity:)` for the few actions of a request.
+        // generic `removeAll(keepingCapacity:)` (its element destruction goes through the
+        // runtime's generic array destroy) for the few actions of a request.
         while actions.popLast() != nil {}
         if spareActions.capacity == 0 && actions.capacity <= 64 {
             swap(&spareActions, &actions)

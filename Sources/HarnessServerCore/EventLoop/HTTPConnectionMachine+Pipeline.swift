@@ -7,30 +7,36 @@ extension HTTPConnectionMachine {
 
     mutating func parseRequests(into actions: inout [HTTPConnectionAction]) {
         // A request with nothing before it is handed out as `pump` would hand it out, without
-        // passing through the queue (no list allocated for a request answered in turn).
-        var first: HTTPRequestParser.Parsed?
+        // passing through the queue (no list allocated for a request answered in turn). Kept as
+        // its request and its keep-alive flag: moved, never copied (a copy would retain, and
+        // later release, every part of the request).
+        var first: HTTPRequest?
+        var firstKeepAlive = false
         var firstArrival = 0.0
         while parseError == nil && !upgradeHold {
+            let parsed: HTTPRequestParser.Parsed
             do {
-                guard let parsed = try withParser({ (parser) throws(HTTPParseError) in try parser.next() }) else { break }
-                let arrival = nextArrival ?? 0
-                nextArrival = parserBufferedByteCount > 0 ? arrival : nil
-                continueSent = false
-                // Bytes behind an upgrade request may be frames: they wait until it is routed.
-                if upgradesPossible && parsed.request.asksForWebSocket { upgradeHold = true }
-                if first == nil && current == nil && queue.isEmpty && phase == .open {
-                    first = consume parsed
-                    firstArrival = arrival
-                } else {
-                    queue.append((consume parsed, arrival))
-                }
+                guard let next = try withParser({ (parser) throws(HTTPParseError) in try parser.next() }) else { break }
+                parsed = next
             } catch {
                 parseError = error
                 actions.append(.reportParseError(error))
+                break
+            }
+            let arrival = nextArrival ?? 0
+            nextArrival = parserBufferedByteCount > 0 ? arrival : nil
+            continueSent = false
+            // Bytes behind an upgrade request may be frames: they wait until it is routed.
+            if upgradesPossible && parsed.request.asksForWebSocket { upgradeHold = true }
+            if first == nil && current == nil && queue.isEmpty && phase == .open {
+                firstKeepAlive = parsed.keepAlive
+                first = (consume parsed).request
+                firstArrival = arrival
+            } else {
+                queue.append((consume parsed, arrival))
             }
         }
-        // Moved, not copied: a copy would retain (and later release) every part of the request.
-        if let parsed = first.take() { dispatch(parsed, arrival: firstArrival, into: &actions) }
+        if let request = first.take() { dispatch(request, keepAlive: firstKeepAlive, arrival: firstArrival, into: &actions) }
         sendContinueIfExpected(into: &actions)
     }
 
@@ -59,7 +65,7 @@ extension HTTPConnectionMachine {
                 let next = queue.removeFirst()
                 // Released, not kept: a parked long-poll holds no room for requests.
                 if queue.isEmpty { queue = [] }
-                dispatch(next.parsed, arrival: next.arrival, into: &actions)
+                dispatch(next.parsed.request, keepAlive: next.parsed.keepAlive, arrival: next.arrival, into: &actions)
                 continue
             }
             if let error = parseError {
@@ -83,19 +89,18 @@ extension HTTPConnectionMachine {
         }
     }
 
-    private mutating func dispatch(_ parsed: consuming HTTPRequestParser.Parsed, arrival: Double, into actions: inout [HTTPConnectionAction]) {
+    private mutating func dispatch(_ request: consuming HTTPRequest, keepAlive: Bool, arrival: Double, into actions: inout [HTTPConnectionAction]) {
         nextToken += 1
         let token = nextToken
         current = InFlight(
-            token: token, keepAlive: parsed.keepAlive, isHead: parsed.request.method == "HEAD",
-            http10: parsed.request.version == "HTTP/1.0", pendingAction: nil, executing: false)
-        // Moved out of the parsed value, not copied.
-        let request = (consume parsed).request
+            token: token, keepAlive: keepAlive, isHead: request.method == "HEAD",
+            http10: request.version == "HTTP/1.0", pendingAction: nil, executing: false)
         // Parsing stops right behind an upgrade request, so the one that set the hold is the last queued.
         if upgradeHold && request.asksForWebSocket {
             actions.append(.routeUpgrade(request, token: token, arrival: arrival, sequence: sequence))
             return
         }
+        // Moved into the action, not copied.
         actions.append(.dispatch(request, token: token, arrival: arrival, sequence: sequence))
         sequence += 1
     }
@@ -134,7 +139,7 @@ extension HTTPConnectionMachine {
     }
 
     /// Queues `write` and a flush.
-    private mutating func write(_ write: HTTPConnectionAction, into actions: inout [HTTPConnectionAction]) {
+    private mutating func write(_ write: consuming HTTPConnectionAction, into actions: inout [HTTPConnectionAction]) {
         outputPending = true
         actions.append(write)
         actions.append(.flush)

@@ -175,9 +175,9 @@ struct HTTPConnectionMachine {
     /// The parser's storage: one allocation holding the parser's whole state.
     final class ParserStorage: ManagedBuffer<HTTPRequestParser, UInt8> {
         /// Whether the parser holds bytes or a request in progress.
-        var hasBufferedBytes: Bool { withUnsafeMutablePointerToHeader { Self.read(&$0.pointee) { $0.hasBufferedBytes } } }
+        var hasBufferedBytes: Bool { withUnsafeMutablePointerToHeader { HTTPRequestParser.hasBufferedBytes(at: $0) } }
         /// Unconsumed bytes in the parser.
-        var bufferedByteCount: Int { withUnsafeMutablePointerToHeader { Self.read(&$0.pointee) { $0.bufferedByteCount } } }
+        var bufferedByteCount: Int { withUnsafeMutablePointerToHeader { HTTPRequestParser.bufferedByteCount(at: $0) } }
         /// Whether the request being received expects `100 Continue`.
         var expectsContinue: Bool { withUnsafeMutablePointerToHeader { Self.read(&$0.pointee) { $0.expectsContinue } } }
 
@@ -260,13 +260,14 @@ enum HTTPConnectionInput {
 
 /// What the owner of an HTTP connection does, in order.
 ///
-/// The cases carrying a whole request are boxed (`indirect`), so that an action stays small to
-/// queue and copy.
+/// The cases carrying a whole request hold it inline, not boxed: a box would be one allocation
+/// and one release more per request, and actions are moved, not copied (the list's storage is
+/// the loop's, lent while a connection performs).
 enum HTTPConnectionAction {
     /// Hands the request to the handler; its answer comes back as `.delivered(_, token:)`.
-    indirect case dispatch(HTTPRequest, token: UInt64, arrival: Double, sequence: Int)
+    case dispatch(HTTPRequest, token: UInt64, arrival: Double, sequence: Int)
     /// Asks the upgrade router about the request; the outcome comes back as an input.
-    indirect case routeUpgrade(HTTPRequest, token: UInt64, arrival: Double, sequence: Int)
+    case routeUpgrade(HTTPRequest, token: UInt64, arrival: Double, sequence: Int)
     /// Queues the response with the framing given.
     case writeResponse(HTTPResponse, keepAlive: Bool, headRequest: Bool, http10: Bool)
     /// Queues these bytes exactly.

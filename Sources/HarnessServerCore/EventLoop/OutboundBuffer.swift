@@ -25,13 +25,13 @@ struct OutboundBuffer {
     var holdsStorage: Bool { first.capacity > 0 || second.capacity > 0 }
 
     /// Queues `bytes` behind everything already queued (empty arrays are ignored).
-    mutating func append(_ bytes: [UInt8]) {
+    mutating func append(_ bytes: consuming [UInt8]) {
         guard !bytes.isEmpty else { return }
         if first.isEmpty {
-            first = bytes
+            first = consume bytes
             offset = 0
         } else if second.isEmpty {
-            second = bytes
+            second = consume bytes
         } else {
             second.append(contentsOf: bytes)
         }

@@ -24,8 +24,9 @@ struct ResponseHeadCache {
     private var hasStart = false
     private var start: [UInt8] = []
 
-    /// The wire bytes of `response` as its head and its body (`headRequest`: no body).
-    mutating func encode(_ response: HTTPResponse, keepAlive: Bool, headRequest: Bool, http10: Bool) -> EncodedResponse {
+    /// The wire bytes of `response` as its head and its body (`headRequest`: no body). The
+    /// response is consumed: remembered by moving it in, not by a copy of its parts.
+    mutating func encode(_ response: consuming HTTPResponse, keepAlive: Bool, headRequest: Bool, http10: Bool) -> EncodedResponse {
         let body = headRequest ? [] : response.body
         if hasHead && self.keepAlive == keepAlive && self.http10 == http10 && self.response.isSameValue(as: response) {
             return EncodedResponse(head: head, body: body)
@@ -37,7 +38,7 @@ struct ResponseHeadCache {
             // head would allocate.)
             head.removeLast(head.count - start.count - HTTPResponseEncoder.framingLabelCount)
             HTTPResponseEncoder.appendFramingValues(bodyCount: response.body.count, keepAlive: keepAlive, to: &head)
-            self.response = response
+            self.response = consume response
             self.keepAlive = keepAlive
             self.http10 = http10
             return EncodedResponse(head: head, body: body)
@@ -54,7 +55,7 @@ struct ResponseHeadCache {
         }
         head.append(contentsOf: start)
         HTTPResponseEncoder.appendFraming(bodyCount: response.body.count, keepAlive: keepAlive, to: &head)
-        self.response = response
+        self.response = consume response
         self.keepAlive = keepAlive
         self.http10 = http10
         hasHead = true

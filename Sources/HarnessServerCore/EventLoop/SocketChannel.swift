@@ -44,7 +44,9 @@ final class SocketChannel {
     /// The peer as `host:port`.
     let peer: String
     private(set) var registration: UInt64 = 0
-    private var output = OutboundBuffer()
+    // Unchecked: loop thread only; the access spanning a write calls only the stream, which never
+    // refers back to its channel.
+    @exclusivity(unchecked) private var output = OutboundBuffer()
     /// Whether `output` holds bytes, kept beside it (set by `enqueue`, cleared by a `flush` that
     /// drains it and by `release`): the interest and the flush ask a plain flag, not the buffer,
     /// whose accesses stay dynamically checked for exclusivity (its write calls the stream).
@@ -121,7 +123,7 @@ final class SocketChannel {
     var currentInterest: UInt32 { interest }
 
     /// Queues `bytes` (shared, not copied, unless two pieces already wait).
-    func enqueue(_ bytes: [UInt8]) {
+    func enqueue(_ bytes: consuming [UInt8]) {
         guard !bytes.isEmpty else { return }
         output.append(bytes)
         hasOutput = true
@@ -129,10 +131,11 @@ final class SocketChannel {
 
     /// Queues a response as its head and its body; the body array is shared with every other
     /// connection answered with it, and both leave in one gather write.
-    func enqueue(head: [UInt8], body: [UInt8]) {
+    /// (Consumed: the arrays are moved into the buffer, not retained once more.)
+    func enqueue(head: consuming [UInt8], body: consuming [UInt8]) {
+        if !head.isEmpty || !body.isEmpty { hasOutput = true }
         output.append(head)
         output.append(body)
-        if !head.isEmpty || !body.isEmpty { hasOutput = true }
     }
 
     /// Writes queued bytes until none are left or the socket is full; the storage of written

@@ -131,8 +131,16 @@ public final class Responder: Sendable {
     /// Sends `action` if nothing was sent and the request was not cancelled; returns whether it was sent.
     @discardableResult
     public func send(_ action: ResponseAction) -> Bool {
-        guard let (token, observer) = claim() else { return false }
-        observer?.responded(action)
+        let token: UInt64
+        switch claim() {
+        case .ended:
+            return false
+        case .claimed(let claimed):
+            token = claimed
+        case .observed(let claimed, let observer):
+            observer.responded(action)
+            token = claimed
+        }
         switch target {
         case .closure(let deliver):
             deliver(action)
@@ -158,8 +166,16 @@ public final class Responder: Sendable {
 
     /// `send(_:)` for one member of a batch: connection targets are collected per loop.
     private func route(_ action: ResponseAction, into shares: inout LoopShares) {
-        guard let (token, observer) = claim() else { return }
-        observer?.responded(action)
+        let token: UInt64
+        switch claim() {
+        case .ended:
+            return
+        case .claimed(let claimed):
+            token = claimed
+        case .observed(let claimed, let observer):
+            observer.responded(action)
+            token = claimed
+        }
         switch target {
         case .closure(let deliver):
             deliver(action)
@@ -171,16 +187,27 @@ public final class Responder: Sendable {
         }
     }
 
-    /// Marks the request answered and returns its token and its observer (taken out); nil when
-    /// it already was answered, or was cancelled.
-    private func claim() -> (token: UInt64, observer: (any ResponseObserver)?)? {
-        state.withLock { state -> (token: UInt64, observer: (any ResponseObserver)?)? in
-            if state.done { return nil }
+    /// What `claim()` found: the request ended already (answered or cancelled), or its token,
+    /// with its observer if one is attached (taken out).
+    /// (An enum, not an optional tuple: those are copied and destroyed through the runtime's
+    /// generic witnesses, even when no observer is attached.)
+    private enum Claim {
+        case ended
+        case claimed(UInt64)
+        case observed(UInt64, any ResponseObserver)
+    }
+
+    /// Marks the request answered and returns its token and its observer (taken out); `.ended`
+    /// when it already was answered, or was cancelled.
+    private func claim() -> Claim {
+        state.withLock { state -> Claim in
+            if state.done { return .ended }
             state.done = true
             state.firstCancelHandler = nil
             if !state.moreCancelHandlers.isEmpty { state.moreCancelHandlers = [] }
             state.relay = nil
-            return (state.token, state.observer.take())
+            guard let observer = state.observer.take() else { return .claimed(state.token) }
+            return .observed(state.token, observer)
         }
     }
 

@@ -187,6 +187,34 @@ import Testing
         }
     }
 
+    /// A field value's bytes, checked eight at a time: a control byte (the tab aside) or DEL
+    /// before, inside and after the first eight-byte block is refused; tabs, spaces and bytes
+    /// from 0x80 up are kept, and the spaces and tabs around the value are trimmed.
+    @Test(arguments: [0, 1, 7, 8, 9, 16, 23])
+    func aControlByteOrDELAnywhereInAFieldValueIsRefused(offset: Int) throws {
+        let value = Array("abcdefgh-ijklmnop-qrstuvwx".utf8)
+        for bad: UInt8 in [0x00, 0x01, 0x0B, 0x1F, 0x7F] {
+            var spoilt = value
+            spoilt[offset] = bad
+            let bytes = Array("GET / HTTP/1.1\r\nX-Value: ".utf8) + spoilt + Array("\r\n\r\n".utf8)
+            #expect(parseByteByByte(bytes).failure == .invalidHeader)
+            var parser = HTTPRequestParser()
+            parser.append(bytes)
+            #expect(throws: HTTPParseError.invalidHeader) { try parser.next() }
+        }
+        var kept = value
+        kept[offset] = 0x09
+        kept[(offset + 5) % kept.count] = 0xC3
+        kept[(offset + 6) % kept.count] = 0xA9
+        let bytes = Array("GET / HTTP/1.1\r\nX-Value: \t ".utf8) + kept + Array(" \t \r\n\r\n".utf8)
+        var parser = HTTPRequestParser()
+        parser.append(bytes)
+        let request = try #require(try parser.next()).request
+        var trimmed = kept[...]
+        while let first = trimmed.first, first == 0x09 || first == 0x20 { trimmed = trimmed.dropFirst() }
+        #expect(request.headers["X-Value"].map { Array($0.utf8) } == Array(trimmed))
+    }
+
     @Test func aTooLongTargetIsRefusedAs414BeforeItsBadBytes() {
         let limits = HTTPRequestParser.Limits(maxHeaderBytes: 64, maxTargetBytes: 32, maxBodyBytes: 10)
         let target = "/" + String(repeating: "a", count: 20) + "\u{7F}" + String(repeating: "b", count: 20)
