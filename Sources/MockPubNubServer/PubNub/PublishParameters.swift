@@ -57,6 +57,13 @@ struct PublishParameters: Sendable {
 
     /// The bytes of a name of at most eight bytes as one integer, first byte highest.
     static func key(_ name: String) -> UInt64 {
+        // Read in place (a small string's bytes are on the stack); iterating `utf8` costs more.
+        let inPlace = name.utf8.withContiguousStorageIfAvailable { bytes in
+            var key: UInt64 = 0
+            for byte in bytes { key = key << 8 | UInt64(byte) }
+            return key
+        }
+        if let inPlace { return inPlace }
         var key: UInt64 = 0
         for byte in name.utf8 { key = key << 8 | UInt64(byte) }
         return key
