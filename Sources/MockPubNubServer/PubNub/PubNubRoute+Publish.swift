@@ -73,12 +73,18 @@ enum PublishPath {
         }
     }
 
-    /// `request.queryItems`: the same items, in order, or `nil` when a piece does not decode.
-    /// Read from the query's bytes in one loop, each name and value made by `queryText`; a query
-    /// of one item is returned as an array literal (no growth of an empty array).
+    /// `request.queryItems`: the same items, in order, or `nil` when a piece does not decode
+    /// (`queryList` as an array).
     static func queryItems(_ request: HTTPRequest) -> [QueryItem]? {
-        request.withRawQueryBytes { bytes -> [QueryItem]? in
-            guard !bytes.isEmpty else { return [] }
+        queryList(request)?.array
+    }
+
+    /// The items of `request.queryItems`, in order, or `nil` when a piece does not decode. Read
+    /// from the query's bytes in one loop, each name and value made by `queryText`; a query of
+    /// one item is held without an array.
+    static func queryList(_ request: HTTPRequest) -> RouteList<QueryItem>? {
+        request.withRawQueryBytes { bytes -> RouteList<QueryItem>? in
+            guard !bytes.isEmpty else { return .empty }
             var pairs = 1
             for byte in bytes where byte == UInt8(ascii: "&") { pairs += 1 }
             /// The item of `bytes[start..<end]`: a name, then after the first `=` a value.
@@ -92,7 +98,7 @@ enum PublishPath {
             }
             if pairs == 1 {
                 guard let only = item(0, bytes.count) else { return nil }
-                return [only]
+                return .one(only)
             }
             var items: [QueryItem] = []
             items.reserveCapacity(pairs)
@@ -106,7 +112,7 @@ enum PublishPath {
                 }
                 start = end + 1
             }
-            return items
+            return .many(items)
         }
     }
 
@@ -184,19 +190,23 @@ enum PublishPath {
         let method = request.method
         let isRead = method == "GET" || method == "HEAD"
         let hasMessage = message != nil
-        guard (isRead && hasMessage) || (method == "POST" && !hasMessage), let query = queryItems(request) else {
+        guard (isRead && hasMessage) || (method == "POST" && !hasMessage), let query = queryList(request) else {
             return nil
         }
         return PubNubRoute(
             endpoint: isSignal ? .signal : .publish, subscribeKey: subscribeKey, publishKey: publishKey,
-            channels: [channel], channelGroups: PubNubRoute.splitList(firstValue(of: "channel-group", in: query)),
-            uuid: firstValue(of: "uuid", in: query), message: message, query: query)
+            channelList: .one(channel), channelGroups: PubNubRoute.splitList(firstValue(of: "channel-group", in: query)),
+            uuid: firstValue(of: "uuid", in: query), message: message, queryList: query)
     }
 
     /// `query[name]` (the value of the first item named `name`), looked up here, where the item
     /// type is known (the generic subscript is not specialised across modules).
-    private static func firstValue(of name: String, in query: [QueryItem]) -> String? {
-        for item in query where item.name == name { return item.value }
-        return nil
+    private static func firstValue(of name: String, in query: RouteList<QueryItem>) -> String? {
+        switch query {
+        case .one(let item): return item.name == name ? item.value : nil
+        case .many(let items):
+            for item in items where item.name == name { return item.value }
+            return nil
+        }
     }
 }

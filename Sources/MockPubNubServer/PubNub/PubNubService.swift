@@ -61,7 +61,7 @@ public final class PubNubService: RequestHandler {
             responder.send(.respond(PubNubErrors.notFound(path: request.rawPath)))
         case .success(var route):
             // A publish's query is read once, here, for the check and the publish.
-            let publishing = route.endpoint == .publish || route.endpoint == .signal ? PublishParameters(route.query) : nil
+            let publishing = route.endpoint == .publish || route.endpoint == .signal ? PublishParameters(route.queryList) : nil
             let problem = if let publishing {
                 ParameterValidation.problem(in: route, publish: publishing)
             } else {
@@ -96,7 +96,7 @@ public final class PubNubService: RequestHandler {
         case .time: return .pubNub(200, PubNubBodies.time(timetokens.next()))
         case .admin: return PubNubErrors.notFound(path: request.rawPath)
         case .publish, .signal:
-            return publish(route, request: request, known: known, parameters: publishing ?? PublishParameters(route.query))
+            return publish(route, request: request, known: known, parameters: publishing ?? PublishParameters(route.queryList))
         case .subscribe: return PubNubErrors.couldNotParse()
         case .heartbeat: return heartbeat(route)
         case .leave: return leave(route)

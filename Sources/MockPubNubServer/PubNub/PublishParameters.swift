@@ -6,7 +6,7 @@
 /// Holds the query and the position of each parameter in it (no string of its own to copy or
 /// free); names of up to eight bytes are compared as one integer of their bytes.
 struct PublishParameters: Sendable {
-    private let query: [QueryItem]
+    private let query: RouteList<QueryItem>
     private var positions: (ptto: Int, meta: Int, customMessageType: Int, store: Int, norep: Int, ttl: Int, seqn: Int,
                             signature: Int) = (-1, -1, -1, -1, -1, -1, -1, -1)
 
@@ -22,8 +22,13 @@ struct PublishParameters: Sendable {
     var signature: String? { value(at: positions.signature) }
 
     init(_ query: [QueryItem]) {
+        self.init(.many(query))
+    }
+
+    /// The parameters of a route's query as the route holds it (`PubNubRoute.queryList`).
+    init(_ query: RouteList<QueryItem>) {
         self.query = query
-        for position in query.indices {
+        for position in 0..<query.count {
             let name = query[position].name
             switch name.utf8.count {
             case 3...5:
