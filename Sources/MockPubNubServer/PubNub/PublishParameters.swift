@@ -28,26 +28,33 @@ struct PublishParameters: Sendable {
     /// The parameters of a route's query as the route holds it (`PubNubRoute.queryList`).
     init(_ query: RouteList<QueryItem>) {
         self.query = query
-        for position in 0..<query.count {
-            let name = query[position].name
-            switch name.utf8.count {
-            case 3...5:
-                switch Self.key(name) {
-                case Self.ttlKey: Self.note(position, in: &positions.ttl)
-                case Self.pttoKey: Self.note(position, in: &positions.ptto)
-                case Self.metaKey: Self.note(position, in: &positions.meta)
-                case Self.seqnKey: Self.note(position, in: &positions.seqn)
-                case Self.storeKey: Self.note(position, in: &positions.store)
-                case Self.norepKey: Self.note(position, in: &positions.norep)
-                default: break
-                }
-            case 9:
-                if name == "signature" { Self.note(position, in: &positions.signature) }
-            case 19:
-                if name == "custom_message_type" { Self.note(position, in: &positions.customMessageType) }
-            default:
-                break
+        switch query {
+        case .one(let item):
+            note(item.name, at: 0)
+        case .many(let items):
+            for position in items.indices { note(items[position].name, at: position) }
+        }
+    }
+
+    /// Notes the item named `name` at `position`, if it is one of the parameters.
+    private mutating func note(_ name: String, at position: Int) {
+        switch name.utf8.count {
+        case 3...5:
+            switch Self.key(name) {
+            case Self.ttlKey: Self.note(position, in: &positions.ttl)
+            case Self.pttoKey: Self.note(position, in: &positions.ptto)
+            case Self.metaKey: Self.note(position, in: &positions.meta)
+            case Self.seqnKey: Self.note(position, in: &positions.seqn)
+            case Self.storeKey: Self.note(position, in: &positions.store)
+            case Self.norepKey: Self.note(position, in: &positions.norep)
+            default: break
             }
+        case 9:
+            if name == "signature" { Self.note(position, in: &positions.signature) }
+        case 19:
+            if name == "custom_message_type" { Self.note(position, in: &positions.customMessageType) }
+        default:
+            break
         }
     }
 
