@@ -133,6 +133,7 @@ import Testing
         let queries = [
             "", "uuid=bench", "uuid=u&seqn=3", "a", "a=", "=b", "=", "&", "&&a=1&&", "a=1&a=2", "a=b=c", "x=a+b&y=%20",
             "uuid=%ZZ", "k=%C3%A9&n=%FF", "long-name-over-fifteen=long-value-over-fifteen-bytes", "a=1&b", "é=ü",
+            "uuid=u&pnsdk=x&auth=a&ttl=1&ptto=2&meta=3&seqn=4&store=5&norep=6", "uui=1&uuidd=2&UUID=3&%75uid=4&uu+d=5",
         ]
         for query in queries {
             for target in ["/publish/p/s/0/c/0/1?" + query, "http://host/publish/p/s/0/c/0/1?" + query] {
@@ -145,6 +146,20 @@ import Testing
             #expect(PublishPath.queryItems(parsed) == parsed.queryItems, "\(query)")
         }
         #expect(PublishPath.queryItems(HTTPRequest(method: "GET", target: "/publish/p/s/0/c/0/1")) == [])
+    }
+
+    @Test func aKnownQueryNameIsTheStringTheGeneralDecodingGives() {
+        let names = ["uuid", "pnsdk", "auth", "ttl", "ptto", "meta", "seqn", "store", "norep"]
+        for name in names {
+            let bytes = Array(name.utf8)
+            bytes.withUnsafeBufferPointer { piece in
+                #expect(PublishPath.knownName(piece) == name)
+                #expect(PublishPath.knownName(piece) == HTTPRequest.decode(piece, plusAsSpace: true))
+            }
+        }
+        for other in ["", "u", "uu", "uui", "uuidd", "UUID", "%75uid", "uu+d", "ttl2", "pnsd", "signature", "é"] {
+            Array(other.utf8).withUnsafeBufferPointer { #expect(PublishPath.knownName($0) == nil, "\(other)") }
+        }
     }
 
     @Test func slashesAreFoundInEveryPositionOfAWord() throws {

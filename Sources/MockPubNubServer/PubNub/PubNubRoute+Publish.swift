@@ -91,7 +91,8 @@ enum PublishPath {
             func item(_ start: Int, _ end: Int) -> QueryItem? {
                 var equals = start
                 while equals < end, bytes[equals] != UInt8(ascii: "=") { equals += 1 }
-                guard let name = queryText(UnsafeBufferPointer(rebasing: bytes[start..<equals])),
+                let nameBytes = UnsafeBufferPointer(rebasing: bytes[start..<equals])
+                guard let name = knownName(nameBytes) ?? queryText(nameBytes),
                     let value = queryText(UnsafeBufferPointer(rebasing: bytes[min(equals + 1, end)..<end]))
                 else { return nil }
                 return QueryItem(name: name, value: value)
@@ -113,6 +114,26 @@ enum PublishPath {
                 start = end + 1
             }
             return .many(items)
+        }
+    }
+
+    /// A query name that publishes carry, spelled exactly so (no escape), as a string literal:
+    /// the same string `queryText` makes, without making one. `nil` for any other piece.
+    static func knownName(_ piece: UnsafeBufferPointer<UInt8>) -> String? {
+        guard (3...5).contains(piece.count) else { return nil }
+        var key: UInt64 = 0
+        for byte in piece { key = key << 8 | UInt64(byte) }
+        switch key {
+        case 0x75_75_69_64: return "uuid"
+        case 0x70_6E_73_64_6B: return "pnsdk"
+        case 0x61_75_74_68: return "auth"
+        case PublishParameters.ttlKey: return "ttl"
+        case PublishParameters.pttoKey: return "ptto"
+        case PublishParameters.metaKey: return "meta"
+        case PublishParameters.seqnKey: return "seqn"
+        case PublishParameters.storeKey: return "store"
+        case PublishParameters.norepKey: return "norep"
+        default: return nil
         }
     }
 
