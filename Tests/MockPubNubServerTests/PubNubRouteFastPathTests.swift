@@ -76,4 +76,68 @@ import Testing
         #expect(again.hashValue == original.hashValue)
         #expect(Set([original, again, copy]).count == 2)
     }
+
+    @Test func aPublishRouteHoldsOneChannelAndAOneItemQueryWithoutArrays() throws {
+        for (query, expected) in [("", 0), ("?uuid=u", 1), ("?uuid=u&ttl=3", 2), ("?&uuid=u&", 1), ("?a=1&&b", 2)] {
+            let request = HTTPRequest(method: "GET", target: "/publish/p/s/0/ch/0/1" + query)
+            let route = try #require(PubNubRoute.classifyPublish(request), "\(query)")
+            let general = try PubNubRoute.classifyBySegments(request).get()
+            #expect(route.firstChannel == "ch")
+            if case .one(let channel) = route.channelList { #expect(channel == "ch") } else { Issue.record("channel in an array") }
+            #expect(route.queryList.count == expected, "\(query)")
+            #expect(route.queryList.array == general.query, "\(query)")
+            #expect(route.query == general.query, "\(query)")
+            if query == "?uuid=u" {
+                if case .one(let item) = route.queryList {
+                    #expect(item == QueryItem(name: "uuid", value: "u"))
+                } else {
+                    Issue.record("one item held in an array")
+                }
+            }
+            // The general route holds arrays: the same route all the same.
+            #expect(general.firstChannel == "ch")
+            #expect(route == general)
+        }
+        #expect(RouteList<String>.empty.count == 0)
+        #expect(RouteList<String>.empty.first == nil)
+        #expect(RouteList.one("a")[0] == "a")
+        #expect(RouteList.many(["a", "b"])[1] == "b")
+        #expect(RouteList.one("a").array == ["a"])
+    }
+
+    @Test func aPublishRoutesParametersAreReadFromItsList() throws {
+        for query in ["uuid=u", "ttl=4", "seqn=x", "ttl=4&seqn=2&store=0&ptto=9", "meta=%7B%7D", ""] {
+            let route = try #require(PubNubRoute.classifyPublish(
+                HTTPRequest(method: "GET", target: "/publish/p/s/0/ch/0/1?" + query)))
+            let fromList = PublishParameters(route.queryList)
+            let fromArray = PublishParameters(route.query)
+            for (list, array) in [
+                (fromList.ttl, fromArray.ttl), (fromList.seqn, fromArray.seqn), (fromList.store, fromArray.store),
+                (fromList.ptto, fromArray.ptto), (fromList.meta, fromArray.meta),
+            ] {
+                #expect(list == array, "\(query)")
+            }
+            #expect(fromList.ttl == route.query["ttl"])
+            #expect(ParameterValidation.problem(in: route, publish: fromList) == ParameterValidation.problem(in: route))
+        }
+    }
+
+    @Test func aPublishRoutesChannelAndQueryAreWrittenInPlace() throws {
+        let original = try #require(PubNubRoute.classifyPublish(
+            HTTPRequest(method: "GET", target: "/publish/p/s/0/ch/0/1?uuid=u")))
+        var route = original
+        route.channels[0] = "other"
+        route.query.append(QueryItem(name: "ttl", value: "1"))
+        #expect(route.firstChannel == "other")
+        #expect(route.channels == ["other"])
+        #expect(route.query == [QueryItem(name: "uuid", value: "u"), QueryItem(name: "ttl", value: "1")])
+        #expect(route.queryList.count == 2)
+        #expect(original.channels == ["ch"])
+        #expect(original.query == [QueryItem(name: "uuid", value: "u")])
+        var unique = try #require(PubNubRoute.classifyPublish(HTTPRequest(method: "GET", target: "/publish/p/s/0/ch/0/1")))
+        unique.channels.append("b")
+        unique.query = [QueryItem(name: "x", value: "y")]
+        #expect(unique.channels == ["ch", "b"])
+        #expect(unique.queryList.first == QueryItem(name: "x", value: "y"))
+    }
 }

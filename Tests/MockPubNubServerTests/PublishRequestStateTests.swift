@@ -109,6 +109,91 @@ import Testing
         }
     }
 
+    @Test func aQueryPieceBecomesTheStringTheGeneralDecodingGives() {
+        let pieces: [[UInt8]] = [
+            [], Array("uuid".utf8), Array("a+b".utf8), Array("%22hello%22".utf8), Array("%2B+%20".utf8),
+            Array("%C3%A9".utf8), Array("%e2%82%ac".utf8), Array("%FF".utf8), Array("%2".utf8), Array("ab%".utf8),
+            Array("%G1".utf8), Array("%00%7f".utf8), Array("fifteen+bytes-x".utf8), Array("%22sixteen-byt%22".utf8),
+            Array("pé".utf8), [0x61, 0xFF, 0x62],
+        ]
+        for piece in pieces {
+            piece.withUnsafeBufferPointer { bytes in
+                for plusAsSpace in [false, true] {
+                    let fast = PublishPath.decoded(bytes, plusAsSpace: plusAsSpace)
+                    let general = HTTPRequest.decode(bytes, plusAsSpace: plusAsSpace)
+                    #expect(fast == general, "\(piece) \(plusAsSpace)")
+                    #expect(fast.map { Array($0.utf8) } == general.map { Array($0.utf8) }, "\(piece) \(plusAsSpace)")
+                }
+                #expect(PublishPath.queryText(bytes) == HTTPRequest.decode(bytes, plusAsSpace: true), "\(piece)")
+            }
+        }
+    }
+
+    @Test func theQueryIsReadIntoTheItemsTheRequestGives() throws {
+        let queries = [
+            "", "uuid=bench", "uuid=u&seqn=3", "a", "a=", "=b", "=", "&", "&&a=1&&", "a=1&a=2", "a=b=c", "x=a+b&y=%20",
+            "uuid=%ZZ", "k=%C3%A9&n=%FF", "long-name-over-fifteen=long-value-over-fifteen-bytes", "a=1&b", "é=ü",
+            "uuid=u&pnsdk=x&auth=a&ttl=1&ptto=2&meta=3&seqn=4&store=5&norep=6", "uui=1&uuidd=2&UUID=3&%75uid=4&uu+d=5",
+        ]
+        for query in queries {
+            for target in ["/publish/p/s/0/c/0/1?" + query, "http://host/publish/p/s/0/c/0/1?" + query] {
+                let request = HTTPRequest(method: "GET", target: target)
+                let fast = PublishPath.queryItems(request)
+                #expect(fast == request.queryItems, "\(target)")
+            }
+            // A parsed request keeps its target in the packed head.
+            let parsed = try #require(Self.parse("GET /publish/p/s/0/c/0/1?\(query) HTTP/1.1\r\nHost: h\r\n\r\n"))
+            #expect(PublishPath.queryItems(parsed) == parsed.queryItems, "\(query)")
+        }
+        #expect(PublishPath.queryItems(HTTPRequest(method: "GET", target: "/publish/p/s/0/c/0/1")) == [])
+    }
+
+    @Test func aKnownQueryNameIsTheStringTheGeneralDecodingGives() {
+        let names = ["uuid", "pnsdk", "auth", "ttl", "ptto", "meta", "seqn", "store", "norep"]
+        for name in names {
+            let bytes = Array(name.utf8)
+            bytes.withUnsafeBufferPointer { piece in
+                #expect(PublishPath.knownName(piece) == name)
+                #expect(PublishPath.knownName(piece) == HTTPRequest.decode(piece, plusAsSpace: true))
+            }
+        }
+        for other in ["", "u", "uu", "uui", "uuidd", "UUID", "%75uid", "uu+d", "ttl2", "pnsd", "signature", "é"] {
+            Array(other.utf8).withUnsafeBufferPointer { #expect(PublishPath.knownName($0) == nil, "\(other)") }
+        }
+    }
+
+    @Test func slashesAreFoundInEveryPositionOfAWord() throws {
+        // Segments of every length around the eight-byte words, dots beside the slashes (the
+        // byte after `/`), and more slashes than a publish path has.
+        var forms: [(method: String, target: String, fast: Bool)] = []
+        for length in 0...17 {
+            let piece = String(repeating: "x", count: length)
+            forms.append(("GET", "/publish/\(piece)/s/0/c\(piece)/0/1", true))
+            forms.append(("GET", "/publish/p/\(piece)./0/.\(piece)/0/.", true))
+            forms.append(("POST", "/signal/p/s/0/c/0\(piece)", true))
+            forms.append(("GET", "/publish/p/s/0/c\(piece)/0/1?uuid=u/x", true))
+            forms.append(("GET", "/publish/p/s/0/c/0/1/\(piece)", false))
+        }
+        for (method, target, isFast) in forms {
+            let request = HTTPRequest(method: method, target: target)
+            let general = PubNubRoute.classifyBySegments(request)
+            let fast = PubNubRoute.classifyPublish(request)
+            #expect((fast != nil) == isFast, "\(method) \(target)")
+            if let fast { #expect(general == .success(fast), "\(method) \(target)") }
+            #expect(PubNubRoute.classify(request) == general, "\(method) \(target)")
+        }
+        let seven = try #require(PubNubRoute.classifyPublish(HTTPRequest(method: "GET", target: "/publish/pp/ss/0/channel-name-x/0/%22m%22")))
+        #expect(seven.publishKey == "pp" && seven.subscribeKey == "ss" && seven.channels == ["channel-name-x"] && seven.message == "\"m\"")
+    }
+
+    /// The request a parser makes of `head`.
+    private static func parse(_ head: String) -> HTTPRequest? {
+        var parser = HTTPRequestParser()
+        parser.append(Array(head.utf8))
+        guard let parsed = try? parser.next(), case .packed = parsed.request.line else { return nil }
+        return parsed.request
+    }
+
     @Test func aRawNonASCIIPathGetsTheGeneralRoute() throws {
         for target in ["/publish/pé/sü/0/ch€/0/1?uuid=é", "/signal/p/s/0/日本/0/2"] {
             let request = HTTPRequest(method: "GET", target: target)

@@ -27,6 +27,11 @@ struct JournalRecord: Sendable {
     }
 
     /// The record of `request` with `body` (already bounded) in place of its body.
+    ///
+    /// Not inlined: inlined into the fault layer's `handle`, the record was built in two places
+    /// there before one copy of it went to `JournalRing.append` (the copy the call still makes
+    /// into its return slot is cheaper than that).
+    @inline(never)
     init(
         sequence: UInt64, subscribeKey: String, fired: FiredRule?, request: HTTPRequest, body: [UInt8],
         context: RequestContext

@@ -24,10 +24,7 @@ enum PubNubBodies {
             let prefix: StaticString = "[1,\"Sent\",\""
             start -= prefix.utf8CodeUnitCount
             (base + start).update(from: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(33 - start)
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[start...]))
-            return bytes
+            return Array(UnsafeBufferPointer(rebasing: scratch[start...]))
         }
     }
 

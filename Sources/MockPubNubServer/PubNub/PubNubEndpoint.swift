@@ -159,9 +159,29 @@ public struct PubNubRoute: Sendable, Hashable {
         targetUUID: String? = nil, message: String? = nil, query: [QueryItem] = []
     ) {
         storage = Storage(
-            endpoint: endpoint, subscribeKey: subscribeKey, publishKey: publishKey, channels: channels,
-            channelGroups: channelGroups, uuid: uuid, targetUUID: targetUUID, message: message, query: query)
+            endpoint: endpoint, subscribeKey: subscribeKey, publishKey: publishKey, channels: .many(channels),
+            channelGroups: channelGroups, uuid: uuid, targetUUID: targetUUID, message: message, query: .many(query))
     }
+
+    /// A route whose channels and query are given as lists (the publish path: one channel, and
+    /// a one-item query, held without arrays).
+    init(
+        endpoint: PubNubEndpoint, subscribeKey: String?, publishKey: String?, channelList: RouteList<String>,
+        channelGroups: [String], uuid: String?, message: String?, queryList: RouteList<QueryItem>
+    ) {
+        storage = Storage(
+            endpoint: endpoint, subscribeKey: subscribeKey, publishKey: publishKey, channels: channelList,
+            channelGroups: channelGroups, uuid: uuid, targetUUID: nil, message: message, query: queryList)
+    }
+
+    /// `channels`, as the route holds them (no array made for a single channel).
+    var channelList: RouteList<String> { storage.channelList }
+
+    /// `channels.first`, without making the array.
+    var firstChannel: String? { storage.channelList.first }
+
+    /// `query`, as the route holds it (no array made for a single item).
+    var queryList: RouteList<QueryItem> { storage.queryList }
 
     /// The box, copied first when another route shares it (copy on write).
     private var unique: Storage {

@@ -78,13 +78,17 @@ enum PubNubErrors {
 enum ChannelNames {
     static func isValid(_ name: String) -> Bool {
         // On the UTF-8 bytes: every scalar tested is ASCII, and an ASCII byte is always its own scalar.
-        var name = name
-        return !name.isEmpty && !name.withUTF8 { bytes in
+        // Read in place (no copy of the string); a string without contiguous UTF-8 is copied.
+        func refused(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
             bytes.contains { byte in
                 byte == UInt8(ascii: ",") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "*")
                     || byte < 0x20 || byte == 0x7F
             }
         }
+        guard !name.isEmpty else { return false }
+        if let refusedInPlace = name.utf8.withContiguousStorageIfAvailable(refused) { return !refusedInPlace }
+        var copy = name
+        return !copy.withUTF8(refused)
     }
 
     static let presenceSuffix = "-pnpres"

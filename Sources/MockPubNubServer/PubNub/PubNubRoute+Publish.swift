@@ -15,16 +15,125 @@ extension PubNubRoute {
 
 /// The parsing of a `/publish/…` or `/signal/…` path.
 enum PublishPath {
-    /// `HTTPRequest.decode(piece, plusAsSpace: false)`: the same string. A piece of up to 15
-    /// bytes without `%` becomes a small string directly, which is validated only when it is not
-    /// ASCII (`String(unsafeUninitializedCapacity:)`), not by the general UTF-8 decoding.
+    /// `HTTPRequest.decode(piece, plusAsSpace: false)`: the same string (see `decoded`).
     static func text(_ piece: UnsafeBufferPointer<UInt8>) -> String? {
-        guard piece.count <= 15, let base = piece.baseAddress, !piece.contains(UInt8(ascii: "%")) else {
-            return HTTPRequest.decode(piece, plusAsSpace: false)
+        decoded(piece, plusAsSpace: false)
+    }
+
+    /// `HTTPRequest.decode(piece, plusAsSpace: true)` for a query name or value: the same string.
+    static func queryText(_ piece: UnsafeBufferPointer<UInt8>) -> String? {
+        decoded(piece, plusAsSpace: true)
+    }
+
+    /// `HTTPRequest.decode(piece, plusAsSpace:)`: the same string. A piece of up to 15 bytes
+    /// whose decoded bytes are ASCII is decoded straight into a small string
+    /// (`String(unsafeUninitializedCapacity:)`, no scratch copy and no UTF-8 repair pass); any
+    /// other piece, or one with a malformed escape, is decoded the general way.
+    static func decoded(_ piece: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool) -> String? {
+        guard piece.count <= 15, let base = piece.baseAddress else {
+            return HTTPRequest.decode(piece, plusAsSpace: plusAsSpace)
         }
-        return String(unsafeUninitializedCapacity: piece.count) { buffer in
-            buffer.baseAddress!.initialize(from: base, count: piece.count)
-            return piece.count
+        var settled = true
+        let text = String(unsafeUninitializedCapacity: piece.count) { buffer in
+            var count = 0
+            var index = 0
+            while index < piece.count {
+                var byte = base[index]
+                if byte == UInt8(ascii: "%") {
+                    guard index + 2 < piece.count, let high = hexValue(base[index + 1]), let low = hexValue(base[index + 2])
+                    else {
+                        settled = false
+                        return 0
+                    }
+                    byte = high << 4 | low
+                    index += 3
+                } else {
+                    if plusAsSpace && byte == UInt8(ascii: "+") { byte = UInt8(ascii: " ") }
+                    index += 1
+                }
+                guard byte < 0x80 else {
+                    settled = false
+                    return 0
+                }
+                buffer[count] = byte
+                count += 1
+            }
+            return count
+        }
+        return settled ? text : HTTPRequest.decode(piece, plusAsSpace: plusAsSpace)
+    }
+
+    /// The value of one hex digit (either case); `nil` for anything else.
+    private static func hexValue(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit &- UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit &- UInt8(ascii: "a") &+ 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit &- UInt8(ascii: "A") &+ 10
+        default: nil
+        }
+    }
+
+    /// `request.queryItems`: the same items, in order, or `nil` when a piece does not decode
+    /// (`queryList` as an array).
+    static func queryItems(_ request: HTTPRequest) -> [QueryItem]? {
+        queryList(request)?.array
+    }
+
+    /// The items of `request.queryItems`, in order, or `nil` when a piece does not decode. Read
+    /// from the query's bytes in one loop, each name and value made by `queryText`; a query of
+    /// one item is held without an array.
+    static func queryList(_ request: HTTPRequest) -> RouteList<QueryItem>? {
+        request.withRawQueryBytes { bytes -> RouteList<QueryItem>? in
+            guard !bytes.isEmpty else { return .empty }
+            var pairs = 1
+            for byte in bytes where byte == UInt8(ascii: "&") { pairs += 1 }
+            /// The item of `bytes[start..<end]`: a name, then after the first `=` a value.
+            func item(_ start: Int, _ end: Int) -> QueryItem? {
+                var equals = start
+                while equals < end, bytes[equals] != UInt8(ascii: "=") { equals += 1 }
+                let nameBytes = UnsafeBufferPointer(rebasing: bytes[start..<equals])
+                guard let name = knownName(nameBytes) ?? queryText(nameBytes),
+                    let value = queryText(UnsafeBufferPointer(rebasing: bytes[min(equals + 1, end)..<end]))
+                else { return nil }
+                return QueryItem(name: name, value: value)
+            }
+            if pairs == 1 {
+                guard let only = item(0, bytes.count) else { return nil }
+                return .one(only)
+            }
+            var items: [QueryItem] = []
+            items.reserveCapacity(pairs)
+            var start = 0
+            while start <= bytes.count {
+                var end = start
+                while end < bytes.count, bytes[end] != UInt8(ascii: "&") { end += 1 }
+                if end > start { // empty pairs (`a=1&&b=2`) are skipped
+                    guard let next = item(start, end) else { return nil }
+                    items.append(next)
+                }
+                start = end + 1
+            }
+            return .many(items)
+        }
+    }
+
+    /// A query name that publishes carry, spelled exactly so (no escape), as a string literal:
+    /// the same string `queryText` makes, without making one. `nil` for any other piece.
+    static func knownName(_ piece: UnsafeBufferPointer<UInt8>) -> String? {
+        guard (3...5).contains(piece.count) else { return nil }
+        var key: UInt64 = 0
+        for byte in piece { key = key << 8 | UInt64(byte) }
+        switch key {
+        case 0x75_75_69_64: return "uuid"
+        case 0x70_6E_73_64_6B: return "pnsdk"
+        case 0x61_75_74_68: return "auth"
+        case PublishParameters.ttlKey: return "ttl"
+        case PublishParameters.pttoKey: return "ptto"
+        case PublishParameters.metaKey: return "meta"
+        case PublishParameters.seqnKey: return "seqn"
+        case PublishParameters.storeKey: return "store"
+        case PublishParameters.norepKey: return "norep"
+        default: return nil
         }
     }
 
@@ -36,7 +145,8 @@ enum PublishPath {
         // Where the segments start: after each of the six or seven slashes.
         var starts: (Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0)
         var count = 0
-        for index in path.indices where path[index] == UInt8(ascii: "/") {
+        /// Notes a slash at `index`; false after the seventh.
+        func note(_ index: Int) -> Bool {
             switch count {
             case 0: starts.0 = index + 1
             case 1: starts.1 = index + 1
@@ -45,9 +155,28 @@ enum PublishPath {
             case 4: starts.4 = index + 1
             case 5: starts.5 = index + 1
             case 6: starts.6 = index + 1
-            default: return nil
+            default: return false
             }
             count += 1
+            return true
+        }
+        guard let base = path.baseAddress else { return nil }
+        // Eight bytes at a time: a byte of `word ^ "////////"` is zero exactly where a slash is
+        // (the exact per-byte zero test, no borrow between bytes).
+        var index = 0
+        while index + 8 <= path.count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            let other = word ^ 0x2F2F_2F2F_2F2F_2F2F
+            var slashes = ~(((other & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | other | 0x7F7F_7F7F_7F7F_7F7F)
+            while slashes != 0 {
+                guard note(index + slashes.trailingZeroBitCount / 8) else { return nil }
+                slashes &= slashes &- 1
+            }
+            index += 8
+        }
+        while index < path.count {
+            if base[index] == UInt8(ascii: "/") { guard note(index) else { return nil } }
+            index += 1
         }
         guard count == 6 || count == 7 else { return nil }
         let ends = (starts.1 - 1, starts.2 - 1, starts.3 - 1, starts.4 - 1, starts.5 - 1,
@@ -82,12 +211,23 @@ enum PublishPath {
         let method = request.method
         let isRead = method == "GET" || method == "HEAD"
         let hasMessage = message != nil
-        guard (isRead && hasMessage) || (method == "POST" && !hasMessage), let query = request.queryItems else {
+        guard (isRead && hasMessage) || (method == "POST" && !hasMessage), let query = queryList(request) else {
             return nil
         }
         return PubNubRoute(
             endpoint: isSignal ? .signal : .publish, subscribeKey: subscribeKey, publishKey: publishKey,
-            channels: [channel], channelGroups: PubNubRoute.splitList(query["channel-group"]), uuid: query["uuid"],
-            message: message, query: query)
+            channelList: .one(channel), channelGroups: PubNubRoute.splitList(firstValue(of: "channel-group", in: query)),
+            uuid: firstValue(of: "uuid", in: query), message: message, queryList: query)
+    }
+
+    /// `query[name]` (the value of the first item named `name`), looked up here, where the item
+    /// type is known (the generic subscript is not specialised across modules).
+    private static func firstValue(of name: String, in query: RouteList<QueryItem>) -> String? {
+        switch query {
+        case .one(let item): return item.name == name ? item.value : nil
+        case .many(let items):
+            for item in items where item.name == name { return item.value }
+            return nil
+        }
     }
 }

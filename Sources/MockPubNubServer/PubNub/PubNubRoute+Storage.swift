@@ -9,14 +9,16 @@ extension PubNubRoute {
         @exclusivity(unchecked) var endpoint: PubNubEndpoint
         @exclusivity(unchecked) var subscribeKey: String?
         @exclusivity(unchecked) var publishKey: String?
-        @exclusivity(unchecked) var channels: [String]
+        /// The channels (`channels`), one held without an array.
+        @exclusivity(unchecked) var channelList: RouteList<String>
         @exclusivity(unchecked) var channelGroups: [String]
         @exclusivity(unchecked) var uuid: String?
         @exclusivity(unchecked) var targetUUID: String?
         @exclusivity(unchecked) var message: String?
         @exclusivity(unchecked) var messageTimetoken: String?
         @exclusivity(unchecked) var actionTimetoken: String?
-        @exclusivity(unchecked) var query: [QueryItem]
+        /// The decoded query (`query`), one item held without an array.
+        @exclusivity(unchecked) var queryList: RouteList<QueryItem>
         @exclusivity(unchecked) var subscribeV1: SubscribeV1Request?
         @exclusivity(unchecked) var fileID: String?
         @exclusivity(unchecked) var fileName: String?
@@ -26,25 +28,47 @@ extension PubNubRoute {
         @exclusivity(unchecked) var objectsAccess: ObjectsAccess?
 
         init(
-            endpoint: PubNubEndpoint, subscribeKey: String?, publishKey: String?, channels: [String],
-            channelGroups: [String], uuid: String?, targetUUID: String?, message: String?, query: [QueryItem]
+            endpoint: PubNubEndpoint, subscribeKey: String?, publishKey: String?, channels: RouteList<String>,
+            channelGroups: [String], uuid: String?, targetUUID: String?, message: String?, query: RouteList<QueryItem>
         ) {
             self.endpoint = endpoint
             self.subscribeKey = subscribeKey
             self.publishKey = publishKey
-            self.channels = channels
+            channelList = channels
             self.channelGroups = channelGroups
             self.uuid = uuid
             self.targetUUID = targetUUID
             self.message = message
-            self.query = query
+            queryList = query
+        }
+
+        /// The channels as an array; written in place as one.
+        var channels: [String] {
+            get { channelList.array }
+            _modify {
+                var list = channelList.array
+                channelList = .empty // so that `list` is the array's only reference
+                defer { channelList = .many(list) }
+                yield &list
+            }
+        }
+
+        /// The query as an array; written in place as one.
+        var query: [QueryItem] {
+            get { queryList.array }
+            _modify {
+                var list = queryList.array
+                queryList = .empty
+                defer { queryList = .many(list) }
+                yield &list
+            }
         }
 
         /// A new box with the same fields.
         func copy() -> Storage {
             let copy = Storage(
-                endpoint: endpoint, subscribeKey: subscribeKey, publishKey: publishKey, channels: channels,
-                channelGroups: channelGroups, uuid: uuid, targetUUID: targetUUID, message: message, query: query)
+                endpoint: endpoint, subscribeKey: subscribeKey, publishKey: publishKey, channels: channelList,
+                channelGroups: channelGroups, uuid: uuid, targetUUID: targetUUID, message: message, query: queryList)
             copy.messageTimetoken = messageTimetoken
             copy.actionTimetoken = actionTimetoken
             copy.subscribeV1 = subscribeV1

@@ -4,10 +4,10 @@ extension PubNubService {
     /// Publish (GET/POST), fire and signal (spec §4). A POST body may be gzip- or zlib-compressed
     /// (`Content-Encoding: gzip`, as ObjC and Python send it). `known` is the key's entry if it
     /// already had one (`knownEntry`); otherwise it is created here. `parameters` are the
-    /// route's query parameters (`PublishParameters(route.query)`).
+    /// route's query parameters (`PublishParameters(route.queryList)`).
     func publish(_ route: PubNubRoute, request: HTTPRequest, known: KeyEntry?, parameters: PublishParameters) -> HTTPResponse {
         let subscribeKey = route.subscribeKey ?? ""
-        let channel = route.channels.first ?? ""
+        let channel = route.firstChannel ?? ""
         let isSignal = route.endpoint == .signal
         guard ChannelNames.isValid(channel) else { return PubNubErrors.reservedCharacter() }
         guard case .success(let override) = Self.timetoken(parameters.ptto, parameter: "ptto") else { return PubNubErrors.couldNotParse() }

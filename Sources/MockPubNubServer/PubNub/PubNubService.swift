@@ -60,43 +60,55 @@ public final class PubNubService: RequestHandler {
         case .failure(.notFound):
             responder.send(.respond(PubNubErrors.notFound(path: request.rawPath)))
         case .success(var route):
-            // A publish's query is read once, here, for the check and the publish.
-            let publishing = route.endpoint == .publish || route.endpoint == .signal ? PublishParameters(route.query) : nil
-            let problem = if let publishing {
-                ParameterValidation.problem(in: route, publish: publishing)
-            } else {
-                ParameterValidation.problem(in: route)
+            if route.endpoint == .publish || route.endpoint == .signal {
+                handlePublish(&route, request: request, responder: responder)
+                return
             }
-            if let problem {
+            if let problem = ParameterValidation.problem(in: route) {
                 responder.send(.respond(ParameterValidation.response(problem, endpoint: route.endpoint) { timetokens.next() }))
                 return
             }
-            // Looked up once: the gate reads the key's keyset, a publish its state.
+            // Looked up once: the gate reads the key's keyset.
             let known = Self.passesGate(route.endpoint) ? nil : route.subscribeKey.flatMap { knownEntry($0) }
             if let refusal = accessGate(&route, request: request, known: known) {
                 responder.send(.respond(refusal))
             } else if route.endpoint == .subscribe {
                 subscribe(route, responder: responder)
             } else {
-                responder.send(.respond(respond(
-                    to: route, request: request, context: context, known: known, publishing: publishing)))
+                responder.send(.respond(respond(to: route, request: request, context: context, known: known)))
             }
+        }
+    }
+
+    /// `handle` for a publish or signal, in the same order: the parameter check, the access gate,
+    /// the publish. The query parameters are read once, for the check and the publish (and not
+    /// copied between them); the key's entry is looked up once, for the gate and the publish.
+    private func handlePublish(_ route: inout PubNubRoute, request: HTTPRequest, responder: Responder) {
+        let parameters = PublishParameters(route.queryList)
+        if let problem = ParameterValidation.problem(in: route, publish: parameters) {
+            responder.send(.respond(ParameterValidation.response(problem, endpoint: route.endpoint) { timetokens.next() }))
+            return
+        }
+        let known = Self.passesGate(route.endpoint) ? nil : route.subscribeKey.flatMap { knownEntry($0) }
+        if let refusal = accessGate(&route, request: request, known: known) {
+            responder.send(.respond(refusal))
+        } else {
+            responder.send(.respond(publish(route, request: request, known: known, parameters: parameters)))
         }
     }
 
     /// The answer of every endpoint except subscribe.
     ///
-    /// `known` is the entry of the route's key if it existed when the request was let through;
-    /// `publishing` a publish's query parameters.
+    /// `known` is the entry of the route's key if it existed when the request was let through.
+    /// (`handle` answers publishes and signals through `handlePublish`.)
     private func respond(
-        to route: PubNubRoute, request: HTTPRequest, context: RequestContext, known: KeyEntry?,
-        publishing: PublishParameters?
+        to route: PubNubRoute, request: HTTPRequest, context: RequestContext, known: KeyEntry?
     ) -> HTTPResponse {
         switch route.endpoint {
         case .time: return .pubNub(200, PubNubBodies.time(timetokens.next()))
         case .admin: return PubNubErrors.notFound(path: request.rawPath)
         case .publish, .signal:
-            return publish(route, request: request, known: known, parameters: publishing ?? PublishParameters(route.query))
+            return publish(route, request: request, known: known, parameters: PublishParameters(route.queryList))
         case .subscribe: return PubNubErrors.couldNotParse()
         case .heartbeat: return heartbeat(route)
         case .leave: return leave(route)

@@ -48,20 +48,17 @@ struct StoredMessage: Sendable {
     /// the keyspace lock that assigns the timetoken.
     mutating func renderEnvelope(subscribeKey: String, region: Int, shard: String) {
         // Written in one pass into scratch memory with room for the worst case (every byte of
-        // the short strings escaped as `\u00XX`), then copied once into an array of its size.
+        // the short strings escaped as `\u00XX`), then copied once into an array of its size
+        // (`Array(_:)` of the buffer: allocated at its size and filled with one copy).
         let shortStrings = shard.utf8.count + (publisher?.utf8.count ?? 0) + (originTimetoken?.utf8.count ?? 0)
             + subscribeKey.utf8.count + channel.utf8.count
         let room = 160 + 6 * shortStrings + (meta?.utf8.count ?? 0) + payload.utf8.count
-        var head: [UInt8] = []
-        timetokenOffset = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: room) { scratch in
+        (envelopeHead, timetokenOffset) = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: room) { scratch in
             var writer = EnvelopeByteWriter(base: scratch.baseAddress!)
             let offset = writeEnvelopeHead(to: &writer, subscribeKey: subscribeKey, region: region, shard: shard)
             precondition(writer.count <= room, "the envelope outgrew its scratch memory")
-            head.reserveCapacity(writer.count)
-            head.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<writer.count]))
-            return offset
+            return (Array(UnsafeBufferPointer(rebasing: scratch[..<writer.count])), offset)
         }
-        envelopeHead = head
         envelopeTail = customMessageType.map { ",\"cmt\":" + PubNubJSON.quote($0) + "}" } ?? "}"
     }
 
@@ -194,19 +191,19 @@ private struct EnvelopeByteWriter {
     }
 
     /// `text` as a JSON string literal (`JSONText.appendStringLiteral`); a literal of one character is a scalar, hence `byte`.
+    /// Reads the string's bytes in place (no copy of the string, so no reference count).
     mutating func stringLiteral(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes in
+        let written = text.utf8.withContiguousStorageIfAvailable { bytes in
             for byte in bytes where Self.needsEscape(byte) {
-                count += JSONText.writeStringLiteral(String(decoding: bytes, as: UTF8.self), to: base + count)
-                return
+                return JSONText.writeStringLiteral(text, to: base + count)
             }
             // No escape: the text between quotes, in one copy.
             base[count] = UInt8(ascii: "\"")
             if let source = bytes.baseAddress { (base + count + 1).update(from: source, count: bytes.count) }
             base[count + 1 + bytes.count] = UInt8(ascii: "\"")
-            count += bytes.count + 2
+            return bytes.count + 2
         }
+        count += written ?? JSONText.writeStringLiteral(text, to: base + count)
     }
 
     /// Whether a JSON string literal escapes `byte` (`JSONText.appendStringLiteral`).
@@ -215,10 +212,17 @@ private struct EnvelopeByteWriter {
     }
 
     mutating func text(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes in
+        let written = text.utf8.withContiguousStorageIfAvailable { bytes in
             if let source = bytes.baseAddress { (base + count).update(from: source, count: bytes.count) }
-            count += bytes.count
+            return bytes.count
+        }
+        if let written {
+            count += written
+        } else {
+            for byte in text.utf8 {
+                base[count] = byte
+                count += 1
+            }
         }
     }
 
