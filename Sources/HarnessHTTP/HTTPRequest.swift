@@ -234,17 +234,39 @@ public struct HTTPRequest: Sendable, Hashable {
             guard !bytes.isEmpty else { return [] }
             var items: [QueryItem] = []
             items.reserveCapacity(Self.count(of: UInt8(ascii: "&"), in: bytes) + 1)
-            let complete = Self.forEachPiece(of: bytes, separator: UInt8(ascii: "&")) { pair, _ in
-                if pair.isEmpty { return true }
-                let equals = pair.firstIndex(of: UInt8(ascii: "=")) ?? pair.count
-                guard let name = Self.decode(UnsafeBufferPointer(rebasing: pair[..<equals]), plusAsSpace: true),
-                    let value = Self.decode(UnsafeBufferPointer(rebasing: pair[min(equals + 1, pair.count)...]), plusAsSpace: true)
+            let complete = Self.forEachQueryPair(in: bytes) { name, value in
+                guard let name = Self.decode(name, plusAsSpace: true), let value = Self.decode(value, plusAsSpace: true)
                 else { return false }
                 items.append(QueryItem(name: name, value: value))
                 return true
             }
             return complete ? items : nil
         }
+    }
+
+    /// Calls `body` with the raw (undecoded) name and value of every item of a raw query, in
+    /// order: the pieces between `&`s, empty ones skipped, each split at its first `=` (the value
+    /// is empty when there is none). Stops and returns false as soon as `body` does. The one
+    /// splitter of a query, for ``queryItems`` and for readers that decode the pieces their own way.
+    @inlinable @inline(__always)
+    package static func forEachQueryPair(
+        in bytes: UnsafeBufferPointer<UInt8>,
+        _ body: (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) -> Bool
+    ) -> Bool {
+        var start = 0
+        while start <= bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] != UInt8(ascii: "&") { end += 1 }
+            if end > start {
+                var equals = start
+                while equals < end, bytes[equals] != UInt8(ascii: "=") { equals += 1 }
+                let name = UnsafeBufferPointer(rebasing: bytes[start..<equals])
+                let value = UnsafeBufferPointer(rebasing: bytes[min(equals + 1, end)..<end])
+                guard body(name, value) else { return false }
+            }
+            start = end + 1
+        }
+        return true
     }
 
     /// Whether every byte of `bytes` is ASCII (below 0x80), tested eight bytes at a time.

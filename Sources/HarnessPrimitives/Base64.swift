@@ -105,8 +105,11 @@ package enum Base64 {
         return tables + decodeTable.map { UInt32($0) }
     }()
 
+    /// Inlinable: callers in other modules use it on hot paths (a message's text length).
+    @inlinable
     package static func encodedCount(_ byteCount: Int) -> Int { (byteCount + 2) / 3 * 4 }
 
+    @inlinable
     package static func maxDecodedCount(_ characterCount: Int) -> Int { (characterCount + 3) / 4 * 3 }
 
     /// Writes the base64 of `input` to `out` (room for ``encodedCount(_:)`` bytes); returns the count written.

@@ -205,8 +205,7 @@ public struct CryptoModule: Sendable {
         if input.isEmpty { try checkEmpty(0) }
         let scheme = scheme
         let cipherCount = CipherEngine.encryptedCount(input.count, scheme: scheme)
-        // `Base64.encodedCount`, written out: the call into the other module costs more than the arithmetic.
-        let textCount = (cipherCount + 2) / 3 * 4
+        let textCount = Base64.encodedCount(cipherCount)
         let kernel = engine.base64Kernel
         let kernelCode = engine.kernelBase64Code
         return try engine.withEncryptor(for: scheme) { context throws(CryptoError) -> String in

@@ -79,41 +79,33 @@ enum PublishPath {
         queryList(request)?.array
     }
 
-    /// The items of `request.queryItems`, in order, or `nil` when a piece does not decode. Read
-    /// from the query's bytes in one loop, each name and value made by `queryText`; a query of
-    /// one item is held without an array.
+    /// The items of `request.queryItems`, in order, or `nil` when a piece does not decode. Split
+    /// by the request's own splitter (`HTTPRequest.forEachQueryPair`), each name and value made by
+    /// `queryText`; a query of one item is held without an array.
     static func queryList(_ request: HTTPRequest) -> RouteList<QueryItem>? {
         request.withRawQueryBytes { bytes -> RouteList<QueryItem>? in
-            guard !bytes.isEmpty else { return .empty }
-            var pairs = 1
-            for byte in bytes where byte == UInt8(ascii: "&") { pairs += 1 }
-            /// The item of `bytes[start..<end]`: a name, then after the first `=` a value.
-            func item(_ start: Int, _ end: Int) -> QueryItem? {
-                var equals = start
-                while equals < end, bytes[equals] != UInt8(ascii: "=") { equals += 1 }
-                let nameBytes = UnsafeBufferPointer(rebasing: bytes[start..<equals])
-                guard let name = knownName(nameBytes) ?? queryText(nameBytes),
-                    let value = queryText(UnsafeBufferPointer(rebasing: bytes[min(equals + 1, end)..<end]))
-                else { return nil }
-                return QueryItem(name: name, value: value)
-            }
-            if pairs == 1 {
-                guard let only = item(0, bytes.count) else { return nil }
-                return .one(only)
-            }
+            var list: RouteList<QueryItem> = .empty
             var items: [QueryItem] = []
-            items.reserveCapacity(pairs)
-            var start = 0
-            while start <= bytes.count {
-                var end = start
-                while end < bytes.count, bytes[end] != UInt8(ascii: "&") { end += 1 }
-                if end > start { // empty pairs (`a=1&&b=2`) are skipped
-                    guard let next = item(start, end) else { return nil }
-                    items.append(next)
+            let complete = HTTPRequest.forEachQueryPair(in: bytes) { nameBytes, valueBytes in
+                guard let name = knownName(nameBytes) ?? queryText(nameBytes), let value = queryText(valueBytes)
+                else { return false }
+                let item = QueryItem(name: name, value: value)
+                switch list {
+                case .many where items.isEmpty:
+                    list = .one(item)
+                case .one(let first):
+                    // A second item: the list becomes an array, with room for a client's usual few.
+                    items.reserveCapacity(8)
+                    items.append(first)
+                    items.append(item)
+                    list = .many([])
+                case .many:
+                    items.append(item)
                 }
-                start = end + 1
+                return true
             }
-            return .many(items)
+            guard complete else { return nil }
+            return items.isEmpty ? list : .many(items)
         }
     }
 
