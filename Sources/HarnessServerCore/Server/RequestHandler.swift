@@ -131,16 +131,7 @@ public final class Responder: Sendable {
     /// Sends `action` if nothing was sent and the request was not cancelled; returns whether it was sent.
     @discardableResult
     public func send(_ action: ResponseAction) -> Bool {
-        let token: UInt64
-        switch claim() {
-        case .ended:
-            return false
-        case .claimed(let claimed):
-            token = claimed
-        case .observed(let claimed, let observer):
-            observer.responded(action)
-            token = claimed
-        }
+        guard let token = claim(telling: action) else { return false }
         switch target {
         case .closure(let deliver):
             deliver(action)
@@ -166,16 +157,7 @@ public final class Responder: Sendable {
 
     /// `send(_:)` for one member of a batch: connection targets are collected per loop.
     private func route(_ action: ResponseAction, into shares: inout LoopShares) {
-        let token: UInt64
-        switch claim() {
-        case .ended:
-            return
-        case .claimed(let claimed):
-            token = claimed
-        case .observed(let claimed, let observer):
-            observer.responded(action)
-            token = claimed
-        }
+        guard let token = claim(telling: action) else { return }
         switch target {
         case .closure(let deliver):
             deliver(action)
@@ -195,6 +177,21 @@ public final class Responder: Sendable {
         case ended
         case claimed(UInt64)
         case observed(UInt64, any ResponseObserver)
+    }
+
+    /// `claim()`, and the observer (if one was attached) told of `action`: the request's token,
+    /// or nil when it had ended.
+    @inline(__always)
+    private func claim(telling action: ResponseAction) -> UInt64? {
+        switch claim() {
+        case .ended:
+            return nil
+        case .claimed(let token):
+            return token
+        case .observed(let token, let observer):
+            observer.responded(action)
+            return token
+        }
     }
 
     /// Marks the request answered and returns its token and its observer (taken out); `.ended`
