@@ -100,7 +100,7 @@ public final class Responder: Sendable {
     /// then this responder is cancelled too. Costs no closure per request. Until the request ends
     /// (answered or cancelled, as every request on a connection does), `outer` and this responder
     /// keep each other alive.
-    package init(relayingTo outer: Responder, observer: some ResponseObserver) {
+    package init(relayingTo outer: Responder, observer: any ResponseObserver) {
         state = Mutex(State())
         target = .relay(outer, observer)
         let cancelledAlready = outer.state.withLock { state -> Bool in
@@ -119,7 +119,7 @@ public final class Responder: Sendable {
     /// cancellation handler runs. The same object, so that a layer that only watches the answer
     /// (the journal) adds no responder per request; a relaying responder
     /// (`init(relayingTo:observer:)`) when an observer is attached already or the request ended.
-    package func observed(by observer: some ResponseObserver) -> Responder {
+    package func observed(by observer: any ResponseObserver) -> Responder {
         let attached = state.withLock { state -> Bool in
             guard !state.done, state.observer == nil else { return false }
             state.observer = observer

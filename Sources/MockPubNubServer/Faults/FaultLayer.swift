@@ -117,7 +117,7 @@ package final class FaultLayer: RequestHandler {
                 let context = RequestContext(
                     connectionID: 0, peer: "service", localPort: 0, isTLS: false,
                     arrivalTime: Double(notice.timetoken) / 10_000_000, sequenceOnConnection: 0)
-                let record = JournalRecord(
+                let record = JournalRecord.make(
                     sequence: state.nextSequence, subscribeKey: notice.subscribeKey, fired: nil,
                     request: notice.journalRequest, context: context)
                 state.nextSequence += 1
@@ -143,10 +143,8 @@ package final class FaultLayer: RequestHandler {
             routeUUID = route.uuid
         }
         let uuid = routeUUID ?? request.queryItems?["uuid"]
-        // Stored as a value; rendered only when the journal is read. The body is bounded before
-        // the lock (a copy only for large uploads); the record is made under it, with the
-        // sequence, the key and the decision, and moved into the ring.
-        let body = JournalRecord.bounded(request.body)
+        // Stored as a value; rendered only when the journal is read. The record is made under
+        // the lock, with the sequence, the key and the decision, by the ring, as its element.
         let (decision, ring, position, evicted) = state.withLock {
             state -> (FaultDecision, JournalRing, JournalPosition, JournalRecord?) in
             let key = Self.attribute(routeKey, uuid: uuid, in: &state)
@@ -157,10 +155,9 @@ package final class FaultLayer: RequestHandler {
                 decision = state.planners[planKey]?.decide(route, method: request.method) ?? .passThrough
             }
             let ring = state.ring(key, capacity: journalCapacity, owner: self)
-            // Made as the argument, so that it is moved into the ring, not copied.
-            let (position, evicted) = ring.append(JournalRecord(
+            let (position, evicted) = ring.append(
                 sequence: state.nextSequence, subscribeKey: key, fired: decision.firedRule, request: request,
-                body: body, context: context))
+                context: context)
             state.nextSequence += 1
             return (decision, ring, position, evicted)
         }

@@ -20,30 +20,27 @@ struct JournalRecord: Sendable {
     /// How the server answered; `nil` while it has not (a parked long-poll).
     var answer: JournalAnswer?
 
-    /// The record of `request`, its body cut to `maxJournaledBodyBytes`.
-    init(sequence: UInt64, subscribeKey: String, fired: FiredRule?, request: HTTPRequest, context: RequestContext) {
-        self.init(sequence: sequence, subscribeKey: subscribeKey, fired: fired, request: request,
-                  body: Self.bounded(request.body), context: context)
+    /// The record of `request`, its body cut to `maxJournaledBodyBytes` (a copy only for a large
+    /// upload; otherwise the same storage), made through the memberwise initializer: an
+    /// initializer of its own is built into a local and copied out (every field retained, then
+    /// released), where the memberwise one is built in place (`JournalRing.append(sequence:…)`
+    /// builds the record as the ring's element). No initializer is declared in this body, so
+    /// that the memberwise one exists.
+    @inline(__always)
+    static func make(
+        sequence: UInt64, subscribeKey: String, fired: FiredRule?, request: HTTPRequest, context: RequestContext
+    ) -> JournalRecord {
+        JournalRecord(
+            sequence: sequence, subscribeKey: subscribeKey, firedRule: fired.map(FiredRuleBox.init),
+            request: bounded(request), context: context)
     }
 
-    /// The record of `request` with `body` (already bounded) in place of its body.
-    ///
-    /// Not inlined: inlined into the fault layer's `handle`, the record was built in two places
-    /// there before one copy of it went to `JournalRing.append` (the copy the call still makes
-    /// into its return slot is cheaper than that).
-    @inline(never)
-    init(
-        sequence: UInt64, subscribeKey: String, fired: FiredRule?, request: HTTPRequest, body: [UInt8],
-        context: RequestContext
-    ) {
-        self.sequence = sequence
-        self.subscribeKey = subscribeKey
-        firedRule = fired.map(FiredRuleBox.init)
-        var request = request
-        // A bounded copy only for a large upload; otherwise the same storage.
-        request.body = body
-        self.request = request
-        self.context = context
+    /// `request` with its body cut to `maxJournaledBodyBytes`: the same request unless it is longer.
+    private static func bounded(_ request: HTTPRequest) -> HTTPRequest {
+        guard request.body.count > maxJournaledBodyBytes else { return request }
+        var bounded = request
+        bounded.body = Self.bounded(request.body)
+        return bounded
     }
 
     var entry: JournalEntry {
@@ -109,6 +106,27 @@ final class JournalRing: @unchecked Sendable {
             return (position, nil)
         }
         var evicted = consume record
+        swap(&evicted, &storage[start])
+        start = (start + 1) % capacity
+        dropped += 1
+        return (position, evicted)
+    }
+
+    /// `append(JournalRecord.make(sequence:subscribeKey:fired:request:context:))`, the record built
+    /// here, where it is stored.
+    @inline(never)
+    func append(
+        sequence: UInt64, subscribeKey: String, fired: FiredRule?, request: HTTPRequest, context: RequestContext
+    ) -> (position: JournalPosition, evicted: JournalRecord?) {
+        let position = JournalPosition(index: appended, sequence: sequence)
+        appended += 1
+        if storage.count < capacity {
+            storage.append(JournalRecord.make(
+                sequence: sequence, subscribeKey: subscribeKey, fired: fired, request: request, context: context))
+            return (position, nil)
+        }
+        var evicted = JournalRecord.make(
+            sequence: sequence, subscribeKey: subscribeKey, fired: fired, request: request, context: context)
         swap(&evicted, &storage[start])
         start = (start + 1) % capacity
         dropped += 1

@@ -92,6 +92,22 @@ import Testing
         #expect(faults.journal(for: "b").count == 1)
     }
 
+    @Test func aLargeBodyIsJournaledCutToItsBoundAndASmallOneWhole() {
+        // Capacity 1: the second and third records replace the one before (the full ring's path).
+        let faults = layer(capacity: 1)
+        let bound = JournalRecord.maxJournaledBodyBytes
+        let large = (0..<(bound + 100)).map { UInt8(ascii: "a") + UInt8($0 % 26) }
+        for _ in 0..<2 {
+            _ = send(faults, "POST", "/publish/p/sk/0/c/0?uuid=u", body: large)
+            #expect(faults.journal(for: "sk").map(\.body) == [String(decoding: large.prefix(bound), as: UTF8.self)])
+        }
+        _ = send(faults, "POST", "/publish/p/sk/0/c/0?uuid=u", body: Array(large.prefix(bound)))
+        #expect(faults.journal(for: "sk").map(\.body) == [String(decoding: large.prefix(bound), as: UTF8.self)])
+        _ = send(faults, "POST", "/publish/p/sk/0/c/0?uuid=u", body: Array("\"x\"".utf8))
+        #expect(faults.journal(for: "sk").map(\.body) == ["\"x\""])
+        #expect(faults.journal(for: "sk").map(\.sequence) == [4])
+    }
+
     @Test func answersLandInTheirOwnRecordsAfterTheRingWrapped() {
         let faults = layer(capacity: 2)
         _ = send(faults, "/time/0?uuid=x")
