@@ -129,48 +129,6 @@ import Testing
         }
     }
 
-    @Test func aSmallASCIIStringIsTheStringItsBytesMake() {
-        #expect(SmallASCIIString.layoutHolds)
-        // Every length the maker takes, every ASCII byte at every position.
-        for count in 0...15 {
-            for first in 0..<UInt8(0x80) {
-                let bytes: [UInt8] = (0..<count).map { index -> UInt8 in
-                    let other = 0x21 + (index * 7 + Int(first)) % 0x5E
-                    return index == 0 ? first : UInt8(other)
-                }
-                var words: (UInt64, UInt64) = (0, 0)
-                withUnsafeMutableBytes(of: &words) { out in out.copyMemory(from: UnsafeRawBufferPointer(start: bytes, count: bytes.count)) }
-                let made = SmallASCIIString.string(words, count: count)
-                let general = String(decoding: bytes, as: UTF8.self)
-                #expect(made == general && made.hashValue == general.hashValue, "\(bytes)")
-                #expect(Array(made.utf8) == bytes && made.utf8.count == count && made.count == general.count, "\(bytes)")
-                #expect(made + "x" == general + "x", "\(bytes)")
-            }
-        }
-    }
-
-    @Test func aPieceWithAnEscapeAPlusOrAHighByteAnywhereIsNotTakenAsItsOwnBytes() {
-        // Each of `%41`, `+`, `%` alone and a byte 0xC3 0xA9 in every position of a piece of up to 15
-        // bytes: the fast reading must give what the general decoding gives.
-        let marks: [[UInt8]] = [Array("%41".utf8), Array("+".utf8), Array("%".utf8), [0xC3, 0xA9], [0x80]]
-        for mark in marks {
-            for length in mark.count...15 {
-                for position in 0...(length - mark.count) {
-                    var piece = Array(repeating: UInt8(ascii: "k"), count: length)
-                    piece.replaceSubrange(position..<(position + mark.count), with: mark)
-                    piece.withUnsafeBufferPointer { bytes in
-                        for plusAsSpace in [false, true] {
-                            let fast = PublishPath.decoded(bytes, plusAsSpace: plusAsSpace)
-                            let general = HTTPRequest.decode(bytes, plusAsSpace: plusAsSpace)
-                            #expect(fast == general && fast.map { Array($0.utf8) } == general.map { Array($0.utf8) },
-                                    "\(piece) \(plusAsSpace)")
-                        }
-                    }
-                }
-            }
-        }
-    }
-
     @Test func theQueryIsReadIntoTheItemsTheRequestGives() throws {
         let queries = [
             "", "uuid=bench", "uuid=u&seqn=3", "a", "a=", "=b", "=", "&", "&&a=1&&", "a=1&a=2", "a=b=c", "x=a+b&y=%20",

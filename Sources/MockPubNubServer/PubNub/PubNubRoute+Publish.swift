@@ -26,42 +26,41 @@ enum PublishPath {
     }
 
     /// `HTTPRequest.decode(piece, plusAsSpace:)`: the same string. A piece of up to 15 bytes
-    /// whose decoded bytes are ASCII is decoded straight into a small string's two words
-    /// (`SmallASCIIString`; no scratch copy, no UTF-8 pass); any other piece, or one with a
-    /// malformed escape, is decoded the general way.
+    /// whose decoded bytes are ASCII is decoded straight into a small string
+    /// (`String(unsafeUninitializedCapacity:)`, no scratch copy and no UTF-8 repair pass); any
+    /// other piece, or one with a malformed escape, is decoded the general way.
     static func decoded(_ piece: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool) -> String? {
-        guard piece.count <= 15, let base = piece.baseAddress, SmallASCIIString.layoutHolds else {
+        guard piece.count <= 15, let base = piece.baseAddress else {
             return HTTPRequest.decode(piece, plusAsSpace: plusAsSpace)
         }
-        var words: (UInt64, UInt64) = (0, 0)
-        // The usual piece (a key, a channel, a value) has nothing to decode: its bytes are its words.
-        withUnsafeMutableBytes(of: &words) { out in out.copyMemory(from: UnsafeRawBufferPointer(piece)) }
-        if SmallASCIIString.isPlain(words, plusAsSpace: plusAsSpace) {
-            return SmallASCIIString.string(words, count: piece.count)
-        }
-        words = (0, 0)
-        let count = withUnsafeMutableBytes(of: &words) { out -> Int? in
+        var settled = true
+        let text = String(unsafeUninitializedCapacity: piece.count) { buffer in
             var count = 0
             var index = 0
             while index < piece.count {
                 var byte = base[index]
                 if byte == UInt8(ascii: "%") {
                     guard index + 2 < piece.count, let high = hexValue(base[index + 1]), let low = hexValue(base[index + 2])
-                    else { return nil }
+                    else {
+                        settled = false
+                        return 0
+                    }
                     byte = high << 4 | low
                     index += 3
                 } else {
                     if plusAsSpace && byte == UInt8(ascii: "+") { byte = UInt8(ascii: " ") }
                     index += 1
                 }
-                guard byte < 0x80 else { return nil }
-                out[count] = byte
+                guard byte < 0x80 else {
+                    settled = false
+                    return 0
+                }
+                buffer[count] = byte
                 count += 1
             }
             return count
         }
-        guard let count else { return HTTPRequest.decode(piece, plusAsSpace: plusAsSpace) }
-        return SmallASCIIString.string(words, count: count)
+        return settled ? text : HTTPRequest.decode(piece, plusAsSpace: plusAsSpace)
     }
 
     /// The value of one hex digit (either case); `nil` for anything else.
