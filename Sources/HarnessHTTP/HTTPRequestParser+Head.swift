@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: MIT
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 extension HTTPRequestParser {
     /// Scans for the end of the head; on success fills `head`, picks the body framing and returns true.
@@ -262,25 +267,12 @@ extension HTTPRequestParser {
         }
     }
 
-    /// The index of the first `byte` in `bytes` from `start`, if any; eight bytes at a time.
+    /// The index of the first `byte` in `bytes` from `start`, if any (the C library's `memchr`,
+    /// which compares a vector register's width at a time).
     static func firstIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-        var index = start
-        if let base = bytes.baseAddress {
-            let raw = UnsafeRawPointer(base)
-            let pattern = UInt64(byte) &* 0x0101_0101_0101_0101
-            while index + 8 <= bytes.count {
-                // A zero byte of `word` is a match; the lowest flagged byte is the first one.
-                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) ^ pattern
-                let zeros = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
-                if zeros != 0 { return index + zeros.trailingZeroBitCount / 8 }
-                index += 8
-            }
-        }
-        while index < bytes.count {
-            if bytes[index] == byte { return index }
-            index += 1
-        }
-        return nil
+        guard let base = bytes.baseAddress, start < bytes.count else { return nil }
+        guard let found = memchr(base + start, Int32(byte), bytes.count - start) else { return nil }
+        return UnsafeRawPointer(found) - UnsafeRawPointer(base)
     }
 
     static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }

@@ -116,11 +116,14 @@ extension HTTPConnectionMachine {
 
     /// Performs one answer; completion continues with `flushed` (through `afterFlush`) or a timer.
     private mutating func execute(_ action: consuming ResponseAction, into actions: inout [HTTPConnectionAction]) {
-        guard phase == .open, let inFlight = current else { return }
+        guard phase == .open, current != nil else { return }
+        // The request's framing read in place (a copy of the optional `InFlight` is copied and
+        // destroyed through outlined value witnesses).
+        let (token, keepAlive, isHead, http10) = (current!.token, current!.keepAlive, current!.isHead, current!.http10)
         switch consume action {
         case .respond(let response):
-            afterFlush = inFlight.keepAlive ? .nextRequest : .close(.fin)
-            write(.writeResponse(response, keepAlive: inFlight.keepAlive, headRequest: inFlight.isHead, http10: inFlight.http10), into: &actions)
+            afterFlush = keepAlive ? .nextRequest : .close(.fin)
+            write(.writeResponse(response, keepAlive: keepAlive, headRequest: isHead, http10: http10), into: &actions)
         case .raw(let bytes, let then):
             afterFlush = then == .keepAlive ? .nextRequest : .close(then)
             write(.write(bytes), into: &actions)
@@ -128,7 +131,7 @@ extension HTTPConnectionMachine {
             drip = (bytes, 0, max(1, chunkSize), interval.clampedNanoseconds, then)
             writeNextDripChunk(into: &actions)
         case .delay(let delay, let then):
-            actions.append(.schedule(.delay(token: inFlight.token, then: then), afterNanos: delay.clampedNanoseconds))
+            actions.append(.schedule(.delay(token: token, then: then), afterNanos: delay.clampedNanoseconds))
         case .close(.keepAlive):
             finishRequest(into: &actions)
         case .close(let mode):
