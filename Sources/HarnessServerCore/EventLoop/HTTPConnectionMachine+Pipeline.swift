@@ -27,7 +27,8 @@ extension HTTPConnectionMachine {
             nextArrival = parserBufferedByteCount > 0 ? arrival : nil
             continueSent = false
             // Bytes behind an upgrade request may be frames: they wait until it is routed.
-            if upgradesPossible && parsed.request.asksForWebSocket { upgradeHold = true }
+            // (Only a head with an `Upgrade` field is looked at further.)
+            if upgradesPossible && parsed.hasUpgradeField && parsed.request.asksForWebSocket { upgradeHold = true }
             if first == nil && current == nil && queue.isEmpty && phase == .open {
                 firstKeepAlive = parsed.keepAlive
                 first = (consume parsed).request
