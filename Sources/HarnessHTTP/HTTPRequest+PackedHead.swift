@@ -201,14 +201,25 @@ extension PackedRequestHead {
         ///
         /// Offsets are 32-bit: a head is bounded by the parser's limits, far below 4 GiB.
         mutating func finish() -> PackedRequestHead {
-            let count = table.count / 2
+            let tableBytes = 4 * table.count
             let dataEnd = used
-            table.append(UInt32(truncatingIfNeeded: targetEnd))
-            table.append(UInt32(truncatingIfNeeded: pathEnd))
-            table.append(UInt32(truncatingIfNeeded: dataEnd))
-            table.append(UInt32(truncatingIfNeeded: count))
-            table.withUnsafeBytes { Self.write($0, into: &scratch, used: &used) }
-            let bytes = Array(scratch[..<used])
+            let end = dataEnd + tableBytes + 16
+            if end > scratch.count { scratch.append(contentsOf: repeatElement(0, count: max(end, 2 * scratch.count, 256) - scratch.count)) }
+            let (targetEnd, pathEnd, count) = (targetEnd, pathEnd, table.count / 2)
+            // The table and the trailer written behind the data through pointers, then the whole
+            // copied once into an array of its exact size (the cheapest exact allocation).
+            let bytes = table.withUnsafeBytes { words in
+                scratch.withUnsafeMutableBytes { space -> [UInt8] in
+                    let base = space.baseAddress!
+                    if tableBytes > 0 { (base + dataEnd).copyMemory(from: words.baseAddress!, byteCount: tableBytes) }
+                    let trailer = dataEnd + tableBytes
+                    space.storeBytes(of: UInt32(truncatingIfNeeded: targetEnd), toByteOffset: trailer, as: UInt32.self)
+                    space.storeBytes(of: UInt32(truncatingIfNeeded: pathEnd), toByteOffset: trailer + 4, as: UInt32.self)
+                    space.storeBytes(of: UInt32(truncatingIfNeeded: dataEnd), toByteOffset: trailer + 8, as: UInt32.self)
+                    space.storeBytes(of: UInt32(truncatingIfNeeded: count), toByteOffset: trailer + 12, as: UInt32.self)
+                    return Array(UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: end))
+                }
+            }
             used = 0
             table.removeAll(keepingCapacity: true)
             return PackedRequestHead(bytes: bytes)

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: MIT
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 extension HTTPRequestParser {
     /// Scans for the end of the head; on success fills `head`, picks the body framing and returns true.
@@ -153,16 +158,12 @@ extension HTTPRequestParser {
     ) throws(HTTPParseError) -> (name: Range<Int>, value: Range<Int>, kind: FramingFields.Kind?) {
         guard let base = line.baseAddress else { throw .invalidHeader }
         let count = line.count
+        // The name runs over token bytes up to the colon, which is not one. RFC 9112 §5.2:
+        // obsolete line folding (a leading space) is rejected with 400, as is any other byte
+        // before the colon that is not a token's.
         var colon = 0
-        while colon < count {
-            let byte = base[colon]
-            if byte == UInt8(ascii: ":") { break }
-            // RFC 9112 §5.2: obsolete line folding (a leading space) is rejected with 400, as is any
-            // other byte that is not a token's.
-            guard isTokenByte(byte) else { throw .invalidHeader }
-            colon += 1
-        }
-        guard colon > 0, colon < count else { throw .invalidHeader }
+        while colon < count && isTokenByte(base[colon]) { colon += 1 }
+        guard colon > 0, colon < count, base[colon] == UInt8(ascii: ":") else { throw .invalidHeader }
         var valueStart = colon + 1
         while valueStart < count && (base[valueStart] == 0x20 || base[valueStart] == 0x09) { valueStart += 1 }
         var index = valueStart
@@ -200,7 +201,7 @@ extension HTTPRequestParser {
             limits.maxBodyBytes(forTarget: UnsafeBufferPointer(rebasing: buffer[..<layout.targetEnd]), ascii: targetIsASCII)
         }
         let isHTTP11 = version == "HTTP/1.1"
-        head = Head(method: method, version: version, packed: packed, keepAlive: keepAlive)
+        head = Head(method: method, version: version, packed: packed, keepAlive: keepAlive, hasUpgradeField: framing.upgrade)
         let transferEncodings = framing.transferEncoding
         let lengths = framing.contentLength
         if !transferEncodings.isEmpty {
@@ -234,6 +235,34 @@ extension HTTPRequestParser {
         return version == "HTTP/1.1"
     }
 
+    /// Whether `bytes` spell `lowercase` (a lower-case ASCII literal) in any letter case, eight
+    /// bytes at a time: a byte matches a letter of the literal when it equals it with the letter
+    /// bit (0x20) set, any other byte must be equal.
+    static func asciiCaseInsensitiveEquals(_ bytes: UnsafeBufferPointer<UInt8>, _ lowercase: StaticString) -> Bool {
+        let count = lowercase.utf8CodeUnitCount
+        guard bytes.count == count else { return false }
+        guard count > 0 else { return true }
+        let given = UnsafeRawPointer(bytes.baseAddress!), expected = UnsafeRawPointer(lowercase.utf8Start)
+        var index = 0
+        while index + 8 <= count {
+            let word = given.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            let literal = expected.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            // 0x20 in each byte of the (ASCII) literal from 0x61 to 0x7A: a lower-case letter.
+            let atLeastA = literal &+ 0x1F1F_1F1F_1F1F_1F1F, aboveZ = literal &+ 0x0505_0505_0505_0505
+            let letters = (atLeastA & ~aboveZ & 0x8080_8080_8080_8080) >> 2
+            guard word | letters == literal else { return false }
+            index += 8
+        }
+        while index < count {
+            let byte = given.load(fromByteOffset: index, as: UInt8.self)
+            let wanted = expected.load(fromByteOffset: index, as: UInt8.self)
+            let folded = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+            guard folded == wanted else { return false }
+            index += 1
+        }
+        return true
+    }
+
     /// Calls `body` with each comma-separated token of `value`, without surrounding spaces and tabs.
     static func forEachToken(of bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         var start = 0
@@ -262,25 +291,12 @@ extension HTTPRequestParser {
         }
     }
 
-    /// The index of the first `byte` in `bytes` from `start`, if any; eight bytes at a time.
+    /// The index of the first `byte` in `bytes` from `start`, if any (the C library's `memchr`,
+    /// which compares a vector register's width at a time).
     static func firstIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-        var index = start
-        if let base = bytes.baseAddress {
-            let raw = UnsafeRawPointer(base)
-            let pattern = UInt64(byte) &* 0x0101_0101_0101_0101
-            while index + 8 <= bytes.count {
-                // A zero byte of `word` is a match; the lowest flagged byte is the first one.
-                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) ^ pattern
-                let zeros = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
-                if zeros != 0 { return index + zeros.trailingZeroBitCount / 8 }
-                index += 8
-            }
-        }
-        while index < bytes.count {
-            if bytes[index] == byte { return index }
-            index += 1
-        }
-        return nil
+        guard let base = bytes.baseAddress, start < bytes.count else { return nil }
+        guard let found = memchr(base + start, Int32(byte), bytes.count - start) else { return nil }
+        return UnsafeRawPointer(found) - UnsafeRawPointer(base)
     }
 
     static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
@@ -292,33 +308,35 @@ extension HTTPRequestParser {
         // 0x00-0x3F: ! # $ % & ' * + - . and 0-9; 0x40-0x7F: A-Z ^ _ ` a-z | ~.
         let low: UInt64 = 0x03FF_6CFA_0000_0000
         let high: UInt64 = 0x57FF_FFFF_C7FF_FFFE
-        switch byte {
-        case 0..<64: return low >> UInt64(byte) & 1 == 1
-        case 64..<128: return high >> UInt64(byte - 64) & 1 == 1
-        default: return false
-        }
+        // Without branches: the mask of the byte's half, shifted by its place in it.
+        let mask = byte & 0x40 == 0 ? low : high
+        return byte < 0x80 && (mask >> UInt64(byte & 0x3F)) & 1 == 1
     }
 }
 
 /// The header fields that frame a request (`Connection`, `Content-Length`, `Transfer-Encoding`,
-/// `Expect`), gathered as the head is read so that completing it needs no search by name.
+/// `Expect`, and whether there is an `Upgrade`), gathered as the head is read so that completing
+/// it needs no search by name.
 struct FramingFields: Sendable {
     /// Whether a `Connection` field carried the token `close` / `keep-alive` (any case), read
     /// token by token on the bytes as the field arrives: no strings are kept for it.
     var connectionClose = false
     var connectionKeepAlive = false
+    /// Whether an `Upgrade` field was seen (its value is not kept).
+    var upgrade = false
     var contentLength: [String] = []
     var transferEncoding: [String] = []
     /// The first `Expect` value.
     var expect: String?
 
     /// The framing fields.
-    enum Kind { case expect, connection, contentLength, transferEncoding }
+    enum Kind { case expect, connection, contentLength, transferEncoding, upgrade }
 
     /// Which framing field `name` (the field name's bytes, any case) is, if one.
     static func kind(of name: UnsafeBufferPointer<UInt8>) -> Kind? {
         switch name.count {
         case 6 where HTTPRequestParser.asciiCaseInsensitiveEquals(name, "expect"): .expect
+        case 7 where HTTPRequestParser.asciiCaseInsensitiveEquals(name, "upgrade"): .upgrade
         case 10 where HTTPRequestParser.asciiCaseInsensitiveEquals(name, "connection"): .connection
         case 14 where HTTPRequestParser.asciiCaseInsensitiveEquals(name, "content-length"): .contentLength
         case 17 where HTTPRequestParser.asciiCaseInsensitiveEquals(name, "transfer-encoding"): .transferEncoding
@@ -349,6 +367,8 @@ struct FramingFields: Sendable {
             contentLength.append(String(decoding: value, as: UTF8.self))
         case .transferEncoding:
             transferEncoding.append(String(decoding: value, as: UTF8.self))
+        case .upgrade:
+            upgrade = true
         }
     }
 }

@@ -75,6 +75,9 @@ package struct HTTPRequestParser: Sendable {
         package var request: HTTPRequest
         /// Whether the connection stays open after the response (HTTP/1.1 default, `Connection` header).
         package var keepAlive: Bool
+        /// Whether the head holds an `Upgrade` field: only such a request can ask to switch
+        /// protocols, so a transport looks no further into the others' fields.
+        package var hasUpgradeField = false
     }
 
     @usableFromInline enum Phase: Sendable { case head, fixedBody, chunkSize, chunkData, chunkDataEnd, trailers, failed }
@@ -85,6 +88,7 @@ package struct HTTPRequestParser: Sendable {
         /// The target and header fields.
         var packed: PackedRequestHead
         var keepAlive: Bool
+        var hasUpgradeField: Bool
     }
 
     package let limits: Limits
@@ -279,7 +283,7 @@ package struct HTTPRequestParser: Sendable {
         remaining = 0
         phase = .head
         expectsContinue = false
-        return Parsed(request: request, keepAlive: head.keepAlive)
+        return Parsed(request: request, keepAlive: head.keepAlive, hasUpgradeField: head.hasUpgradeField)
     }
 }
 

@@ -59,8 +59,14 @@ package enum HTTPResponseEncoder {
 
     /// The end of the head after `Content-Length: `: the length, `Connection` and the blank line.
     package static func appendFramingValues(bodyCount: Int, keepAlive: Bool, to out: inout [UInt8]) {
-        appendDecimal(bodyCount, to: &out)
-        appendLiteral(keepAlive ? "\r\nConnection: keep-alive\r\n\r\n" : "\r\nConnection: close\r\n\r\n", to: &out)
+        let tail: StaticString = keepAlive ? "\r\nConnection: keep-alive\r\n\r\n" : "\r\nConnection: close\r\n\r\n"
+        // The digits and the rest written on the stack, then appended in one copy.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20 + 32) { space in
+            let base = space.baseAddress!
+            let digits = writeDecimal(UInt64(max(bodyCount, 0)), to: base)
+            (base + digits).update(from: tail.utf8Start, count: tail.utf8CodeUnitCount)
+            out.append(contentsOf: UnsafeBufferPointer(start: base, count: digits + tail.utf8CodeUnitCount))
+        }
     }
 
     /// Appends the UTF-8 bytes of `text` in one copy (native strings are contiguous).
@@ -74,8 +80,8 @@ package enum HTTPResponseEncoder {
         text.withUTF8Buffer { out.append(contentsOf: $0) }
     }
 
-    /// Appends the decimal digits of `value` (no allocation): written backwards into a small
-    /// buffer on the stack, then appended in one copy (one capacity check, not one per digit).
+    /// Appends the decimal digits of `value` (no allocation): written into a small buffer on the
+    /// stack two digits at a time, then appended in one copy (one capacity check, not one per digit).
     package static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
         guard value >= 0 else {
             out.append(contentsOf: String(value).utf8)
@@ -83,15 +89,53 @@ package enum HTTPResponseEncoder {
         }
         // Int.max has 19 digits.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var index = digits.count
-            var rest = UInt(bitPattern: value)
-            repeat {
-                index -= 1
-                let (quotient, remainder) = rest.quotientAndRemainder(dividingBy: 10)
-                digits.initializeElement(at: index, to: UInt8(truncatingIfNeeded: remainder) &+ UInt8(ascii: "0"))
-                rest = quotient
-            } while rest > 0
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[index...]))
+            let base = digits.baseAddress!
+            let count = writeDecimal(UInt64(value), to: base)
+            out.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
         }
+    }
+
+    /// Number of decimal digits of `value`.
+    @inlinable
+    package static func decimalDigitCount(_ value: UInt64) -> Int {
+        var count = 1
+        var rest = value
+        while rest >= 10_000 { rest /= 10_000; count += 4 }
+        if rest >= 100 { rest /= 100; count += 2 }
+        if rest >= 10 { count += 1 }
+        return count
+    }
+
+    /// Writes the decimal digits of `value` at `out` (room for 20 bytes, or for
+    /// `decimalDigitCount(value)`) and returns how many: two digits per division, from the end.
+    @inlinable
+    package static func writeDecimal(_ value: UInt64, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        let count = decimalDigitCount(value)
+        var index = count
+        var rest = value
+        digitPairs.withUTF8Buffer { pairs in
+            let table = pairs.baseAddress!
+            while rest >= 100 {
+                let (quotient, remainder) = rest.quotientAndRemainder(dividingBy: 100)
+                index -= 2
+                out[index] = table[Int(remainder) &* 2]
+                out[index + 1] = table[Int(remainder) &* 2 + 1]
+                rest = quotient
+            }
+            if rest >= 10 {
+                index -= 2
+                out[index] = table[Int(rest) &* 2]
+                out[index + 1] = table[Int(rest) &* 2 + 1]
+            } else {
+                index -= 1
+                out[index] = UInt8(truncatingIfNeeded: rest) &+ UInt8(ascii: "0")
+            }
+        }
+        return count
+    }
+
+    /// The two digits of every number from 00 to 99, in order (a literal: no lazy global).
+    @inlinable static var digitPairs: StaticString {
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
     }
 }

@@ -24,8 +24,9 @@ extension Connection {
         updateInterest()
     }
 
-    private func perform(_ action: HTTPConnectionAction) {
-        switch action {
+    private func perform(_ action: consuming HTTPConnectionAction) {
+        // Consumed: the request of a `dispatch` is moved to the handler's call, not copied.
+        switch consume action {
         case .dispatch(let request, let token, let arrival, let sequence):
             dispatch(request, token: token, context: context(arrival: arrival, sequence: sequence))
         case .routeUpgrade(let request, let token, let arrival, let sequence):
@@ -99,7 +100,7 @@ extension Connection {
         return made
     }
 
-    private func dispatch(_ request: HTTPRequest, token: UInt64, context: RequestContext) {
+    private func dispatch(_ request: consuming HTTPRequest, token: UInt64, context: RequestContext) {
         let responder: Responder
         if let routed = self.responder, routed.token == token {
             responder = routed.responder  // an upgrade request nobody took
@@ -107,7 +108,7 @@ extension Connection {
             responder = makeResponder(token: token)
         }
         dispatching = true
-        core.handler.handle(request, context: context, responder: responder)
+        core.handlerCall.handle(request, context: context, responder: responder)
         dispatching = false
     }
 

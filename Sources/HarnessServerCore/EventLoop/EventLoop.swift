@@ -40,8 +40,17 @@ final class EventLoop: @unchecked Sendable {
     /// tolerate the length of one event batch (connection timeouts), without a clock read each.
     private(set) var batchTime: UInt64 = cposix_monotonic_nanos()
     private let cancelledTimers = CancelledTimerCounter()
-    private var handlers: [UInt64: any LoopHandler] = [:]
-    private var nextID: UInt64 = 1
+    /// The registered handlers, by slot: a registration's id is its slot (plus one, in the low 32
+    /// bits; 0 is the eventfd's) and the slot's generation (the high 32 bits), so that an event
+    /// finds its handler by an index, not a hash, and a stale id (an event or a watchdog of a
+    /// closed registration whose slot was taken again) finds none.
+    // Unchecked: loop thread only, and no access spans a call: handlers are copied out before
+    // they are called, so a handler that registers or deregisters never overlaps an access.
+    @exclusivity(unchecked) private var slots: [HandlerSlot] = []
+    /// Slots without a handler, for the next registrations.
+    private var freeSlots: [Int] = []
+    /// Number of registered handlers.
+    private var registeredCount = 0
     private var running = true
     /// True once the loop has exited; hand-offs arriving later close their sockets instead.
     private(set) var isStopped = false
@@ -107,7 +116,7 @@ final class EventLoop: @unchecked Sendable {
     /// Number of registered handlers (loop thread only).
     var handlerCount: Int {
         assertInLoop("handlerCount")
-        return handlers.count
+        return registeredCount
     }
 
     /// Runs `task` on the loop thread (later, even when called from it).
@@ -172,7 +181,8 @@ final class EventLoop: @unchecked Sendable {
     /// WebSocket upgrade) without leaving and re-entering the epoll set (loop thread only).
     func rebind(id: UInt64, to handler: any LoopHandler) {
         assertInLoop("rebind")
-        handlers[id] = handler
+        guard let slot = slot(of: id) else { return }
+        slots[slot].handler = handler
     }
 
     /// Makes a sleeping `epoll_wait` return (the eventfd counter is summed, so extra writes are harmless).
@@ -224,7 +234,7 @@ final class EventLoop: @unchecked Sendable {
 
     /// Whether the watchdog entry (`id`, `generation`) is still its connection's armed one.
     private func isLiveWatchdog(id: UInt64, generation: UInt32) -> Bool {
-        (handlers[id] as? Connection)?.ownsWatchdog(generation: generation) ?? false
+        (registeredHandler(id) as? Connection)?.ownsWatchdog(generation: generation) ?? false
     }
 
     /// Runs `work` on the loop thread after `nanoseconds`; callable from any thread.
@@ -239,10 +249,21 @@ final class EventLoop: @unchecked Sendable {
     /// Registers `fd` for `events`; returns the registration id (loop thread only).
     func register(fd: Int32, events: UInt32, handler: any LoopHandler) -> UInt64? {
         assertInLoop("register")
-        let id = nextID
-        nextID += 1
-        guard cposix_epoll_ctl(epfd, EPOLL_CTL_ADD, fd, events, id) == 0 else { return nil }
-        handlers[id] = handler
+        let slot: Int
+        if let free = freeSlots.popLast() {
+            slot = free
+        } else {
+            // More than 2^32 - 1 registrations at once cannot happen (each holds a descriptor).
+            slot = slots.count
+            slots.append(HandlerSlot(handler: nil, generation: 0))
+        }
+        let id = UInt64(slots[slot].generation) << 32 | UInt64(slot + 1)
+        guard cposix_epoll_ctl(epfd, EPOLL_CTL_ADD, fd, events, id) == 0 else {
+            freeSlots.append(slot)
+            return nil
+        }
+        slots[slot].handler = handler
+        registeredCount += 1
         return id
     }
 
@@ -255,20 +276,53 @@ final class EventLoop: @unchecked Sendable {
     /// The handler that gets the events of registration `id` (loop thread only).
     func handler(registeredAs id: UInt64) -> (any LoopHandler)? {
         assertInLoop("handler(registeredAs:)")
-        return handlers[id]
+        return registeredHandler(id)
     }
 
     /// Removes `fd` from the epoll set and forgets its handler; call before closing `fd`.
     func deregister(fd: Int32, id: UInt64) {
         assertInLoop("deregister")
         _ = cposix_epoll_ctl(epfd, EPOLL_CTL_DEL, fd, 0, id)
-        handlers[id] = nil
+        guard let slot = slot(of: id) else { return }
+        slots[slot].handler = nil
+        // A later registration in this slot gets another id: events and watchdogs of this one
+        // (still in the current batch, or in the timer heap) find no handler.
+        slots[slot].generation &+= 1
+        freeSlots.append(slot)
+        registeredCount -= 1
+    }
+
+    /// The slot of registration `id`, if that registration is the slot's current one.
+    @inline(__always)
+    private func slot(of id: UInt64) -> Int? {
+        let slot = Int(truncatingIfNeeded: id & 0xFFFF_FFFF) &- 1
+        guard slot >= 0, slot < slots.count, slots[slot].generation == UInt32(truncatingIfNeeded: id >> 32) else { return nil }
+        return slot
+    }
+
+    /// The handler of registration `id`, if it is still registered.
+    @inline(__always)
+    private func registeredHandler(_ id: UInt64) -> (any LoopHandler)? {
+        guard let slot = slot(of: id) else { return nil }
+        return slots[slot].handler
+    }
+
+    /// Every registered handler (for a stop).
+    private var registeredHandlers: [any LoopHandler] {
+        slots.compactMap(\.handler)
+    }
+
+    /// Forgets every registration.
+    private func removeAllHandlers() {
+        slots.removeAll()
+        freeSlots.removeAll()
+        registeredCount = 0
     }
 
     /// Deregisters and closes the listener of `control` if this loop owns it (loop thread only).
     func stopListener(_ control: ListenerControl) {
         assertInLoop("stopListener")
-        for case let listener as Listener in handlers.values where listener.control === control {
+        for case let listener as Listener in registeredHandlers where listener.control === control {
             listener.stop()
         }
     }
@@ -300,7 +354,7 @@ final class EventLoop: @unchecked Sendable {
                 let id = cposix_epoll_data_at(events, slot)
                 if id == 0 {
                     drainWake()
-                } else if let handler = handlers[id] {
+                } else if let handler = registeredHandler(id) {
                     handler.handleEvents(cposix_epoll_events_at(events, slot))
                 }
             }
@@ -310,8 +364,8 @@ final class EventLoop: @unchecked Sendable {
         isStopped = true
         deferred.removeAll()
         heads.removeAll()
-        for handler in Array(handlers.values) { handler.closeForShutdown() }
-        handlers.removeAll()
+        for handler in registeredHandlers { handler.closeForShutdown() }
+        removeAllHandlers()
         timers.removeAll()
         nextTimerDue = .max
         drainWake()
@@ -323,8 +377,8 @@ final class EventLoop: @unchecked Sendable {
     func finalDrain() {
         isStopped = true
         drainWake()
-        for handler in Array(handlers.values) { handler.closeForShutdown() }
-        handlers.removeAll()
+        for handler in registeredHandlers { handler.closeForShutdown() }
+        removeAllHandlers()
         timers.removeAll()
         nextTimerDue = .max
         deferred.removeAll()
@@ -390,7 +444,7 @@ final class EventLoop: @unchecked Sendable {
                 }
             case .watchdog(let id, let generation):
                 // A closed connection has left the table; an upgraded one's id is the WebSocket's.
-                if let connection = handlers[id] as? Connection, connection.ownsWatchdog(generation: generation) {
+                if let connection = registeredHandler(id) as? Connection, connection.ownsWatchdog(generation: generation) {
                     connection.watchTimerFired(generation: generation)
                 } else {
                     cancelledTimers.count.subtract(1, ordering: .relaxed)
@@ -411,6 +465,13 @@ final class EventLoop: @unchecked Sendable {
         cancelledTimers.count.subtract(removed, ordering: .relaxed)
         nextTimerDue = timers.nextDeadline ?? .max
     }
+}
+
+/// One slot of the loop's handler table: its handler (nil while free) and its generation (moved
+/// on when the handler leaves, so that the slot's next registration has another id).
+private struct HandlerSlot {
+    var handler: (any LoopHandler)?
+    var generation: UInt32
 }
 
 extension Duration {

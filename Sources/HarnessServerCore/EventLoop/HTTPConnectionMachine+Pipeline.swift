@@ -27,7 +27,8 @@ extension HTTPConnectionMachine {
             nextArrival = parserBufferedByteCount > 0 ? arrival : nil
             continueSent = false
             // Bytes behind an upgrade request may be frames: they wait until it is routed.
-            if upgradesPossible && parsed.request.asksForWebSocket { upgradeHold = true }
+            // (Only a head with an `Upgrade` field is looked at further.)
+            if upgradesPossible && parsed.hasUpgradeField && parsed.request.asksForWebSocket { upgradeHold = true }
             if first == nil && current == nil && queue.isEmpty && phase == .open {
                 firstKeepAlive = parsed.keepAlive
                 first = (consume parsed).request
@@ -116,11 +117,14 @@ extension HTTPConnectionMachine {
 
     /// Performs one answer; completion continues with `flushed` (through `afterFlush`) or a timer.
     private mutating func execute(_ action: consuming ResponseAction, into actions: inout [HTTPConnectionAction]) {
-        guard phase == .open, let inFlight = current else { return }
+        guard phase == .open, current != nil else { return }
+        // The request's framing read in place (a copy of the optional `InFlight` is copied and
+        // destroyed through outlined value witnesses).
+        let (token, keepAlive, isHead, http10) = (current!.token, current!.keepAlive, current!.isHead, current!.http10)
         switch consume action {
         case .respond(let response):
-            afterFlush = inFlight.keepAlive ? .nextRequest : .close(.fin)
-            write(.writeResponse(response, keepAlive: inFlight.keepAlive, headRequest: inFlight.isHead, http10: inFlight.http10), into: &actions)
+            afterFlush = keepAlive ? .nextRequest : .close(.fin)
+            write(.writeResponse(response, keepAlive: keepAlive, headRequest: isHead, http10: http10), into: &actions)
         case .raw(let bytes, let then):
             afterFlush = then == .keepAlive ? .nextRequest : .close(then)
             write(.write(bytes), into: &actions)
@@ -128,7 +132,7 @@ extension HTTPConnectionMachine {
             drip = (bytes, 0, max(1, chunkSize), interval.clampedNanoseconds, then)
             writeNextDripChunk(into: &actions)
         case .delay(let delay, let then):
-            actions.append(.schedule(.delay(token: inFlight.token, then: then), afterNanos: delay.clampedNanoseconds))
+            actions.append(.schedule(.delay(token: token, then: then), afterNanos: delay.clampedNanoseconds))
         case .close(.keepAlive):
             finishRequest(into: &actions)
         case .close(let mode):

@@ -190,16 +190,13 @@ struct HTTPConnectionMachine {
 
     /// Runs `body` on the parser, making it first if there is none.
     mutating func withParser<Result, Failure: Error>(_ body: (inout HTTPRequestParser) throws(Failure) -> Result) throws(Failure) -> Result {
-        let storage: ParserStorage
-        if let existing = parserStorage {
-            storage = existing
-        } else {
+        if parserStorage == nil {
             let limits = self.limits
             // `create` returns the subclass it is called on.
-            storage = ParserStorage.create(minimumCapacity: 0) { _ in HTTPRequestParser(limits: limits) } as! ParserStorage
-            parserStorage = storage
+            parserStorage = (ParserStorage.create(minimumCapacity: 0) { _ in HTTPRequestParser(limits: limits) } as! ParserStorage)
         }
-        return try storage.withUnsafeMutablePointerToHeader { (pointer) throws(Failure) -> Result in try body(&pointer.pointee) }
+        // Through the stored reference (not a local copy of it: that is a retain and a release).
+        return try parserStorage!.withUnsafeMutablePointerToHeader { (pointer) throws(Failure) -> Result in try body(&pointer.pointee) }
     }
 
     /// Whether the parser holds bytes or a request in progress (false without a parser).

@@ -5,7 +5,8 @@
 /// A publish answers thousands of parked long-polls with copies of one response value: the
 /// loop's connections then share one encoded head. Between different responses, the status line
 /// and fields are copied from the last head when the status, reason and fields are the same (a
-/// handler's constant fields): only `Content-Length` and `Connection` are encoded again. A new
+/// handler's constant fields): only `Content-Length` and `Connection` are encoded again, and
+/// not even those when the body's length and the connection's framing are the same too. A new
 /// head is written into the storage of the previous one when no connection holds that any more
 /// (written out: the common case of keep-alive answers one at a time).
 ///
@@ -32,6 +33,13 @@ struct ResponseHeadCache {
             return EncodedResponse(head: head, body: body)
         }
         let sameStart = hasStart && startHTTP10 == http10 && startResponse.hasSameHead(as: response)
+        if sameStart && hasHead && self.keepAlive == keepAlive && self.http10 == http10
+            && self.response.body.count == response.body.count {
+            // The same status line, fields and framing (another body of the same length: a
+            // handler's answers of one shape): the last head as it is.
+            self.response = consume response
+            return EncodedResponse(head: head, body: body)
+        }
         if sameStart && hasHead {
             // The last head is `start` and its framing: keep up to `Content-Length: `, write the
             // rest. (Unique now unless a connection still queues it: then this copies, as a new

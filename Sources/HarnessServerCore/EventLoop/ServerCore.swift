@@ -5,6 +5,8 @@ import Synchronization
 /// What every connection of one server shares: the handler, the limits and the counters.
 final class ServerCore: Sendable {
     let handler: any RequestHandler
+    /// `handler`, opened once: what each request calls (see `OpenedRequestHandler`).
+    let handlerCall: any OpenedRequestHandler
     /// The answer to a request that cannot be framed (the application's, e.g. PubNub's balancer body).
     let parseErrorResponse: HTTPParseErrorResponder
     let limits: HTTPRequestParser.Limits
@@ -46,6 +48,7 @@ final class ServerCore: Sendable {
         self.webSocket = webSocket
         self.diagnostics = diagnostics
         self.handler = handler
+        handlerCall = opened(handler)
         self.parseErrorResponse = parseErrorResponse
         self.limits = limits
         self.maxQueuedRequests = maxQueuedRequests

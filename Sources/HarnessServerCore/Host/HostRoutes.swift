@@ -87,6 +87,9 @@ final class HostRouter: RequestHandler {
     /// The routes, in order.
     let routes: [HostRoute]
     let fallback: any RequestHandler
+    /// Each route's handler and the fallback, opened once for the per-request call.
+    private let routeCalls: [any OpenedRequestHandler]
+    private let fallbackCall: any OpenedRequestHandler
     /// Each route's path (`routes[i]`'s exact path or prefix) as UTF-8 bytes, and whether it must match exactly.
     private let patterns: [(bytes: [UInt8], exact: Bool)]
     /// Whether every pattern is ASCII (else every request is matched as strings: a non-ASCII
@@ -96,6 +99,8 @@ final class HostRouter: RequestHandler {
     init(routes: [HostRoute], fallback: any RequestHandler) {
         self.routes = routes
         self.fallback = fallback
+        routeCalls = routes.map { opened($0.handler) }
+        fallbackCall = opened(fallback)
         patterns = routes.map { route in
             switch route.match {
             case .exact(let text): (Array(text.utf8), true)
@@ -107,13 +112,13 @@ final class HostRouter: RequestHandler {
 
     func handle(_ request: HTTPRequest, context: RequestContext, responder: Responder) {
         guard let index = request.withRawPathBytes({ firstMatch($0) }) ?? stringMatch(request.rawPath) else {
-            fallback.handle(request, context: context, responder: responder)
+            fallbackCall.handle(request, context: context, responder: responder)
             return
         }
         if let admission = routes[index].admission, let refusal = admission(context) {
             responder.send(.respond(refusal))
         } else {
-            routes[index].handler.handle(request, context: context, responder: responder)
+            routeCalls[index].handle(request, context: context, responder: responder)
         }
     }
 

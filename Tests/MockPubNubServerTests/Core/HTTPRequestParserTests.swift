@@ -248,6 +248,40 @@ import Testing
         }
     }
 
+    @Test func aHeadWithAnUpgradeFieldIsMarked() throws {
+        let parsed = try parseAll(
+            "GET /a HTTP/1.1\r\nUpgrade: websocket\r\n\r\n"
+                + "GET /b HTTP/1.1\r\nuPGRADE: h2c\r\n\r\n"
+                + "GET /c HTTP/1.1\r\nUpgrades: websocket\r\nConnection: upgrade\r\n\r\n"
+                + "GET /d HTTP/1.1\r\n\r\n")
+        #expect(parsed.map(\.hasUpgradeField) == [true, true, false, false])
+        #expect(parsed.map(\.request.rawPath) == ["/a", "/b", "/c", "/d"])
+    }
+
+    /// The word-wise comparison of a field name or token with a lower-case literal agrees with
+    /// folding byte by byte, for every byte value at every place (in and after the first eight).
+    @Test func caseInsensitiveLiteralComparisonAgreesWithFoldingEachByte() {
+        let literals: [StaticString] = ["connection", "keep-alive", "close", "expect", "content-length", "transfer-encoding"]
+        var mismatches: [String] = []
+        for literal in literals {
+            let expected = literal.withUTF8Buffer { Array($0) }
+            for place in expected.indices {
+                for value in UInt8.min...UInt8.max {
+                    var bytes = expected
+                    bytes[place] = value
+                    let folded = value >= 0x41 && value <= 0x5A ? value | 0x20 : value
+                    let agrees = bytes.withUnsafeBufferPointer { HTTPRequestParser.asciiCaseInsensitiveEquals($0, literal) }
+                    if agrees != (folded == expected[place]) { mismatches.append("\(literal) byte \(value) at \(place)") }
+                }
+            }
+            let upper = expected.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }
+            #expect(upper.withUnsafeBufferPointer { HTTPRequestParser.asciiCaseInsensitiveEquals($0, literal) })
+            let longer = expected + [0x20]
+            #expect(!longer.withUnsafeBufferPointer { HTTPRequestParser.asciiCaseInsensitiveEquals($0, literal) })
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+    }
+
     @Test func limitsGive414And431And413() {
         let limits = HTTPRequestParser.Limits(maxHeaderBytes: 64, maxTargetBytes: 32, maxBodyBytes: 10)
         let longTarget = "GET /" + String(repeating: "a", count: 32) + " HTTP/1.1\r\n\r\n"
