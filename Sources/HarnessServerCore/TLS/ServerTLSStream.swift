@@ -92,7 +92,7 @@ final class ServerTLSStream: StreamIO {
         self.capture = nil
         guard SSL_version(ssl) == TLS1_3_VERSION,
               let cipher = SSL_get_current_cipher(ssl),
-              let suite = TLS13CipherSuite(rawValue: SSL_CIPHER_get_protocol_id(cipher)),
+              let suite = TLS13CipherSuite(rawValue: SSL_CIPHER_get_protocol_id(cipher)), suite.cipher != nil,
               SSL_has_pending(ssl) == 0, SSL_pending(ssl) == 0,
               capture.clientSecret.count == suite.hashLength, capture.serverSecret.count == suite.hashLength,
               let stream = try? DetachedTLSStream(

@@ -25,6 +25,25 @@ import Testing
         #expect(try pair.fromServer(Array("pong".utf8)).received == Array("pong".utf8))
     }
 
+    @Test func bytesRightBehindTheClientFinishedAreReadAfterDetaching() throws {
+        let request = Array("GET /time/0 HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8)
+        let pair = try RecordLayerPair(material: TLSMaterial.generate(), earlyData: request)
+        // OpenSSL reads record by record: the request stays in the socket for the detached stream.
+        #expect(pair.stream.isDetached)
+        var got: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1_024)
+        while got.count < request.count {
+            switch buffer.withUnsafeMutableBytes({ pair.stream.read(into: $0) }) {
+            case .bytes(let n): got += buffer[0..<n]
+            case .wantRead: try pair.pause()
+            case let other:
+                Issue.record("read: \(other)")
+                return
+            }
+        }
+        #expect(got == request)
+    }
+
     @Test func anIdleDetachedConnectionHoldsNoBuffers() throws {
         let pair = try RecordLayerPair(material: TLSMaterial.generate())
         let detached = try #require(pair.stream.detachedStream)

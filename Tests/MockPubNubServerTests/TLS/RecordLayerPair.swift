@@ -23,7 +23,12 @@ final class RecordLayerPair {
 
     /// Connects and completes the handshake. `suites` restricts the client's TLS 1.3 suites
     /// (`SSL_set_ciphersuites`); `maxVersion` caps its protocol version.
-    init(material: TLSMaterial, recordLayer: TLSRecordLayer = .own, suites: String? = nil, maxVersion: Int32 = 0, seconds: Double = 10) throws {
+    /// `earlyData` is written by the client as soon as its handshake is done, before the server's
+    /// has completed (it then waits in the socket behind the client's Finished).
+    init(
+        material: TLSMaterial, recordLayer: TLSRecordLayer = .own, suites: String? = nil, maxVersion: Int32 = 0,
+        earlyData: [UInt8]? = nil, seconds: Double = 10
+    ) throws {
         deadline = ContinuousClock.now + TestTime.duration(seconds)
         let (listenFD, port) = try TestSockets.listenLoopback()
         defer { close(listenFD) }
@@ -49,7 +54,7 @@ final class RecordLayerPair {
             Unmanaged<ReceivedMessages>.fromOpaque(argument).takeUnretainedValue().types.append(type)
         }
         _ = SSL_ctrl(client, SSL_CTRL_SET_MSG_CALLBACK_ARG, 0, Unmanaged.passUnretained(received).toOpaque())
-        try handshake()
+        try handshake(earlyData: earlyData)
     }
 
     deinit {
@@ -63,7 +68,7 @@ final class RecordLayerPair {
         var types: [UInt8] = []
     }
 
-    private func handshake() throws {
+    private func handshake(earlyData: [UInt8]?) throws {
         var clientDone = false
         var serverDone = false
         while !(clientDone && serverDone) {
@@ -71,6 +76,10 @@ final class RecordLayerPair {
                 let rc = SSL_connect(client)
                 if rc == 1 {
                     clientDone = true
+                    if let earlyData, !serverDone {
+                        let written = earlyData.withUnsafeBytes { SSL_write(client, $0.baseAddress, Int32($0.count)) }
+                        guard written == Int32(earlyData.count) else { throw Failure(description: "client early write") }
+                    }
                 } else {
                     let code = SSL_get_error(client, rc)
                     guard code == SSL_ERROR_WANT_READ || code == SSL_ERROR_WANT_WRITE else {
