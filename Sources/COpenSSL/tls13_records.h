@@ -7,14 +7,13 @@
 #include <openssl/core_names.h>
 #include <openssl/params.h>
 
-/* HKDF-Expand(secret, info, outLength) with `digest` ("SHA256", "SHA384"); 1 on success, 0 on failure. */
-static inline int copenssl_hkdf_expand(const char *digest, const unsigned char *secret, size_t secretLength,
+/* HKDF-Expand(secret, info, outLength) with `kdf` (EVP_KDF_fetch(NULL, "HKDF", NULL), fetched once
+ * by the caller: fetching by name each time costs more than the expansion) and `digest`
+ * ("SHA256", "SHA384"); 1 on success, 0 on failure. */
+static inline int copenssl_hkdf_expand(EVP_KDF *kdf, const char *digest, const unsigned char *secret, size_t secretLength,
                                        const unsigned char *info, size_t infoLength,
                                        unsigned char *out, size_t outLength) {
-    EVP_KDF *kdf = EVP_KDF_fetch(NULL, "HKDF", NULL);
-    if (kdf == NULL) return 0;
     EVP_KDF_CTX *ctx = EVP_KDF_CTX_new(kdf);
-    EVP_KDF_free(kdf);
     if (ctx == NULL) return 0;
     int mode = EVP_KDF_HKDF_MODE_EXPAND_ONLY;
     OSSL_PARAM params[5];

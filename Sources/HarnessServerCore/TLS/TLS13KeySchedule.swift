@@ -20,9 +20,12 @@ enum TLS13KeySchedule {
         _ suite: TLS13CipherSuite, secret: UnsafeRawBufferPointer, label: String, into out: UnsafeMutableRawBufferPointer
     ) throws(TLSError) {
         let info = hkdfLabel(label, length: out.count)
+        guard let kdf = FetchedHKDF.kdf else {
+            throw .streamCreation(step: "EVP_KDF_fetch HKDF", openSSLErrors: OpenSSLErrorStack.drain())
+        }
         let ok = info.withUnsafeBytes { infoBytes in
             copenssl_hkdf_expand(
-                suite.digestName, secret.baseAddress?.assumingMemoryBound(to: UInt8.self), secret.count,
+                kdf, suite.digestName, secret.baseAddress?.assumingMemoryBound(to: UInt8.self), secret.count,
                 infoBytes.baseAddress?.assumingMemoryBound(to: UInt8.self), infoBytes.count,
                 out.baseAddress?.assumingMemoryBound(to: UInt8.self), out.count) == 1
         }
@@ -30,6 +33,13 @@ enum TLS13KeySchedule {
             throw .streamCreation(step: "HKDF-Expand-Label \(label)", openSSLErrors: OpenSSLErrorStack.drain())
         }
     }
+}
+
+/// libcrypto's HKDF implementation, fetched once.
+private enum FetchedHKDF {
+    // nonisolated(unsafe): fetched once by the lazy global initialiser and never changed; a
+    // fetched EVP_KDF is immutable and may be shared (each derivation makes its own context).
+    nonisolated(unsafe) static let kdf: OpaquePointer? = EVP_KDF_fetch(nil, "HKDF", nil)
 }
 
 /// One direction's traffic secret, AEAD key and iv, and its record sequence number, in 96 bytes
