@@ -278,6 +278,13 @@ final class DetachedTLSStream {
         }
     }
 
+    /// Sends a fatal `alert` (best effort) and ends sending: nothing is sealed afterwards.
+    func sendAlert(_ alert: TLSAlert) {
+        guard !sendingClosed else { return }
+        sendControl(.alert, alert.wire)
+        sendingClosed = true
+    }
+
     /// Sends close_notify once (best effort, after any unsent records), then `shutdown(SHUT_WR)`.
     func shutdownWrite() {
         if !sendingClosed && writeFailure == nil {

@@ -165,6 +165,47 @@ import Testing
         #expect(clientSaw.contains("sslv3 alert unexpected message") || clientSaw.contains("tlsv1 alert unexpected message"), "\(clientSaw)")
     }
 
+    /// Two detached streams facing each other over loopback, the client's keys mirrored.
+    private func mirroredPair() throws -> (server: DetachedTLSStream, client: DetachedTLSStream, fds: [Int32]) {
+        let (listenFD, port) = try TestSockets.listenLoopback()
+        defer { close(listenFD) }
+        let clientFD = TestSockets.connectLoopback(port: port, timeoutMilliseconds: Int(TestTime.budgetMs(5_000)))
+        let serverFD = accept(listenFD, nil, nil)
+        for fd in [clientFD, serverFD] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        let clientSecret = recordPattern(32, seed: 1)
+        let serverSecret = recordPattern(32, seed: 2)
+        let server = try clientSecret.withUnsafeBytes { c in
+            try serverSecret.withUnsafeBytes { s in try DetachedTLSStream(fd: serverFD, suite: .chacha20Poly1305SHA256, clientSecret: c, serverSecret: s) }
+        }
+        let client = try serverSecret.withUnsafeBytes { s in
+            try clientSecret.withUnsafeBytes { c in try DetachedTLSStream(fd: clientFD, suite: .chacha20Poly1305SHA256, clientSecret: s, serverSecret: c) }
+        }
+        return (server, client, [clientFD, serverFD])
+    }
+
+    @Test func aPeerAlertOtherThanCloseNotifyIsAFailureNamingIt() throws {
+        let (server, client, fds) = try mirroredPair()
+        defer { for fd in fds { close(fd) } }
+        #expect(Array("hi".utf8).withUnsafeBytes { client.write($0) } == .bytes(2))
+        client.sendAlert(TLSAlert(code: 90))
+        var buffer = [UInt8](repeating: 0, count: 64)
+        var results: [IOResult] = []
+        let deadline = ContinuousClock.now + TestTime.duration(5)
+        while ContinuousClock.now < deadline {
+            let result = buffer.withUnsafeMutableBytes { server.read(into: $0) }
+            if result == .wantRead {
+                _ = TestSockets.wait(fds[1], for: Int16(POLLIN), until: deadline)
+                continue
+            }
+            results.append(result)
+            if case .failed = result { break }
+        }
+        #expect(results == [.bytes(2), .failed(errno: 0, detail: "TLS record layer: the peer sent the alert user_canceled")])
+        #expect(server.lastError == .record(.peerAlert(code: 90, name: "user_canceled")))
+        // Nothing is sent after a peer's alert.
+        #expect(Array("late".utf8).withUnsafeBytes { server.write($0) } != .bytes(4))
+    }
+
     @Test func tls12ClientsKeepOpenSSL() throws {
         let pair = try RecordLayerPair(material: TLSMaterial.generate(), maxVersion: TLS1_2_VERSION)
         #expect(!pair.stream.isDetached)

@@ -2,6 +2,7 @@
 import COpenSSL
 import Foundation
 import Glibc
+import HarnessWebSocket
 import Testing
 @testable import HarnessHTTP
 @testable import HarnessServerCore
@@ -54,6 +55,51 @@ import Testing
             // Connection: close ends with the server's close_notify.
             #expect(client.readEnd() == nil)
         }
+    }
+
+    /// Echoes binary messages on `/ws`.
+    struct EchoExtension: ServerExtension {
+        struct Echo: WebSocketHandler {
+            func webSocketDidOpen(_ connection: WebSocketHandle) {}
+            func webSocket(_ connection: WebSocketHandle, didReceiveText text: String) {}
+            func webSocket(_ connection: WebSocketHandle, didReceiveBinary bytes: [UInt8]) { connection.send(binary: bytes) }
+            func webSocketDidClose(_ connection: WebSocketHandle, code: WebSocketCloseCode, reason: String, clean: Bool) {}
+        }
+
+        func webSocketUpgrade(for request: HTTPRequest, context: RequestContext) -> WebSocketUpgradeDecision {
+            request.rawPath == "/ws" ? .accept(Echo()) : .notMine
+        }
+    }
+
+    @Test(arguments: DetachedTLSStreamTests.suites)
+    func webSocketMessagesInEachSuite(suite: String) async throws {
+        let result: Result<Void, any Error> = await TestSockets.onDedicatedThread {
+            Result {
+                var configuration = TransportConfiguration()
+                configuration.tlsPort = 0
+                configuration.eventLoopCount = 1
+                let host = try ServerHost(configuration: configuration, extensions: [EchoExtension()])
+                try host.start()
+                defer { host.stop() }
+                let client = try BlockingTLSClient(port: try #require(host.tlsAddress).port, material: host.tlsMaterial, suites: suite)
+                #expect(client.cipherName == suite)
+                client.write(Array(("GET /ws HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                    + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").utf8))
+                let head = try client.readHead()
+                #expect(head.hasPrefix("HTTP/1.1 101 "))
+                var encoder = WebSocketFrameEncoder.client()
+                for size in [5, 40_000, 200_000] {
+                    let message = recordPattern(size, seed: size)
+                    client.write(encoder.encodeBinary(message))
+                    // The server's frame: 0x82, then the length (7, 16 or 64 bits), unmasked.
+                    let lengthBytes = size < 126 ? 0 : size < 65_536 ? 2 : 8
+                    let frame = try client.readExactly(2 + lengthBytes + size)
+                    #expect(frame[0] == 0x82)
+                    #expect(Array(frame[(2 + lengthBytes)...]) == message)
+                }
+            }
+        }
+        try result.get()
     }
 
     @Test func tls12ClientsAreServedByOpenSSL() async throws {
@@ -166,6 +212,30 @@ final class BlockingTLSClient: @unchecked Sendable {
             guard try readMore() else { throw Failure(description: "the connection ended inside a response") }
         }
         throw Failure(description: "no response")
+    }
+
+    /// Reads a response head (through the blank line) and leaves what follows buffered.
+    func readHead() throws -> String {
+        for _ in 0..<100_000 {
+            if let end = findHeadEnd() {
+                let head = String(decoding: buffered[0..<end], as: UTF8.self)
+                buffered.removeFirst(end + 4)
+                return head
+            }
+            guard try readMore() else { throw Failure(description: "the connection ended inside a head") }
+        }
+        throw Failure(description: "no head")
+    }
+
+    /// Reads exactly `count` bytes.
+    func readExactly(_ count: Int) throws -> [UInt8] {
+        for _ in 0..<100_000 where buffered.count < count {
+            guard try readMore() else { throw Failure(description: "the connection ended after \(buffered.count) of \(count) bytes") }
+        }
+        guard buffered.count >= count else { throw Failure(description: "\(buffered.count) of \(count) bytes") }
+        let bytes = Array(buffered[0..<count])
+        buffered.removeFirst(count)
+        return bytes
     }
 
     /// Reads to the end: nil after a clean close_notify, else the OpenSSL reasons.
