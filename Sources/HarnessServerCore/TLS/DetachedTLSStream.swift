@@ -77,6 +77,10 @@ final class DetachedTLSStream {
 
     // MARK: Reading
 
+    /// Fills `buffer` with plaintext from as many buffered records as fit, reading the socket only
+    /// when nothing is ready; handles KeyUpdates and alerts on the way. `.wantRead` releases an
+    /// empty receive buffer; `.eof` after close_notify or a clean FIN; `.failed` after a bad record
+    /// (the alert is sent) or a peer's alert.
     func read(into buffer: UnsafeMutableRawBufferPointer) -> IOResult {
         guard buffer.count > 0 else { return .bytes(0) }
         var filled = 0
@@ -230,6 +234,9 @@ final class DetachedTLSStream {
 
     // MARK: Writing
 
+    /// Seals the pieces into records of up to 16 KB (pieces share records) and sends them: the
+    /// plaintext count of the records the socket took whole, `.wantWrite` when it took none, or a
+    /// failure. Unsent records from before go out first (see the type's note on partial writes).
     func write(gathering pieces: UnsafeBufferPointer<UnsafeRawBufferPointer>) -> IOResult {
         if let writeFailure { return writeFailure }
         if holdsUnsentRecords {
@@ -271,6 +278,7 @@ final class DetachedTLSStream {
         return .bytes(consumed)
     }
 
+    /// ``write(gathering:)`` with one piece.
     func write(_ bytes: UnsafeRawBufferPointer) -> IOResult {
         withUnsafeTemporaryAllocation(of: UnsafeRawBufferPointer.self, capacity: 1) { pieces in
             pieces[0] = bytes

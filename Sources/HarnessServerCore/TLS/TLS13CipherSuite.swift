@@ -31,17 +31,21 @@ enum TLS13CipherSuite: UInt16, Sendable, CaseIterable {
     static let maxKeyLength = 32
 
     /// The suite's AEAD cipher, fetched from the default provider once per process.
-    var cipher: OpaquePointer? { TLS13Ciphers.fetched[Self.allCases.firstIndex(of: self)!] }
+    var cipher: OpaquePointer? {
+        switch self {
+        case .aes128GCMSHA256: TLS13Ciphers.aes128GCM
+        case .aes256GCMSHA384: TLS13Ciphers.aes256GCM
+        case .chacha20Poly1305SHA256: TLS13Ciphers.chacha20Poly1305
+        }
+    }
 }
 
 /// The three EVP_CIPHERs, fetched once (an explicit fetch saves the implicit lookup per
 /// initialisation that the legacy `EVP_aes_128_gcm()` objects cost in OpenSSL 3).
 private enum TLS13Ciphers {
-    // nonisolated(unsafe): written once by the lazy global initialiser, read-only afterwards;
+    // nonisolated(unsafe): each written once by its lazy global initialiser, read-only afterwards;
     // fetched EVP_CIPHERs are immutable and may be shared between threads.
-    nonisolated(unsafe) static let fetched: [OpaquePointer?] = [
-        EVP_CIPHER_fetch(nil, "AES-128-GCM", nil),
-        EVP_CIPHER_fetch(nil, "AES-256-GCM", nil),
-        EVP_CIPHER_fetch(nil, "ChaCha20-Poly1305", nil),
-    ]
+    nonisolated(unsafe) static let aes128GCM: OpaquePointer? = EVP_CIPHER_fetch(nil, "AES-128-GCM", nil)
+    nonisolated(unsafe) static let aes256GCM: OpaquePointer? = EVP_CIPHER_fetch(nil, "AES-256-GCM", nil)
+    nonisolated(unsafe) static let chacha20Poly1305: OpaquePointer? = EVP_CIPHER_fetch(nil, "ChaCha20-Poly1305", nil)
 }
