@@ -209,7 +209,10 @@ final class BlockingTLSClient: @unchecked Sendable {
                     return (head, body)
                 }
             }
-            guard try readMore() else { throw Failure(description: "the connection ended inside a response") }
+            guard try readMore() else {
+                let head = String(decoding: buffered.prefix(120), as: UTF8.self)
+                throw Failure(description: "the connection ended inside a response (\(buffered.count) bytes: \(head))")
+            }
         }
         throw Failure(description: "no response")
     }
