@@ -22,8 +22,9 @@ enum WebSocketIdleBench {
         }
     }
 
-    /// Runs a mock server with the echo extension until SIGINT/SIGTERM.
-    static func serve(port: Int, loops: Int?) {
+    /// Runs a mock server with the echo extension until SIGINT/SIGTERM; `tlsRecords` says who
+    /// carries TLS records after a TLS 1.3 handshake ("own" or "openssl"; nil: the default).
+    static func serve(port: Int, loops: Int?, tlsRecords: String? = nil) {
         var signals = sigset_t()
         sigemptyset(&signals)
         sigaddset(&signals, SIGINT)
@@ -33,10 +34,14 @@ enum WebSocketIdleBench {
         configuration.port = port
         configuration.tlsPort = 0
         configuration.eventLoopCount = loops
+        if let tlsRecords {
+            guard let layer = TLSRecordLayer(rawValue: tlsRecords) else { fail("--tls-records: own or openssl, got \(tlsRecords)") }
+            configuration.tlsRecordLayer = layer
+        }
         do {
             let server = try ServerHost(configuration: configuration, extensions: [EchoExtension()])
             let address = try server.start()
-            emit("listening on \(address) pid \(getpid()) tls \(server.tlsAddress?.port ?? 0)")
+            emit("listening on \(address) pid \(getpid()) tls \(server.tlsAddress?.port ?? 0) records \(configuration.tlsRecordLayer.rawValue)")
             var received: Int32 = 0
             sigwait(&signals, &received)
             server.stop()

@@ -15,7 +15,7 @@ import Glibc
 //       slow (one head byte per second) and idle connections; when the server closed them
 //   harness-bench latency --port P [--seconds 10] [--interval-ms 5] [--label L]
 //       `/time/0` latency on one keep-alive connection (scripts/slow-clients.sh)
-//   harness-bench ws-serve [--port P] [--loops N]
+//   harness-bench ws-serve [--port P] [--loops N] [--tls-records own|openssl]
 //       a mock server with an echo WebSocket extension on /ws
 //   harness-bench ws-idle --port P [--connections 10000] [--pid PID] [--tls]
 //       opens N idle WebSockets, reads the server's RSS, checks each still echoes (scripts/bench-websocket.sh)
@@ -86,7 +86,7 @@ case "latency":
         fail("\(error)")
     }
 case "ws-serve":
-    WebSocketIdleBench.serve(port: Int(option("--port") ?? "0") ?? 0, loops: option("--loops").flatMap(Int.init))
+    WebSocketIdleBench.serve(port: Int(option("--port") ?? "0") ?? 0, loops: option("--loops").flatMap(Int.init), tlsRecords: option("--tls-records"))
 case "ws-idle":
     guard let port = option("--port").flatMap(Int.init) else { fail("ws-idle needs --port P") }
     do {
@@ -107,5 +107,5 @@ case "pusher-fanout":
         fail("\(error)")
     }
 default:
-    fail("usage: harness-bench serve-core [--port P] [--loops N] | longpoll --connections N --url URL [--pid PID] | faultdelay --port P | slowclients --port P | latency --port P | ws-serve [--port P] | ws-idle --port P [--connections N] [--pid PID] [--tls] | pusher-serve [--port P] | pusher-fanout --port P [--connections N] [--pid PID]")
+    fail("usage: harness-bench serve-core [--port P] [--loops N] | longpoll --connections N --url URL [--pid PID] | faultdelay --port P | slowclients --port P | latency --port P | ws-serve [--port P] [--tls-records own|openssl] | ws-idle --port P [--connections N] [--pid PID] [--tls] | pusher-serve [--port P] | pusher-fanout --port P [--connections N] [--pid PID]")
 }

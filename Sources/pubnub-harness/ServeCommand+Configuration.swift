@@ -20,6 +20,7 @@ extension ServeCommand {
         transport.port = port
         transport.tlsPort = tlsPort
         transport.tlsFault = try parsedTLSFault() ?? .none
+        transport.tlsRecordLayer = try parsedTLSRecordLayer()
         transport.faultListeners = try parsedFaultPorts()
         transport.headerTimeout = Self.duration(seconds: headerTimeout)
         transport.idleTimeout = Self.duration(seconds: idleTimeout)

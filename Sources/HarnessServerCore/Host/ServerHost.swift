@@ -41,7 +41,7 @@ public final class ServerHost: Sendable {
         let material: TLSMaterial
         do {
             material = try TLSMaterial.generate()
-            tlsFactory = try StreamFactory.tls(material: material)
+            tlsFactory = try StreamFactory.tls(material: material, recordLayer: configuration.tlsRecordLayer)
         } catch {
             throw .tls(error)
         }

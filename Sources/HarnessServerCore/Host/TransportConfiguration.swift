@@ -12,6 +12,9 @@ public struct TransportConfiguration: Sendable {
     public var tlsPort: Int? = nil
     /// The fault the TLS listener applies to every connection (`.none` = the trusted leaf).
     public var tlsFault: ListenerFault = .none
+    /// Who carries TLS records after a TLS 1.3 handshake: the stream itself (frees OpenSSL's
+    /// per-connection state; the default) or OpenSSL for the whole connection.
+    public var tlsRecordLayer: TLSRecordLayer = .own
     /// Extra listeners opened at start, each applying its fault to every connection.
     public var faultListeners: [FaultListenerSpec] = []
     /// Event-loop threads; `nil` = one per core.

@@ -6,8 +6,9 @@ extension StreamFactory {
     ///
     /// Faults without a context (the pre-handshake ones) are carried out by the listener on the raw
     /// socket and never reach the factory; if one does, `make` throws `TLSError.noContextForFault`.
-    package static func tls(material: TLSMaterial) throws(TLSError) -> StreamFactory {
-        let catalog = try TLSServerContextCatalog(material: material)
+    /// `recordLayer` says who carries records after a TLS 1.3 handshake (``TLSRecordLayer``).
+    package static func tls(material: TLSMaterial, recordLayer: TLSRecordLayer = .own) throws(TLSError) -> StreamFactory {
+        let catalog = try TLSServerContextCatalog(material: material, recordLayer: recordLayer)
         return StreamFactory(isTLS: true) { fd, fault in
             guard let context = catalog.context(for: fault) else { throw TLSError.noContextForFault(fault) }
             return try ServerTLSStream(context: context, fd: fd)

@@ -20,6 +20,8 @@ public enum TLSError: Error, Sendable, Equatable, CustomStringConvertible {
     case fileWrite(path: String, errno: Int32)
     /// A TLS operation on a connection failed (handshake, read, write).
     case connection(operation: String, errno: Int32, openSSLErrors: [String])
+    /// The stream's own TLS 1.3 record layer refused what the peer sent, or could not seal a record.
+    case record(TLSRecordFailure)
 
     public var description: String {
         switch self {
@@ -37,6 +39,8 @@ public enum TLSError: Error, Sendable, Equatable, CustomStringConvertible {
             return "cannot write \(path): errno \(code)"
         case .connection(let operation, let code, let errors):
             return "TLS \(operation) failed (errno \(code))\(Self.render(errors))"
+        case .record(let failure):
+            return "TLS record layer: \(failure)"
         }
     }
 

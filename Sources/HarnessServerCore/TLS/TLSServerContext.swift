@@ -18,14 +18,19 @@ final class TLSServerContext: @unchecked Sendable {
     /// The catalog entry this context implements.
     let fault: ListenerFault
     let pointer: OpaquePointer
+    /// Who carries records after a TLS 1.3 handshake on connections of this context.
+    let recordLayer: TLSRecordLayer
 
-    init(material: TLSMaterial, fault: ListenerFault) throws(TLSError) {
+    init(material: TLSMaterial, fault: ListenerFault, recordLayer: TLSRecordLayer = .own) throws(TLSError) {
         guard let identity = material.identity(for: fault) else { throw .noContextForFault(fault) }
         OpenSSLErrorStack.clear()
         guard let ctx = SSL_CTX_new(TLS_server_method()) else { throw Self.failure("SSL_CTX_new") }
         self.fault = fault
         self.pointer = ctx
+        self.recordLayer = recordLayer
         try configure(identity: identity)
+        // The own record layer needs the application traffic secrets (caught per SSL, never logged).
+        if recordLayer == .own { TLS13SecretCapture.install(on: ctx) }
     }
 
     deinit { SSL_CTX_free(pointer) }

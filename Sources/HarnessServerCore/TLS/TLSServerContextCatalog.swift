@@ -12,10 +12,10 @@ struct TLSServerContextCatalog: Sendable {
 
     private let contexts: [ListenerFault: TLSServerContext]
 
-    init(material: TLSMaterial) throws(TLSError) {
+    init(material: TLSMaterial, recordLayer: TLSRecordLayer = .own) throws(TLSError) {
         var contexts: [ListenerFault: TLSServerContext] = [:]
         for fault in Self.contextFaults {
-            contexts[fault] = try TLSServerContext(material: material, fault: fault)
+            contexts[fault] = try TLSServerContext(material: material, fault: fault, recordLayer: recordLayer)
         }
         self.contexts = contexts
     }
