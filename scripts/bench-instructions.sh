@@ -81,26 +81,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# Swift's async main ends in dispatch_main(), which parks the main thread in sigsuspend from a
-# thread-exit destructor; valgrind 3.19 crashes there ("the 'impossible' happened") as soon as the
-# next thread starts. A preloaded dispatch_main that drains the main queue in a poll loop (as
-# CoreFoundation's run loop does on Linux) runs the same program without that path.
-command -v cc >/dev/null || { echo "bench-instructions: needs a C compiler (cc) for the dispatch_main shim" >&2; exit 2; }
-DISPATCH_LIB=$(ldd "${BINARIES[0]}" | awk '/libdispatch\.so/ {print $3}')
-[[ -n "$DISPATCH_LIB" ]] || { echo "bench-instructions: ${BINARIES[0]} does not link libdispatch" >&2; exit 2; }
-cat >"$WORK/main-queue.c" <<'C'
-#include <poll.h>
-extern int _dispatch_get_main_queue_handle_4CF(void);
-extern void _dispatch_main_queue_callback_4CF(void *message);
-void dispatch_main(void) {
-    int fd = _dispatch_get_main_queue_handle_4CF();
-    for (;;) {
-        struct pollfd ready = { fd, POLLIN, 0 };
-        if (poll(&ready, 1, -1) > 0) _dispatch_main_queue_callback_4CF(0);
-    }
-}
-C
-cc -shared -fPIC -O2 -o "$WORK/main-queue.so" "$WORK/main-queue.c" "$DISPATCH_LIB" -Wl,-rpath,"$(dirname "$DISPATCH_LIB")"
+# The dispatch_main shim valgrind needs (scripts/lib/dispatch-main-shim.sh).
+source scripts/lib/dispatch-main-shim.sh
+build_dispatch_main_shim "${BINARIES[0]}" "$WORK"
 
 # The client: N sequential keep-alive publishes on one connection; each response read whole
 # (Content-Length) before the next request. N = 0 opens and closes the connection only.

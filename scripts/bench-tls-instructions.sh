@@ -40,21 +40,9 @@ SERVER_PID=""
 trap '[[ -z "$SERVER_PID" ]] || kill "$SERVER_PID" 2>/dev/null || true' EXIT
 echo "bench-tls-instructions: work directory $WORK"
 
-# dispatch_main without the signal wait valgrind cannot run (as scripts/bench-instructions.sh).
-DISPATCH_LIB=$(ldd "$BINARY" | awk '/libdispatch\.so/ {print $3}')
-cat >"$WORK/main-queue.c" <<'C'
-#include <poll.h>
-extern int _dispatch_get_main_queue_handle_4CF(void);
-extern void _dispatch_main_queue_callback_4CF(void *message);
-void dispatch_main(void) {
-    int fd = _dispatch_get_main_queue_handle_4CF();
-    for (;;) {
-        struct pollfd ready = { fd, POLLIN, 0 };
-        if (poll(&ready, 1, -1) > 0) _dispatch_main_queue_callback_4CF(0);
-    }
-}
-C
-cc -shared -fPIC -O2 -o "$WORK/main-queue.so" "$WORK/main-queue.c" "$DISPATCH_LIB" -Wl,-rpath,"$(dirname "$DISPATCH_LIB")"
+# The dispatch_main shim valgrind needs (scripts/lib/dispatch-main-shim.sh).
+source scripts/lib/dispatch-main-shim.sh
+build_dispatch_main_shim "$BINARY" "$WORK"
 
 # client.py PORT REQUESTS CONNECTIONS: CONNECTIONS connections one after another, each with
 # REQUESTS keep-alive GET /time/0 (each answer read whole before the next request).

@@ -49,6 +49,12 @@ extension StreamIO {
 
     /// Writes the pieces one after the other until one is not written completely.
     package func write(gathering pieces: UnsafeBufferPointer<UnsafeRawBufferPointer>) -> IOResult {
+        writePiecesInTurn(pieces)
+    }
+
+    /// The default gather write, for conformers that choose it only in some states: one `write`
+    /// per piece, stopping at the first piece not written completely.
+    package func writePiecesInTurn(_ pieces: UnsafeBufferPointer<UnsafeRawBufferPointer>) -> IOResult {
         var total = 0
         for piece in pieces where piece.count > 0 {
             let result = write(piece)

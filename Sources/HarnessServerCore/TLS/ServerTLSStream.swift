@@ -123,14 +123,7 @@ final class ServerTLSStream: StreamIO {
     /// Detached: the pieces share records (up to 16 KB each). OpenSSL: one `SSL_write` per piece.
     func write(gathering pieces: UnsafeBufferPointer<UnsafeRawBufferPointer>) -> IOResult {
         if let detached { return detached.write(gathering: pieces) }
-        var total = 0
-        for piece in pieces where piece.count > 0 {
-            let result = write(piece)
-            guard case .bytes(let count) = result else { return total > 0 ? .bytes(total) : result }
-            total += count
-            if count < piece.count { break }
-        }
-        return .bytes(total)
+        return writePiecesInTurn(pieces)
     }
 
     /// Runs one SSL call with a clean error stack and returns its result with the errno it left

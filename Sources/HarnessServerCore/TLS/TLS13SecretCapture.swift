@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 internal import COpenSSL
+import HarnessPrimitives
 
 /// The two TLS 1.3 application traffic secrets of one server `SSL`, caught from OpenSSL's key-log
 /// callback during the handshake (lines `CLIENT_TRAFFIC_SECRET_0 <random> <hex>` and
@@ -58,7 +59,7 @@ final class TLS13SecretCapture {
         var index = text.startIndex
         var written = 0
         while index < text.endIndex {
-            guard let high = nibble(text[index]), let low = nibble(text[index + 1]) else { return 0 }
+            guard let high = ByteEncoding.nibble(text[index]), let low = ByteEncoding.nibble(text[index + 1]) else { return 0 }
             out[written] = high << 4 | low
             written += 1
             index += 2
@@ -66,14 +67,6 @@ final class TLS13SecretCapture {
         return written
     }
 
-    private static func nibble(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
 
     // MARK: Attaching to an SSL
 
