@@ -81,8 +81,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# The dispatch_main shim valgrind needs (scripts/lib/dispatch-main-shim.sh).
-source scripts/lib/dispatch-main-shim.sh
+# The dispatch_main shim valgrind needs (scripts/lib/callgrind.sh).
+source scripts/lib/callgrind.sh
 build_dispatch_main_shim "${BINARIES[0]}" "$WORK"
 
 # The client: N sequential keep-alive publishes on one connection; each response read whole
@@ -148,15 +148,8 @@ start_server() {
     python3 "$WORK/client.py" "$PORT" "$WARMUP"
 }
 
-# Dumps the counters and prints the new dump's total.
-dump_total() {
-    local before latest
-    before=$(ls "$WORK" | grep -c '^callgrind.out' || true)
-    callgrind_control -d "$SERVER_PID" >/dev/null 2>&1
-    [[ $(ls "$WORK" | grep -c '^callgrind.out') -gt "$before" ]] || { echo "bench-instructions: no dump written" >&2; exit 1; }
-    latest=$(ls "$WORK"/callgrind.out.* | sort -V | tail -1)
-    awk '/^(summary|totals):/ {print $2; exit}' "$latest"
-}
+# Dumps the counters and prints the new dump's total (scripts/lib/callgrind.sh).
+dump_total() { callgrind_dump_total "$WORK" "$SERVER_PID"; }
 
 # Zeroes the counters, runs the client with $1 requests, dumps; prints the dump's total.
 measure() {

@@ -40,8 +40,8 @@ SERVER_PID=""
 trap '[[ -z "$SERVER_PID" ]] || kill "$SERVER_PID" 2>/dev/null || true' EXIT
 echo "bench-tls-instructions: work directory $WORK"
 
-# The dispatch_main shim valgrind needs (scripts/lib/dispatch-main-shim.sh).
-source scripts/lib/dispatch-main-shim.sh
+# The dispatch_main shim valgrind needs (scripts/lib/callgrind.sh).
+source scripts/lib/callgrind.sh
 build_dispatch_main_shim "$BINARY" "$WORK"
 
 # client.py PORT REQUESTS CONNECTIONS: CONNECTIONS connections one after another, each with
@@ -74,15 +74,8 @@ PY
 cp "$BINARY" "$WORK/server"
 objcopy --strip-debug "$WORK/server"
 
-# Dumps the counters into a new file and prints its total.
-dump() {
-    local before latest
-    before=$(ls "$WORK" | grep -c '^callgrind.out' || true)
-    callgrind_control -d "$SERVER_PID" >/dev/null 2>&1
-    [[ $(ls "$WORK" | grep -c '^callgrind.out') -gt "$before" ]] || { echo "bench-tls-instructions: no dump written" >&2; exit 1; }
-    latest=$(ls "$WORK"/callgrind.out.* | sort -V | tail -1)
-    awk '/^(summary|totals):/ {print $2; exit}' "$latest"
-}
+# Dumps the counters and prints the new dump's total (scripts/lib/callgrind.sh).
+dump() { callgrind_dump_total "$WORK" "$SERVER_PID"; }
 
 for mode in own openssl; do
     rm -f "$WORK"/callgrind.out.*

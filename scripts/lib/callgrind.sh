@@ -2,6 +2,8 @@
 # shellcheck shell=bash
 # Sourced by the callgrind benchmarks (bench-instructions.sh, bench-tls-instructions.sh).
 #
+# build_dispatch_main_shim BINARY DIR, and callgrind_dump_total DIR PID below.
+#
 # Swift's async main ends in dispatch_main(), which parks the main thread in sigsuspend from a
 # thread-exit destructor; valgrind 3.19 crashes there ("the 'impossible' happened") as soon as the
 # next thread starts. A preloaded dispatch_main that drains the main queue in a poll loop (as
@@ -27,4 +29,15 @@ void dispatch_main(void) {
 }
 C
     cc -shared -fPIC -O2 -o "$dir/main-queue.so" "$dir/main-queue.c" "$dispatch_lib" -Wl,-rpath,"$(dirname "$dispatch_lib")"
+}
+
+# callgrind_dump_total DIR PID: has the callgrind run PID write its counters into a new file in DIR
+# and prints that dump's total instruction count; exits 1 with a one-line message when no dump appears.
+callgrind_dump_total() {
+    local dir=$1 pid=$2 before latest
+    before=$(ls "$dir" | grep -c '^callgrind.out' || true)
+    callgrind_control -d "$pid" >/dev/null 2>&1
+    [[ $(ls "$dir" | grep -c '^callgrind.out') -gt "$before" ]] || { echo "$(basename "$0"): no dump written" >&2; exit 1; }
+    latest=$(ls "$dir"/callgrind.out.* | sort -V | tail -1)
+    awk '/^(summary|totals):/ {print $2; exit}' "$latest"
 }
