@@ -118,9 +118,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
                 theirs.withUnsafeBufferPointer { theirs in mine.baseAddress == theirs.baseAddress && mine.count == theirs.count }
             }
         case (.packed(let mine), .packed(let theirs)):
-            return mine.bytes.withUnsafeBufferPointer { mine in
-                theirs.bytes.withUnsafeBufferPointer { theirs in mine.baseAddress == theirs.baseAddress && mine.count == theirs.count }
-            }
+            return mine.isSameStorage(as: theirs)
         default:
             return false
         }

@@ -4,18 +4,21 @@
 /// header field's name and value (trimmed, without the colon or the line end), then a table of
 /// offsets. Strings are made only when asked for; lookups by name compare the bytes.
 ///
-/// Layout of `bytes` (each offset a native-endian `UInt32`, read unaligned):
-/// `[target][name₀ value₀ name₁ value₁ …][nameStart₀ valueStart₀ nameStart₁ …][targetEnd pathEnd dataEnd count]`.
-/// The target is `0..<targetEnd`; its path ends at `pathEnd` (the `?`, or `targetEnd`); field
-/// `i`'s value ends where field `i + 1` starts, the last one at `dataEnd`.
-@usableFromInline struct PackedRequestHead: Sendable {
-    @usableFromInline let bytes: [UInt8]
+/// Layout of the storage's bytes (each offset a native-endian `UInt32`, read unaligned):
+/// `[target][name₀ value₀ name₁ value₁ …][nameStart₀ valueStart₀ nameStart₁ …]`, and in the
+/// storage's header `targetEnd pathEnd dataEnd count`. The target is `0..<targetEnd`; its path
+/// ends at `pathEnd` (the `?`, or `targetEnd`); field `i`'s value ends where field `i + 1`
+/// starts, the last one at `dataEnd`.
+// @unchecked Sendable: the storage (a `ManagedBuffer`, never `Sendable`) is written only by
+// `Builder.finish` before the head is handed out, and only read after.
+@usableFromInline struct PackedRequestHead: @unchecked Sendable {
+    @usableFromInline let storage: PackedHeadStorage
 
-    @usableFromInline init(bytes: [UInt8]) {
-        self.bytes = bytes
+    @usableFromInline init(storage: PackedHeadStorage) {
+        self.storage = storage
     }
 
-    /// The positions read from the buffer's trailer.
+    /// The positions read from the storage's header.
     @usableFromInline struct Layout {
         @usableFromInline var targetEnd: Int
         @usableFromInline var pathEnd: Int
@@ -30,15 +33,15 @@
         }
     }
 
-    /// Calls `body` with the buffer and its layout.
+    /// Calls `body` with the buffer (the data and the table) and its layout.
     @inlinable @inline(__always)
     func withLayout<R>(_ body: (UnsafeBufferPointer<UInt8>, Layout) throws -> R) rethrows -> R {
-        try bytes.withUnsafeBufferPointer { buffer in
-            let trailer = buffer.count - 16
+        try storage.withUnsafeMutablePointers { header, elements in
+            let words = header.pointee
             let layout = Layout(
-                targetEnd: Self.word(buffer, trailer), pathEnd: Self.word(buffer, trailer + 4),
-                dataEnd: Self.word(buffer, trailer + 8), count: Self.word(buffer, trailer + 12))
-            return try body(buffer, layout)
+                targetEnd: Int(words.targetEnd), pathEnd: Int(words.pathEnd),
+                dataEnd: Int(words.dataEnd), count: Int(words.count))
+            return try body(UnsafeBufferPointer(start: elements, count: layout.dataEnd + 8 * layout.count), layout)
         }
     }
 
@@ -57,6 +60,9 @@
         let valueEnd = index + 1 < layout.count ? word(buffer, table + 8) : layout.dataEnd
         return (nameStart..<valueStart, valueStart..<valueEnd)
     }
+
+    /// Whether `self` and `other` are the very same storage.
+    func isSameStorage(as other: PackedRequestHead) -> Bool { storage === other.storage }
 
     /// Number of header fields.
     var fieldCount: Int { withLayout { _, layout in layout.count } }
@@ -133,96 +139,96 @@
     }
 }
 
+/// The header of a packed head's storage: where its parts end (32-bit offsets: a head is
+/// bounded by the parser's limits, far below 4 GiB).
+@usableFromInline struct PackedHeadWords: Sendable {
+    @usableFromInline var targetEnd: UInt32
+    @usableFromInline var pathEnd: UInt32
+    @usableFromInline var dataEnd: UInt32
+    @usableFromInline var count: UInt32
+}
+
+/// The one allocation of a packed head: its offsets in the header, its bytes (data and table)
+/// behind it, allocated at their exact size (shared across threads only inside a `PackedRequestHead`).
+@usableFromInline final class PackedHeadStorage: ManagedBuffer<PackedHeadWords, UInt8> {}
+
 extension PackedRequestHead {
-    /// Gathers a head as the parser reads it and packs it once complete. Its scratch space keeps
-    /// its size from one request to the next and is written through pointers (no array appends).
+    /// Gathers a head as the parser reads it and packs it once complete: while the head arrives
+    /// only where its pieces lie in the receive buffer is noted (offsets from the head's first
+    /// byte, which stay valid when the parser compacts its buffer), and completing it copies each
+    /// piece once, straight into the head's own storage of its exact size.
     struct Builder: Sendable {
-        /// Scratch bytes: `scratch[..<used]` is the head so far.
-        private var scratch: [UInt8] = []
+        /// The target's start and length, then each field's name start and length, value start
+        /// and length (offsets from the head's first byte): `spans[..<used]`. The array keeps its
+        /// size from one head to the next (written in place: no appends, no emptying).
+        private var spans: [UInt32] = []
         private var used = 0
-        /// Each field's name and value starts.
-        private var table: [UInt32] = []
-        private var targetEnd = 0
+        /// Where the target's path ends, from the target's start.
         private var pathEnd = 0
+        /// Bytes of the target, the names and the values so far.
+        private var dataBytes = 0
 
         init() {}
 
-        /// Starts a head with its request-target's bytes.
-        mutating func start(target: UnsafeBufferPointer<UInt8>) {
-            used = 0
-            table.removeAll(keepingCapacity: true)
-            write(target)
-            targetEnd = target.count
+        /// Starts a head with its request-target: `target` lies `offset` bytes after the head's first byte.
+        mutating func start(target: UnsafeBufferPointer<UInt8>, at offset: Int) {
+            if spans.count < 42 { spans = Array(repeating: 0, count: 42) }
+            spans[0] = UInt32(truncatingIfNeeded: offset)
+            spans[1] = UInt32(truncatingIfNeeded: target.count)
+            used = 2
+            dataBytes = target.count
             pathEnd = HTTPRequestParser.firstIndex(of: UInt8(ascii: "?"), in: target, from: 0) ?? target.count
         }
 
-        /// Adds a header field (its name's and its trimmed value's bytes).
-        mutating func add(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
-            if table.capacity == 0 { table.reserveCapacity(20) }
-            table.append(UInt32(truncatingIfNeeded: used))
-            table.append(UInt32(truncatingIfNeeded: used + name.count))
-            // Name and value in one pass over the scratch space (one growth check, one access).
-            let end = used + name.count + value.count
-            if end > scratch.count { scratch.append(contentsOf: repeatElement(0, count: max(end, 2 * scratch.count, 256) - scratch.count)) }
+        /// Adds a header field: its name's bytes and its trimmed value's, at these offsets from
+        /// the head's first byte.
+        mutating func add(nameAt name: Int, count nameCount: Int, valueAt value: Int, count valueCount: Int) {
+            if used + 4 > spans.count { spans.append(contentsOf: repeatElement(0, count: spans.count)) }
             let at = used
-            scratch.withUnsafeMutableBufferPointer { space in
-                let base = space.baseAddress! + at
-                if let source = name.baseAddress { base.update(from: source, count: name.count) }
-                if let source = value.baseAddress { (base + name.count).update(from: source, count: value.count) }
+            spans.withUnsafeMutableBufferPointer { spans in
+                spans[at] = UInt32(truncatingIfNeeded: name)
+                spans[at + 1] = UInt32(truncatingIfNeeded: nameCount)
+                spans[at + 2] = UInt32(truncatingIfNeeded: value)
+                spans[at + 3] = UInt32(truncatingIfNeeded: valueCount)
             }
-            used = end
+            used = at + 4
+            dataBytes += nameCount + valueCount
         }
 
-        /// Copies `bytes` to the end of the head so far.
-        @inline(__always)
-        private mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
-            write(UnsafeRawBufferPointer(bytes))
-        }
-
-        /// Copies raw `bytes` (text, or the offset words) to the end of the head so far.
-        private mutating func write(_ bytes: UnsafeRawBufferPointer) {
-            Self.write(bytes, into: &scratch, used: &used)
-        }
-
-        /// Copies raw `bytes` to `scratch` at `used` (grown as needed) and moves `used` past them;
-        /// static, so that the table can be read while the scratch space is written.
-        private static func write(_ bytes: UnsafeRawBufferPointer, into scratch: inout [UInt8], used: inout Int) {
-            guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
-            let end = used + bytes.count
-            if end > scratch.count { scratch.append(contentsOf: repeatElement(0, count: max(end, 2 * scratch.count, 256) - scratch.count)) }
-            let at = used
-            scratch.withUnsafeMutableBytes { space in
-                (space.baseAddress! + at).copyMemory(from: source, byteCount: bytes.count)
-            }
-            used = end
-        }
-
-        /// The packed head: one array of exactly the data, the table and the trailer.
-        ///
-        /// Offsets are 32-bit: a head is bounded by the parser's limits, far below 4 GiB.
-        mutating func finish() -> PackedRequestHead {
-            let tableBytes = 4 * table.count
-            let dataEnd = used
-            let end = dataEnd + tableBytes + 16
-            if end > scratch.count { scratch.append(contentsOf: repeatElement(0, count: max(end, 2 * scratch.count, 256) - scratch.count)) }
-            let (targetEnd, pathEnd, count) = (targetEnd, pathEnd, table.count / 2)
-            // The table and the trailer written behind the data through pointers, then the whole
-            // copied once into an array of its exact size (the cheapest exact allocation).
-            let bytes = table.withUnsafeBytes { words in
-                scratch.withUnsafeMutableBytes { space -> [UInt8] in
-                    let base = space.baseAddress!
-                    if tableBytes > 0 { (base + dataEnd).copyMemory(from: words.baseAddress!, byteCount: tableBytes) }
-                    let trailer = dataEnd + tableBytes
-                    space.storeBytes(of: UInt32(truncatingIfNeeded: targetEnd), toByteOffset: trailer, as: UInt32.self)
-                    space.storeBytes(of: UInt32(truncatingIfNeeded: pathEnd), toByteOffset: trailer + 4, as: UInt32.self)
-                    space.storeBytes(of: UInt32(truncatingIfNeeded: dataEnd), toByteOffset: trailer + 8, as: UInt32.self)
-                    space.storeBytes(of: UInt32(truncatingIfNeeded: count), toByteOffset: trailer + 12, as: UInt32.self)
-                    return Array(UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: end))
+        /// The packed head, its pieces copied from `head` (the receive buffer from the head's
+        /// first byte): one allocation of exactly the data and the table.
+        mutating func finish(from head: UnsafeRawPointer) -> PackedRequestHead {
+            let count = (used - 2) / 4
+            let dataEnd = dataBytes
+            let words = PackedHeadWords(
+                targetEnd: UInt32(truncatingIfNeeded: Int(spans[1])), pathEnd: UInt32(truncatingIfNeeded: pathEnd),
+                dataEnd: UInt32(truncatingIfNeeded: dataEnd), count: UInt32(truncatingIfNeeded: count))
+            // The subclass's own `create` makes an instance of the subclass.
+            let storage = unsafeDowncast(
+                PackedHeadStorage.create(minimumCapacity: dataEnd + 8 * count) { _ in words }, to: PackedHeadStorage.self)
+            storage.withUnsafeMutablePointerToElements { elements in
+                let bytes = UnsafeMutableRawPointer(elements)
+                let used = used
+                spans.withUnsafeBufferPointer { spans in
+                    bytes.copyMemory(from: head + Int(spans[0]), byteCount: Int(spans[1]))
+                    var at = Int(spans[1])
+                    var table = dataEnd
+                    var index = 2
+                    while index < used {
+                        let nameCount = Int(spans[index + 1]), valueCount = Int(spans[index + 3])
+                        bytes.storeBytes(of: UInt32(truncatingIfNeeded: at), toByteOffset: table, as: UInt32.self)
+                        bytes.storeBytes(of: UInt32(truncatingIfNeeded: at + nameCount), toByteOffset: table + 4, as: UInt32.self)
+                        if nameCount > 0 { (bytes + at).copyMemory(from: head + Int(spans[index]), byteCount: nameCount) }
+                        at += nameCount
+                        if valueCount > 0 { (bytes + at).copyMemory(from: head + Int(spans[index + 2]), byteCount: valueCount) }
+                        at += valueCount
+                        table += 8
+                        index += 4
+                    }
                 }
             }
             used = 0
-            table.removeAll(keepingCapacity: true)
-            return PackedRequestHead(bytes: bytes)
+            return PackedRequestHead(storage: storage)
         }
     }
 }

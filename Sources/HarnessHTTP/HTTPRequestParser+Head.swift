@@ -42,12 +42,15 @@ extension HTTPRequestParser {
                 lineStart = scan
                 if requestLine == nil {
                     let parsed = try Self.parseRequestLine(UnsafeBufferPointer(rebasing: bytes[line]), limits: limits)
-                    headBuilder.start(target: UnsafeBufferPointer(rebasing: bytes[(line.lowerBound + parsed.target.lowerBound)..<(line.lowerBound + parsed.target.upperBound)]))
+                    // Offsets from the head's first byte (`start`, while the head is read).
+                    let target = (line.lowerBound + parsed.target.lowerBound)..<(line.lowerBound + parsed.target.upperBound)
+                    headBuilder.start(target: UnsafeBufferPointer(rebasing: bytes[target]), at: target.lowerBound - start)
                     requestLine = (parsed.method, parsed.version)
                     targetIsASCII = parsed.ascii
                     continue
                 }
                 if line.isEmpty {
+                    packedHead = headBuilder.finish(from: UnsafeRawPointer(bytes.baseAddress! + start))
                     start = scan
                     inHead = false
                     return true
@@ -56,9 +59,9 @@ extension HTTPRequestParser {
                 guard headerBytes <= limits.maxHeaderBytes else { throw .headersTooLarge(limit: limits.maxHeaderBytes) }
                 let text = UnsafeBufferPointer(rebasing: bytes[line])
                 let (name, value, kind) = try Self.parseHeaderLine(text)
-                let nameBytes = UnsafeBufferPointer(rebasing: text[name]), valueBytes = UnsafeBufferPointer(rebasing: text[value])
-                if let kind { framing.note(kind, value: valueBytes) }
-                headBuilder.add(name: nameBytes, value: valueBytes)
+                if let kind { framing.note(kind, value: UnsafeBufferPointer(rebasing: text[value])) }
+                let offset = line.lowerBound - start
+                headBuilder.add(nameAt: offset + name.lowerBound, count: name.count, valueAt: offset + value.lowerBound, count: value.count)
             }
             return false
         }
@@ -191,7 +194,7 @@ extension HTTPRequestParser {
     private mutating func completeHead() throws(HTTPParseError) {
         // Moved out, not copied (a copy would retain what the parser then releases).
         let (method, version) = requestLine.take()!
-        let packed = headBuilder.finish()
+        let packed = packedHead.take()!
         var framing = FramingFields()
         swap(&framing, &self.framing)
         headerBytes = 0
@@ -293,6 +296,7 @@ extension HTTPRequestParser {
 
     /// The index of the first `byte` in `bytes` from `start`, if any (the C library's `memchr`,
     /// which compares a vector register's width at a time).
+    @inline(__always)
     static func firstIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         guard let base = bytes.baseAddress, start < bytes.count else { return nil }
         guard let found = memchr(base + start, Int32(byte), bytes.count - start) else { return nil }

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: MIT
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// An incremental HTTP/1.1 request parser (RFC 9112): feed bytes as they arrive, take requests out.
 ///
@@ -34,7 +39,10 @@ package struct HTTPRequestParser: Sendable {
         func maxBodyBytes(forTarget target: UnsafeBufferPointer<UInt8>, ascii: Bool) -> Int {
             guard !bodyLimitOverrides.isEmpty else { return maxBodyBytes }
             if ascii, target.first == UInt8(ascii: "/") {
-                for override in bodyLimitOverrides where Self.hasPrefix(target, override.pathPrefix) { return override.maxBodyBytes }
+                // The prefixes' bytes kept with them: no string is read per request.
+                for index in bodyLimitOverrides.indices where Self.hasPrefix(target, bodyLimitOverrides[index].prefixBytes) {
+                    return bodyLimitOverrides[index].maxBodyBytes
+                }
                 return maxBodyBytes
             }
             return maxBodyBytes(forTarget: String(decoding: target, as: UTF8.self), ascii: nil)
@@ -56,6 +64,15 @@ package struct HTTPRequestParser: Sendable {
             }
             let path = HTTPRequest.originForm(of: target)
             return bodyLimitOverrides.first { path.hasPrefix($0.pathPrefix) }?.maxBodyBytes ?? maxBodyBytes
+        }
+
+        /// Whether `bytes` start with `prefix`.
+        private static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: [UInt8]) -> Bool {
+            prefix.withUnsafeBufferPointer { prefix in
+                guard prefix.count <= bytes.count else { return false }
+                guard let wanted = prefix.baseAddress, let given = bytes.baseAddress else { return true }
+                return memcmp(given, wanted, prefix.count) == 0
+            }
         }
 
         /// Whether `bytes` start with the bytes of `prefix`.
@@ -106,6 +123,8 @@ package struct HTTPRequestParser: Sendable {
     var targetIsASCII = true
     /// The target and header fields of the head being read.
     var headBuilder = PackedRequestHead.Builder()
+    /// The head just completed, packed (until `completeHead` takes it).
+    var packedHead: PackedRequestHead?
     /// The framing fields among the header fields.
     var framing = FramingFields()
     var head: Head?
@@ -290,12 +309,15 @@ package struct HTTPRequestParser: Sendable {
 /// A body limit for the requests whose path starts with `pathPrefix` (in place of the general one).
 package struct BodyLimitOverride: Sendable, Hashable {
     /// The raw path prefix, e.g. `/file-storage/`.
-    package var pathPrefix: String
+    package var pathPrefix: String { didSet { prefixBytes = Array(pathPrefix.utf8) } }
     /// Bytes of body accepted on those paths.
     package var maxBodyBytes: Int
+    /// The UTF-8 bytes of `pathPrefix` (compared with a target's bytes).
+    private(set) var prefixBytes: [UInt8]
 
     package init(pathPrefix: String, maxBodyBytes: Int) {
         self.pathPrefix = pathPrefix
         self.maxBodyBytes = maxBodyBytes
+        prefixBytes = Array(pathPrefix.utf8)
     }
 }

@@ -159,6 +159,54 @@ struct PackedRequestHeadTests {
         #expect(!response.hasSameHead(as: HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"])))
     }
 
+    /// The head's pieces are noted as offsets from its first byte and copied once it is
+    /// complete: a head that arrives in pieces, after a request whose body moved the parser's
+    /// buffer (compacted while the head is half read), packs as the same head read at once.
+    @Test func aHeadArrivingInPiecesAcrossACompactionPacksAsInOneRead() throws {
+        var fields: [(String, String)] = [("Host", "h.test"), ("X-Empty", ""), ("x-long", String(repeating: "v", count: 300))]
+        for index in 0..<14 { fields.append(("X-F\(index)", "value \(index)")) }
+        let head = "GET /ch/a?uuid=u&x= HTTP/1.1\r\n" + fields.map { "\($0.0): \($0.1)\r\n" }.joined() + "\r\n"
+        let expected = HTTPRequest(method: "GET", target: "/ch/a?uuid=u&x=", headers: HTTPHeaders(fields))
+        let whole = try parseOne(head)
+        #expect(whole == expected && whole.headers.fields.map(\.value) == fields.map(\.1))
+        // A first request with a 5,000-byte body, then the head in pieces of 1, 7 and 64 bytes,
+        // behind 2,600 empty lines (skipped before a request line): the buffer is kept while the
+        // first request is taken (as many bytes follow as it held) and compacted once the head
+        // has begun.
+        let first = Array("POST /p HTTP/1.1\r\nContent-Length: 5000\r\n\r\n".utf8) + Array(repeating: UInt8(ascii: "b"), count: 5000)
+        for piece in [1, 7, 64] {
+            var parser = HTTPRequestParser()
+            let second = Array((String(repeating: "\r\n", count: 2600) + head).utf8)
+            parser.append(first + second.prefix(5200 + piece))
+            var offset = 5200 + piece
+            let body = try #require(try parser.next()).request
+            #expect(body.body.count == 5000 && body.target == "/p")
+            var parsed: HTTPRequest?
+            for _ in 0...(second.count / piece + 1) {
+                if let next = try parser.next() {
+                    parsed = next.request
+                    break
+                }
+                guard offset < second.count else { break }
+                parser.append(Array(second[offset..<min(offset + piece, second.count)]))
+                offset += piece
+            }
+            let request = try #require(parsed, "piece \(piece)")
+            #expect(request == expected, "piece \(piece)")
+            #expect(request.rawPath == "/ch/a" && request.rawQuery == "uuid=u&x=" && request.headers["x-empty"] == "")
+            #expect(request.headers.fields.map(\.name) == fields.map(\.0) && request.headers.fields.map(\.value) == fields.map(\.1))
+            #expect(request.headers.values(for: "X-LONG") == [String(repeating: "v", count: 300)])
+        }
+    }
+
+    @Test func aHeadWithoutFieldsAndATargetOfOneByte() throws {
+        let request = try parseOne("GET / HTTP/1.1\r\n\r\n")
+        #expect(request.target == "/" && request.rawPath == "/" && request.rawQuery == "" && request.headers.count == 0)
+        #expect(request.headers.fields.isEmpty && request == HTTPRequest(method: "GET", target: "/"))
+        let query = try parseOne("GET /? HTTP/1.1\r\nA:\r\n\r\n")
+        #expect(query.rawPath == "/" && query.rawQuery == "" && query.headers["a"] == "" && query.headers.count == 1)
+    }
+
     @Test func theEightBytesAtATimeSearchFindsTheFirstMatchAsALoopDoes() {
         // Every position of the match, with bytes around it that differ from it by one (borrows).
         for length in 0..<40 {

@@ -28,12 +28,12 @@ extension Connection {
         // Consumed: the request of a `dispatch` is moved to the handler's call, not copied.
         switch consume action {
         case .dispatch(let request, let token, let arrival, let sequence):
-            dispatch(request, token: token, context: context(arrival: arrival, sequence: sequence))
+            dispatch(consume request, token: token, context: context(arrival: arrival, sequence: sequence))
         case .routeUpgrade(let request, let token, let arrival, let sequence):
             makeResponder(token: token)
-            routeUpgrade(request, context: context(arrival: arrival, sequence: sequence))
+            routeUpgrade(consume request, context: context(arrival: arrival, sequence: sequence))
         case .writeResponse(let response, let keepAlive, let headRequest, let http10):
-            let encoded = loop.encode(response, keepAlive: keepAlive, headRequest: headRequest, http10: http10)
+            let encoded = loop.encode(consume response, keepAlive: keepAlive, headRequest: headRequest, http10: http10)
             // Moved into the outbound buffer (the head stays shared with the loop's head cache).
             channel.enqueue(head: encoded.head, body: encoded.body)
         case .write(let bytes):

@@ -124,7 +124,8 @@ extension HTTPConnectionMachine {
         switch consume action {
         case .respond(let response):
             afterFlush = keepAlive ? .nextRequest : .close(.fin)
-            write(.writeResponse(response, keepAlive: keepAlive, headRequest: isHead, http10: http10), into: &actions)
+            // Consumed: the answer is moved into the write, not copied.
+            write(.writeResponse(consume response, keepAlive: keepAlive, headRequest: isHead, http10: http10), into: &actions)
         case .raw(let bytes, let then):
             afterFlush = then == .keepAlive ? .nextRequest : .close(then)
             write(.write(bytes), into: &actions)

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: MIT
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// The routing table of a ``ServerHost``: plain HTTP requests go to the first route whose path
 /// matches (in order), then to `fallback`; requests asking for a WebSocket upgrade go to the first
@@ -127,15 +132,17 @@ final class HostRouter: RequestHandler {
     /// prefix are `String`'s, CR LF aside, which no path holds); `nil` when none matches or the path is not ASCII.
     private func firstMatch(_ path: UnsafeBufferPointer<UInt8>) -> Int?? {
         guard asciiPatterns, HTTPRequest.isASCII(path) else { return nil }
-        for index in patterns.indices {
-            let matched = patterns[index].bytes.withUnsafeBufferPointer { pattern -> Bool in
-                if patterns[index].exact ? pattern.count != path.count : pattern.count > path.count { return false }
-                for offset in pattern.indices where pattern[offset] != path[offset] { return false }
-                return true
+        return patterns.withUnsafeBufferPointer { patterns -> Int?? in
+            for index in patterns.indices {
+                let matched = patterns[index].bytes.withUnsafeBufferPointer { pattern -> Bool in
+                    if patterns[index].exact ? pattern.count != path.count : pattern.count > path.count { return false }
+                    guard let wanted = pattern.baseAddress, let given = path.baseAddress else { return true }
+                    return memcmp(given, wanted, pattern.count) == 0
+                }
+                if matched { return .some(index) }
             }
-            if matched { return .some(index) }
+            return .some(nil)
         }
-        return .some(nil)
     }
 
     /// The index of the first route matching `path`, compared as strings (a non-ASCII path).

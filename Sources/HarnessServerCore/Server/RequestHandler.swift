@@ -121,8 +121,10 @@ public final class Responder: Sendable {
     /// (`init(relayingTo:observer:)`) when an observer is attached already or the request ended.
     package func observed(by observer: any ResponseObserver) -> Responder {
         let attached = state.withLock { state -> Bool in
-            guard !state.done, state.observer == nil else { return false }
-            state.observer = observer
+            // Matched in place (`observer == nil` copies the optional existential to compare it),
+            // and the observer moved into the empty slot (no old value to destroy).
+            guard !state.done, case .none = state.observer else { return false }
+            state.observer = .some(observer)
             return true
         }
         return attached ? self : Responder(relayingTo: self, observer: observer)
