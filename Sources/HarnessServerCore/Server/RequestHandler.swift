@@ -70,6 +70,9 @@ public final class Responder: Sendable {
         var token: UInt64 = 0
         /// The observer attached by `observed(by:)`: told of the answer or the cancellation first.
         var observer: (any ResponseObserver)?
+        /// Whether `observer` holds one: tested instead of the optional existential, which is
+        /// copied (and the copy destroyed) whenever it is read or matched.
+        var hasObserver = false
     }
 
     /// Where a sent action goes. (The relay is boxed, so that the common targets keep every
@@ -121,10 +124,9 @@ public final class Responder: Sendable {
     /// (`init(relayingTo:observer:)`) when an observer is attached already or the request ended.
     package func observed(by observer: any ResponseObserver) -> Responder {
         let attached = state.withLock { state -> Bool in
-            // Matched in place (`observer == nil` copies the optional existential to compare it),
-            // and the observer moved into the empty slot (no old value to destroy).
-            guard !state.done, case .none = state.observer else { return false }
-            state.observer = .some(observer)
+            guard !state.done, !state.hasObserver else { return false }
+            state.observer = observer
+            state.hasObserver = true
             return true
         }
         return attached ? self : Responder(relayingTo: self, observer: observer)
@@ -205,6 +207,8 @@ public final class Responder: Sendable {
             state.firstCancelHandler = nil
             if !state.moreCancelHandlers.isEmpty { state.moreCancelHandlers = [] }
             state.relay = nil
+            guard state.hasObserver else { return .claimed(state.token) }
+            state.hasObserver = false
             guard let observer = state.observer.take() else { return .claimed(state.token) }
             return .observed(state.token, observer)
         }
@@ -262,7 +266,9 @@ public final class Responder: Sendable {
                 state.moreCancelHandlers = []
                 state.relay = nil
             }
-            return (state.observer.take(), state.firstCancelHandler, state.moreCancelHandlers, state.relay)
+            let observer = state.hasObserver ? state.observer.take() : nil
+            state.hasObserver = false
+            return (observer, state.firstCancelHandler, state.moreCancelHandlers, state.relay)
         }
         observer?.cancelled()
         first?()
