@@ -40,8 +40,9 @@ if [[ -z "$BIN" || -z "$FLOOR_BIN" ]]; then
 fi
 [[ -x "$BIN/pubnub-harness" && -x "$BIN/harness-bench" ]] || { echo "bench-send-floor: no pubnub-harness and harness-bench in $BIN" >&2; exit 2; }
 [[ -x "$FLOOR_BIN/harness-bench" ]] || { echo "bench-send-floor: no harness-bench in $FLOOR_BIN" >&2; exit 2; }
+# Each process (server, client, floor sender, floor reader) holds one descriptor per connection.
 ulimit -n "$(ulimit -Hn)"
-if (( $(ulimit -n) < 2 * CONNECTIONS + 200 )); then
+if (( $(ulimit -n) < CONNECTIONS + 200 )); then
     echo "bench-send-floor: ulimit -n is $(ulimit -n), too low for $CONNECTIONS connections" >&2
     exit 1
 fi
