@@ -19,6 +19,8 @@ enum SendFloorBench {
         /// Bytes per send: the Pusher bench's frame or the long-poll bench's answer.
         var bytes = SendFloorBench.pusherFrameSize
         var rounds = 5
+        /// The reader polls epoll without blocking (never asleep): the floor without the wake-ups.
+        var spinningReader = false
     }
 
     /// The Pusher bench's event frame: a 2-byte header and the payload `pusher-fanout` expects.
@@ -63,7 +65,7 @@ enum SendFloorBench {
             fds.append(fd)
         }
         guard reader.line()?.hasPrefix("ready") == true else { throw BenchError("the reader did not get ready") }
-        emit("send-floor connections=\(settings.connections) threads=\(settings.threads) bytes=\(settings.bytes) rounds=\(settings.rounds)"
+        emit("send-floor connections=\(settings.connections) threads=\(settings.threads) bytes=\(settings.bytes) rounds=\(settings.rounds)\(settings.spinningReader ? " reader=spinning" : "")"
             + " syscall_ns=\(format(syscallNanos()))")
 
         let frame = [UInt8](repeating: UInt8(ascii: "x"), count: settings.bytes)

@@ -22,7 +22,7 @@ extension SendFloorBench {
             // Nothing else of this process (the listener, accepted sockets) goes to the child.
             _ = cposix_spawn_close_from(&actions, 3)
             let arguments = [executable, "send-floor-reader", "--port", "\(port)", "--connections", "\(settings.connections)",
-                             "--bytes", "\(settings.bytes)", "--rounds", "\(settings.rounds)"]
+                             "--bytes", "\(settings.bytes)", "--rounds", "\(settings.rounds)"] + (settings.spinningReader ? ["--spin"] : [])
             var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
             defer { for pointer in argv { free(pointer) } }
             var child = pid_t()
@@ -65,8 +65,9 @@ extension SendFloorBench {
 
     /// The reader child: connects `connections` times to the sender, reports `ready`, then per round
     /// waits in `epoll_wait`, reads everything and reports when the last connection has the round's
-    /// bytes (`last_ns`, the monotonic clock the sender reads too).
-    static func read(port: Int, connections: Int, bytes: Int, rounds: Int) throws {
+    /// bytes (`last_ns`, the monotonic clock the sender reads too). `spin`: polls epoll without
+    /// blocking, so the reader is never asleep and a send never has to wake it (the wake-up's share).
+    static func read(port: Int, connections: Int, bytes: Int, rounds: Int, spin: Bool) throws {
         var fds: [Int32] = []
         fds.reserveCapacity(connections)
         let epfd = cposix_epoll_create()
@@ -90,13 +91,15 @@ extension SendFloorBench {
             var last: UInt64 = 0
             var usageBefore = rusage()
             getrusage(Int32(RUSAGE_SELF.rawValue), &usageBefore)
-            var deadline: UInt64 = 0
-            var idleWaits = 0
             // Bounded: until every connection has the round's bytes, 10 s after the first byte, or 30 s of nothing.
-            while complete < connections && (deadline == 0 || cposix_monotonic_nanos() < deadline) && idleWaits < 30 {
-                let count = cposix_epoll_wait(epfd, events, 512, 1000)
-                if count == 0 { idleWaits += 1 }
-                if deadline == 0 && count > 0 { deadline = cposix_monotonic_nanos() + 10_000_000_000 }
+            var deadline = cposix_monotonic_nanos() + 30_000_000_000
+            var started = false
+            while complete < connections && cposix_monotonic_nanos() < deadline {
+                let count = cposix_epoll_wait(epfd, events, 512, spin ? 0 : 1000)
+                if !started && count > 0 {
+                    started = true
+                    deadline = cposix_monotonic_nanos() + 10_000_000_000
+                }
                 for slot in 0..<max(0, count) {
                     let index = Int(cposix_epoll_data_at(events, slot))
                     let n = buffer.withUnsafeMutableBytes { Glibc.read(fds[index], $0.baseAddress, $0.count) }
