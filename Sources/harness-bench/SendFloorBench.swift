@@ -21,6 +21,8 @@ enum SendFloorBench {
         var rounds = 5
         /// The reader polls epoll without blocking (never asleep): the floor without the wake-ups.
         var spinningReader = false
+        /// Sends through io_uring, this many per `io_uring_enter` (0: one `send` per connection).
+        var uringBatch = 0
     }
 
     /// The Pusher bench's event frame: a 2-byte header and the payload `pusher-fanout` expects.
@@ -66,12 +68,14 @@ enum SendFloorBench {
         }
         guard reader.line()?.hasPrefix("ready") == true else { throw BenchError("the reader did not get ready") }
         emit("send-floor connections=\(settings.connections) threads=\(settings.threads) bytes=\(settings.bytes) rounds=\(settings.rounds)\(settings.spinningReader ? " reader=spinning" : "")"
+            + (settings.uringBatch > 0 ? " io_uring_batch=\(settings.uringBatch)" : "")
             + " syscall_ns=\(format(syscallNanos()))")
 
         let frame = [UInt8](repeating: UInt8(ascii: "x"), count: settings.bytes)
         let threads = max(1, min(settings.threads, 2))
-        let slices = (0..<threads).map { index in
-            SendSlice(fds: Array(fds[(fds.count * index / threads)..<(fds.count * (index + 1) / threads)]), frame: frame)
+        let slices = try (0..<threads).map { index in
+            try SendSlice(fds: Array(fds[(fds.count * index / threads)..<(fds.count * (index + 1) / threads)]), frame: frame,
+                          uringBatch: settings.uringBatch)
         }
         var alls: [Double] = []
         var perSend: [Double] = []
@@ -111,15 +115,38 @@ enum SendFloorBench {
         let frame: [UInt8]
         /// Sends that did not write the whole frame in this round.
         var failed = 0
+        /// This thread's ring, with `--uring N`.
+        private let ring: OpaquePointer?
+        private let uringBatch: Int
 
-        init(fds: [Int32], frame: [UInt8]) {
+        init(fds: [Int32], frame: [UInt8], uringBatch: Int) throws {
             self.fds = fds
             self.frame = frame
+            self.uringBatch = uringBatch
+            if uringBatch > 0 {
+                guard let ring = cposix_uring_create(UInt32(uringBatch)) else { throw BenchError("io_uring_setup failed: errno \(errno)") }
+                self.ring = ring
+            } else {
+                ring = nil
+            }
         }
 
-        /// One non-blocking `send` per connection, nothing else.
+        deinit {
+            if let ring { cposix_uring_destroy(ring) }
+        }
+
+        /// One non-blocking `send` per connection, nothing else (or the same sends through io_uring).
         func sendOnce() {
             failed = 0
+            if let ring {
+                let complete = fds.withUnsafeBufferPointer { fds in
+                    frame.withUnsafeBytes { bytes in
+                        cposix_uring_send_each(ring, fds.baseAddress, fds.count, bytes.baseAddress, UInt32(bytes.count), UInt32(uringBatch))
+                    }
+                }
+                failed = fds.count - max(0, complete)
+                return
+            }
             frame.withUnsafeBytes { bytes in
                 for fd in fds where Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) != bytes.count {
                     failed += 1
