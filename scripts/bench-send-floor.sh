@@ -7,7 +7,9 @@
 #   2. harness-bench send-floor with the Pusher frame's size: sender CPU per send, last byte;
 #   3. the long-poll fan-out on a fresh `pubnub-harness serve` (harness-bench longpoll, as in
 #      scripts/bench-server.sh): last answer, server CPU per answer;
-#   4. harness-bench send-floor --longpoll (the long-poll answer's size).
+#   4. harness-bench send-floor --longpoll (the long-poll answer's size);
+#   5. harness-bench send-floor --uring 256: the Pusher frame's sends through io_uring, 256 per
+#      io_uring_enter (what batching the system calls saves).
 # The floor's reader is another process blocked in epoll_wait, as the benches' clients are, so the
 # loopback receive path and the reader's wake-up are charged to the sender, as they are to the server.
 #
@@ -81,16 +83,21 @@ for round in $(seq 1 "$ROUNDS"); do
     "$FLOOR_BIN/harness-bench" send-floor --connections "$CONNECTIONS" --rounds 3 --longpoll >"$WORK/floor-lp.out"
     floorlp_last=$(value '^median:' all_ms "$WORK/floor-lp.out")
     floorlp_cpu=$(value '^median:' sender_cpu_us_per_send "$WORK/floor-lp.out")
+    # 5. The first floor with the system calls batched.
+    "$FLOOR_BIN/harness-bench" send-floor --connections "$CONNECTIONS" --rounds 3 --uring 256 >"$WORK/floor-uring.out"
+    uring_last=$(value '^median:' all_ms "$WORK/floor-uring.out")
+    uring_cpu=$(value '^median:' sender_cpu_us_per_send "$WORK/floor-uring.out")
     syscall=$(value '^send-floor' syscall_ns "$WORK/floor.out")
     echo "round $round (load $(cut -d' ' -f1 /proc/loadavg)): pusher last ${pusher_last} ms, ${pusher_cpu} us/frame" \
         "| floor $(value '^send-floor' bytes "$WORK/floor.out") B: last ${floor_last} ms, ${floor_cpu} us/send" \
         "| long-poll last ${poll_last} ms, ${poll_cpu} us/answer" \
         "| floor $(value '^send-floor' bytes "$WORK/floor-lp.out") B: last ${floorlp_last} ms, ${floorlp_cpu} us/send" \
-        "| syscall ${syscall} ns"
-    echo "$pusher_last $pusher_cpu $floor_last $floor_cpu $poll_last $poll_cpu $floorlp_last $floorlp_cpu" >>"$WORK/rounds"
+        "| io_uring floor: last ${uring_last} ms, ${uring_cpu} us/send | syscall ${syscall} ns"
+    echo "$pusher_last $pusher_cpu $floor_last $floor_cpu $poll_last $poll_cpu $floorlp_last $floorlp_cpu $uring_last $uring_cpu" >>"$WORK/rounds"
 done
 col() { awk -v c="$1" '{print $c}' "$WORK/rounds" | median; }
 echo "median of $ROUNDS rounds: pusher last $(col 1) ms against the floor's $(col 3) ms;" \
     "server $(col 2) us per frame against a floor of $(col 4) us per send;" \
-    "long-poll last $(col 5) ms against $(col 7) ms; server $(col 6) us per answer against $(col 8) us per send"
+    "long-poll last $(col 5) ms against $(col 7) ms; server $(col 6) us per answer against $(col 8) us per send;" \
+    "io_uring floor $(col 10) us per send, last byte $(col 9) ms"
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
