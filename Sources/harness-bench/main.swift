@@ -24,6 +24,11 @@ import Glibc
 //   harness-bench pusher-fanout --port P [--connections 10000] [--pid PID]
 //       N Pusher connections subscribed to one channel, server RSS, one signed HTTP trigger, time until
 //       all have it (scripts/bench-pusher.sh)
+//   harness-bench send-floor [--connections 10000] [--threads 2] [--bytes N | --longpoll] [--rounds 5] [--spinning-reader] [--uring BATCH]
+//       the floor of one `send` per connection: N loopback connections to a reader child blocked in
+//       epoll, one frame each per round (Pusher frame size by default), sender CPU per send and the
+//       time until the reader has the last byte (scripts/bench-send-floor.sh); --uring BATCH: the same
+//       sends through io_uring, BATCH per io_uring_enter
 
 /// Writes one line to a file descriptor, unbuffered (the bench script reads it through a pipe).
 func emit(_ line: String, to fd: Int32 = 1) {
@@ -106,6 +111,33 @@ case "pusher-fanout":
     } catch {
         fail("\(error)")
     }
+case "send-floor":
+    var settings = SendFloorBench.Settings()
+    settings.connections = Int(option("--connections") ?? "10000") ?? 10000
+    settings.threads = Int(option("--threads") ?? "2") ?? 2
+    settings.bytes = option("--bytes").flatMap(Int.init)
+        ?? (arguments.contains("--longpoll") ? SendFloorBench.longPollAnswerSize : SendFloorBench.pusherFrameSize)
+    settings.rounds = Int(option("--rounds") ?? "5") ?? 5
+    settings.spinningReader = arguments.contains("--spinning-reader")
+    settings.uringBatch = option("--uring").flatMap(Int.init) ?? 0
+    guard settings.connections > 0, settings.bytes > 0, (1...2).contains(settings.threads), (0...4096).contains(settings.uringBatch) else {
+        fail("send-floor needs --connections > 0, --bytes > 0, --threads 1 or 2 and --uring 0-4096")
+    }
+    do {
+        try SendFloorBench.run(settings, executable: "/proc/self/exe")
+    } catch {
+        fail("\(error)")
+    }
+case "send-floor-reader":
+    guard let port = option("--port").flatMap(Int.init) else { fail("send-floor-reader needs --port P") }
+    do {
+        try SendFloorBench.read(
+            port: port, connections: Int(option("--connections") ?? "10000") ?? 10000,
+            bytes: Int(option("--bytes") ?? "1") ?? 1, rounds: Int(option("--rounds") ?? "5") ?? 5,
+            spin: arguments.contains("--spin"))
+    } catch {
+        fail("\(error)")
+    }
 default:
-    fail("usage: harness-bench serve-core [--port P] [--loops N] | longpoll --connections N --url URL [--pid PID] | faultdelay --port P | slowclients --port P | latency --port P | ws-serve [--port P] [--tls-records own|openssl] | ws-idle --port P [--connections N] [--pid PID] [--tls] | pusher-serve [--port P] | pusher-fanout --port P [--connections N] [--pid PID]")
+    fail("usage: harness-bench serve-core [--port P] [--loops N] | longpoll --connections N --url URL [--pid PID] | faultdelay --port P | slowclients --port P | latency --port P | ws-serve [--port P] [--tls-records own|openssl] | ws-idle --port P [--connections N] [--pid PID] [--tls] | pusher-serve [--port P] | pusher-fanout --port P [--connections N] [--pid PID] | send-floor [--connections N] [--threads 1|2] [--bytes N | --longpoll] [--rounds N] [--spinning-reader] [--uring BATCH]")
 }

@@ -84,4 +84,13 @@ extern const int cposix_SOCK_CLOEXEC;
 /// pthread_timedjoin_np with a relative timeout: 0 when joined, ETIMEDOUT while the thread still runs.
 int cposix_timed_join(pthread_t thread, int milliseconds);
 
+/// A minimal io_uring (CPosixUring.c) for harness-bench send-floor --uring.
+typedef struct cposix_uring cposix_uring;
+/// A ring of `entries` submissions, or NULL with errno set.
+cposix_uring *cposix_uring_create(unsigned entries);
+void cposix_uring_destroy(cposix_uring *ring);
+/// Sends `length` bytes once on each of `count` sockets (MSG_NOSIGNAL | MSG_DONTWAIT), `batch` sends
+/// per io_uring_enter; returns how many wrote all `length` bytes, or -errno.
+long cposix_uring_send_each(cposix_uring *ring, const int *fds, long count, const void *bytes, unsigned length, unsigned batch);
+
 #endif
