@@ -13,9 +13,9 @@ import CPosix
 /// Socket tests over loopback; serialized so that their blocking clients occupy one worker at a time.
 @Suite(.serialized) enum CoreSocketTests {}
 
-/// Waits (bounded: 5 s of wall time) until `condition` holds, checking every 2 ms.
-func eventually(_ condition: () -> Bool) -> Bool {
-    let deadline = cposix_monotonic_nanos() + 5_000_000_000
+/// Waits (bounded: `seconds` of wall time, 5 s unless told) until `condition` holds, checking every 2 ms.
+func eventually(seconds: UInt64 = 5, _ condition: () -> Bool) -> Bool {
+    let deadline = cposix_monotonic_nanos() + seconds * 1_000_000_000
     while cposix_monotonic_nanos() < deadline {
         if condition() { return true }
         poll(nil, 0, 2)
