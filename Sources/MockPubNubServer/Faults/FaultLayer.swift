@@ -205,8 +205,8 @@ package final class FaultLayer: RequestHandler {
         func responded(_ action: ResponseAction) {
             let now = cposix_wall_seconds()
             ring.owner?.state.withLock { _ in
-                ring.setAnswer(at: position) { arrivalTime in
-                    JournalAnswer(action, elapsedMs: FaultLayer.elapsedMs(since: arrivalTime, now: now))
+                ring.setAnswer(at: position) { record in
+                    JournalAnswer(action, elapsedMs: FaultLayer.elapsedMs(since: record.context.arrivalTime, now: now))
                 }
             }
         }
@@ -214,8 +214,8 @@ package final class FaultLayer: RequestHandler {
         func cancelled() {
             let now = cposix_wall_seconds()
             ring.owner?.state.withLock { _ in
-                ring.setAnswer(at: position, ifUnanswered: true) { arrivalTime in
-                    JournalAnswer(kind: "cancelled", durationMs: FaultLayer.elapsedMs(since: arrivalTime, now: now))
+                ring.setAnswer(at: position, ifUnanswered: true) { record in
+                    JournalAnswer(kind: "cancelled", durationMs: FaultLayer.elapsedMs(since: record.context.arrivalTime, now: now))
                 }
             }
         }

@@ -28,49 +28,23 @@ public struct JournalAnswer: Sendable, Hashable, Codable {
     }
 
     /// The answer `action` describes, handed over `elapsedMs` after the request arrived (pure).
-    /// The fields are set here, not through `init(kind:…)`: a delegating initializer built the
-    /// answer in a local and copied it out.
     public init(_ action: ResponseAction, elapsedMs: Double) {
-        var action = action
-        var elapsedMs = elapsedMs
-        while case .delay(let delay, let then) = action {
-            elapsedMs += Self.milliseconds(delay)
-            action = then
-        }
         switch action {
         case .respond(let response):
-            kind = "respond"
-            status = response.status
-            bytes = response.body.count
-            durationMs = elapsedMs
-            close = CloseMode.keepAlive.rawValue
-        case .raw(let raw, let then):
-            kind = "raw"
-            status = nil
-            bytes = raw.count
-            durationMs = elapsedMs
-            close = then.rawValue
-        case .drip(let drip, let chunkSize, let interval, let then):
-            let pieces = max(1, (drip.count + max(1, chunkSize) - 1) / max(1, chunkSize))
-            kind = "drip"
-            status = nil
-            bytes = drip.count
-            durationMs = elapsedMs + Self.milliseconds(interval) * Double(pieces - 1)
-            close = then.rawValue
-        case .delay:
-            preconditionFailure("delays are unwrapped above")
+            self.init(kind: "respond", status: response.status, bytes: response.body.count, durationMs: elapsedMs,
+                      close: CloseMode.keepAlive.rawValue)
+        case .raw(let bytes, let then):
+            self.init(kind: "raw", bytes: bytes.count, durationMs: elapsedMs, close: then.rawValue)
+        case .drip(let bytes, let chunkSize, let interval, let then):
+            let pieces = max(1, (bytes.count + max(1, chunkSize) - 1) / max(1, chunkSize))
+            self.init(kind: "drip", bytes: bytes.count, durationMs: elapsedMs + Self.milliseconds(interval) * Double(pieces - 1),
+                      close: then.rawValue)
+        case .delay(let delay, let then):
+            self.init(then, elapsedMs: elapsedMs + Self.milliseconds(delay))
         case .close(let mode):
-            kind = "close"
-            status = nil
-            bytes = 0
-            durationMs = elapsedMs
-            close = mode.rawValue
+            self.init(kind: "close", durationMs: elapsedMs, close: mode.rawValue)
         case .hang:
-            kind = "hang"
-            status = nil
-            bytes = 0
-            durationMs = elapsedMs
-            close = nil
+            self.init(kind: "hang", durationMs: elapsedMs)
         }
     }
 

@@ -139,14 +139,13 @@ final class JournalRing: @unchecked Sendable {
         setAnswer(at: position, ifUnanswered: ifUnanswered) { _ in answer }
     }
 
-    /// `setAnswer(_:at:ifUnanswered:)` with the answer made from the record's arrival time (the
-    /// time alone is handed over: handing the record copied it, every field retained and released).
-    func setAnswer(at position: JournalPosition, ifUnanswered: Bool = false, _ make: (_ arrivalTime: Double) -> JournalAnswer) {
+    /// `setAnswer(_:at:ifUnanswered:)` with the answer made from the record (its arrival time).
+    func setAnswer(at position: JournalPosition, ifUnanswered: Bool = false, _ make: (JournalRecord) -> JournalAnswer) {
         guard position.index < appended, appended - position.index <= storage.count else { return }
         let slot = position.index % capacity
         guard storage[slot].sequence == position.sequence else { return }
         if ifUnanswered && storage[slot].answer != nil { return }
-        storage[slot].answer = make(storage[slot].context.arrivalTime)
+        storage[slot].answer = make(storage[slot])
     }
 
     /// Entries with `sequence > since`, oldest first.
