@@ -129,6 +129,35 @@ import Testing
         }
     }
 
+    @Test func everyShortLengthWithASpecialByteAtEveryPositionDecodesAsTheGeneralPath() {
+        // The plain start is checked and copied eight and four bytes at a time: a `%` escape, a
+        // `+`, a non-ASCII byte or a malformed escape at any position of any length up to 17 (past
+        // the small-string limit) must give the general decoding's string.
+        let specials: [[UInt8]] = [
+            Array("%41".utf8), Array("%2B".utf8), Array("+".utf8), [0xC3, 0xA9], [0x80], [0xFF], Array("%".utf8),
+            Array("%4".utf8), Array("%G0".utf8), Array("$".utf8), Array("&".utf8), Array("*".utf8), Array("\u{7F}".utf8),
+        ]
+        for length in 0...17 {
+            for position in 0...length {
+                for special in specials {
+                    let piece = Array(repeating: UInt8(ascii: "b"), count: position) + special
+                        + Array(repeating: UInt8(ascii: "c"), count: length - position)
+                    piece.withUnsafeBufferPointer { bytes in
+                        for plusAsSpace in [false, true] {
+                            let fast = PublishPath.decoded(bytes, plusAsSpace: plusAsSpace)
+                            let general = HTTPRequest.decode(bytes, plusAsSpace: plusAsSpace)
+                            #expect(fast.map { Array($0.utf8) } == general.map { Array($0.utf8) }, "\(piece) \(plusAsSpace)")
+                        }
+                    }
+                }
+            }
+            let plain = Array(repeating: UInt8(ascii: "p"), count: length)
+            plain.withUnsafeBufferPointer { bytes in
+                #expect(PublishPath.decoded(bytes, plusAsSpace: true) == String(repeating: "p", count: length))
+            }
+        }
+    }
+
     @Test func theQueryIsReadIntoTheItemsTheRequestGives() throws {
         let queries = [
             "", "uuid=bench", "uuid=u&seqn=3", "a", "a=", "=b", "=", "&", "&&a=1&&", "a=1&a=2", "a=b=c", "x=a+b&y=%20",

@@ -56,7 +56,7 @@ final class SharedConfiguration: Sendable {
 
 /// All state of one subscribe key, guarded by its keyspace's mutex.
 struct KeyspaceState {
-    var logs: [String: ChannelLog] = [:]
+    var logs = ChannelLogs()
     /// Group → member channels, in insertion order. Change it only through the group methods.
     private(set) var groups: [String: [String]] = [:]
     /// Channel → the groups it belongs to (reverse of `groups`, for waking group waiters).
@@ -93,7 +93,7 @@ struct KeyspaceState {
         }
         let channel = message.channel
         let live = message.live
-        logs[channel, default: ChannelLog()].append(consume message, limit: env.configuration.historyLimitPerChannel)
+        logs.append(consume message, to: channel, limit: env.configuration.historyLimitPerChannel)
         if live { outbox.touched.append(channel) }
     }
 
@@ -105,7 +105,7 @@ struct KeyspaceState {
             result.append((channel, nil))
         }
         for pattern in subscription.wildcards {
-            for channel in logs.keys where pattern.matches(channel) && seen.insert(channel).inserted {
+            for channel in logs.channels where pattern.matches(channel) && seen.insert(channel).inserted {
                 result.append((channel, pattern.name))
             }
         }

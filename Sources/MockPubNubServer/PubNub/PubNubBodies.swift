@@ -9,37 +9,26 @@ enum PubNubBodies {
     /// `published(timetoken)` as bytes, written straight into one buffer.
     static func publishedBytes(_ timetoken: UInt64) -> [UInt8] {
         // Formed from the end of a small buffer (11 bytes before the digits, at most 20 digits,
-        // 2 after), last digit first, and copied once into an array of its size.
+        // 2 after), last digits first, and copied once into an array of its size (`Array(_:)` of
+        // the buffer; `Array(unsafeUninitializedCapacity:)` allocated through an unspecialised path).
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 33) { scratch in
             let base = scratch.baseAddress!
             base[32] = UInt8(ascii: "]")
             base[31] = UInt8(ascii: "\"")
-            var start = 31
-            var rest = timetoken
-            repeat {
-                start -= 1
-                base[start] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-            } while rest > 0
             let prefix: StaticString = "[1,\"Sent\",\""
-            start -= prefix.utf8CodeUnitCount
-            (base + start).update(from: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
-            return Array(UnsafeBufferPointer(rebasing: scratch[start...]))
+            let start = DecimalDigits.write(timetoken, endingAt: base + 31) - prefix.utf8CodeUnitCount
+            start.update(from: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+            return Array(UnsafeBufferPointer(start: start, count: base + 33 - start))
         }
     }
 
     /// Appends the decimal digits of `value` (as `String(value)` spells them), formed from the
-    /// last digit back in a small buffer and copied once.
+    /// last digits back in a small buffer and copied once.
     static func appendDecimal(_ value: UInt64, to bytes: inout [UInt8]) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var rest = value
-            var start = 20
-            repeat {
-                start -= 1
-                digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-            } while rest > 0
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { scratch in
+            let end = scratch.baseAddress! + 20
+            let start = DecimalDigits.write(value, endingAt: end)
+            bytes.append(contentsOf: UnsafeBufferPointer(start: start, count: end - start))
         }
     }
 

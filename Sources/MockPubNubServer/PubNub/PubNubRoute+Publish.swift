@@ -27,16 +27,17 @@ enum PublishPath {
 
     /// `HTTPRequest.decode(piece, plusAsSpace:)`: the same string. A piece of up to 15 bytes
     /// whose decoded bytes are ASCII is decoded straight into a small string
-    /// (`String(unsafeUninitializedCapacity:)`, no scratch copy and no UTF-8 repair pass); any
-    /// other piece, or one with a malformed escape, is decoded the general way.
+    /// (`String(unsafeUninitializedCapacity:)`, no scratch copy and no UTF-8 repair pass), its
+    /// plain start a word at a time (`plainPrefix`); any other piece, or one with a malformed
+    /// escape, is decoded the general way.
     static func decoded(_ piece: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool) -> String? {
         guard piece.count <= 15, let base = piece.baseAddress else {
             return HTTPRequest.decode(piece, plusAsSpace: plusAsSpace)
         }
         var settled = true
         let text = String(unsafeUninitializedCapacity: piece.count) { buffer in
-            var count = 0
-            var index = 0
+            var index = plainPrefix(piece, plusAsSpace: plusAsSpace, to: buffer)
+            var count = index
             while index < piece.count {
                 var byte = base[index]
                 if byte == UInt8(ascii: "%") {
@@ -61,6 +62,47 @@ enum PublishPath {
             return count
         }
         return settled ? text : HTTPRequest.decode(piece, plusAsSpace: plusAsSpace)
+    }
+
+    /// Copies the start of `piece` that decodes to itself (bytes below 0x80, no `%`, no `+` when
+    /// `plusAsSpace`) into `buffer`, checked and copied eight bytes at a time, then four; returns
+    /// how many bytes it copied (a multiple of four: the rest is decoded byte by byte).
+    @inline(__always)
+    static func plainPrefix(
+        _ piece: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool, to buffer: UnsafeMutableBufferPointer<UInt8>
+    ) -> Int {
+        guard let source = piece.baseAddress, let target = buffer.baseAddress else { return 0 }
+        var index = 0
+        while index + 8 <= piece.count {
+            let word = UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self)
+            guard plainWord(word, plusAsSpace: plusAsSpace) else { return index }
+            UnsafeMutableRawPointer(target + index).storeBytes(of: word, as: UInt64.self)
+            index += 8
+        }
+        if index + 4 <= piece.count {
+            let half = UnsafeRawPointer(source + index).loadUnaligned(as: UInt32.self)
+            // Widened with four plain bytes (`a`) above, so that the eight-byte test applies.
+            guard plainWord(UInt64(half) | 0x6161_6161_0000_0000, plusAsSpace: plusAsSpace) else { return index }
+            UnsafeMutableRawPointer(target + index).storeBytes(of: half, as: UInt32.self)
+            index += 4
+        }
+        return index
+    }
+
+    /// Whether each of the eight bytes of `word` decodes to itself: below 0x80, not `%` and, with
+    /// `plusAsSpace`, not `+`. The `%` and `+` tests are the exact per-byte zero test of the word
+    /// xor the byte repeated (no borrow between bytes).
+    @inline(__always)
+    static func plainWord(_ word: UInt64, plusAsSpace: Bool) -> Bool {
+        let high: UInt64 = 0x8080_8080_8080_8080
+        var special = zeroBytes(word ^ 0x2525_2525_2525_2525)
+        if plusAsSpace { special |= zeroBytes(word ^ 0x2B2B_2B2B_2B2B_2B2B) }
+        return (word & high) | special == 0
+    }
+
+    /// The top bit of each byte of `word` that is zero, and nothing else.
+    private static func zeroBytes(_ word: UInt64) -> UInt64 {
+        ~(((word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | word | 0x7F7F_7F7F_7F7F_7F7F)
     }
 
     /// The value of one hex digit (either case); `nil` for anything else.

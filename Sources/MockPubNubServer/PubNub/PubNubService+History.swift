@@ -124,7 +124,7 @@ extension PubNubService {
         return withState(route.subscribeKey ?? "") { state, _, env in
             if let denied = denial(.delete, channels: route.channels, groups: [], route: route, state: state, env: env) { return denied }
             for channel in route.channels {
-                state.logs[channel]?.removeAll { message in message.inHistory && bounds.contains(message.timetoken) }
+                state.logs.removeAll(in: channel) { message in message.inHistory && bounds.contains(message.timetoken) }
             }
             return .pubNub(200, PubNubBodies.deleteOK)
         }

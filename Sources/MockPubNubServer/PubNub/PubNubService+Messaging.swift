@@ -5,13 +5,15 @@ extension PubNubService {
     /// (`Content-Encoding: gzip`, as ObjC and Python send it). `known` is the key's entry if it
     /// already had one (`knownEntry`); otherwise it is created here. `parameters` are the
     /// route's query parameters (`PublishParameters(route.queryList)`).
-    func publish(_ route: PubNubRoute, request: HTTPRequest, known: KeyEntry?, parameters: PublishParameters) -> HTTPResponse {
+    func publish(
+        _ route: PubNubRoute, request: HTTPRequest, known: consuming KeyEntry?, parameters: PublishParameters
+    ) -> HTTPResponse {
         let subscribeKey = route.subscribeKey ?? ""
         let channel = route.firstChannel ?? ""
         let isSignal = route.endpoint == .signal
         guard ChannelNames.isValid(channel) else { return PubNubErrors.reservedCharacter() }
         guard case .success(let override) = Self.timetoken(parameters.ptto, parameter: "ptto") else { return PubNubErrors.couldNotParse() }
-        let entry = known ?? entry(subscribeKey)
+        let entry = (consume known) ?? entry(subscribeKey)
         if let keyset = entry.keyset, keyset.publishKey != route.publishKey {
             return PubNubErrors.publishRefusal("Invalid Key", timetoken: timetokens.next())
         }

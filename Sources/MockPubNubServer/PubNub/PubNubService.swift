@@ -93,7 +93,7 @@ public final class PubNubService: RequestHandler {
         if let refusal = accessGate(&route, request: request, known: known) {
             responder.send(.respond(refusal))
         } else {
-            responder.send(.respond(publish(route, request: request, known: known, parameters: parameters)))
+            responder.send(.respond(publish(route, request: request, known: consume known, parameters: parameters)))
         }
     }
 

@@ -191,19 +191,50 @@ private struct EnvelopeByteWriter {
     }
 
     /// `text` as a JSON string literal (`JSONText.appendStringLiteral`); a literal of one character is a scalar, hence `byte`.
-    /// Reads the string's bytes in place (no copy of the string, so no reference count).
+    /// Reads the string's bytes in place (no copy of the string, so no reference count) and copies
+    /// them while checking them, eight at a time (`plainWord`); the first byte that needs an escape
+    /// hands the whole literal to `JSONText.writeStringLiteral`, which writes over the copy.
     mutating func stringLiteral(_ text: String) {
-        let written = text.utf8.withContiguousStorageIfAvailable { bytes in
-            for byte in bytes where Self.needsEscape(byte) {
-                return JSONText.writeStringLiteral(text, to: base + count)
+        let out = base + count
+        let written = text.utf8.withContiguousStorageIfAvailable { bytes -> Int in
+            out[0] = UInt8(ascii: "\"")
+            guard let source = bytes.baseAddress else {
+                out[1] = UInt8(ascii: "\"")
+                return 2
             }
-            // No escape: the text between quotes, in one copy.
-            base[count] = UInt8(ascii: "\"")
-            if let source = bytes.baseAddress { (base + count + 1).update(from: source, count: bytes.count) }
-            base[count + 1 + bytes.count] = UInt8(ascii: "\"")
-            return bytes.count + 2
+            let length = bytes.count
+            var index = 0
+            while index + 8 <= length {
+                let word = UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self)
+                guard Self.plainWord(word) else { return JSONText.writeStringLiteral(text, to: out) }
+                UnsafeMutableRawPointer(out + 1 + index).storeBytes(of: word, as: UInt64.self)
+                index += 8
+            }
+            while index < length {
+                let byte = source[index]
+                guard !Self.needsEscape(byte) else { return JSONText.writeStringLiteral(text, to: out) }
+                out[1 + index] = byte
+                index += 1
+            }
+            out[1 + length] = UInt8(ascii: "\"")
+            return length + 2
         }
-        count += written ?? JSONText.writeStringLiteral(text, to: base + count)
+        count += written ?? JSONText.writeStringLiteral(text, to: out)
+    }
+
+    /// Whether none of the eight bytes of `word` needs an escape (`needsEscape`): no byte below
+    /// 0x20 (its top three bits zero), no `"` and no `\\`. Each test is the exact per-byte zero test
+    /// (`zeroBytes`), so a byte never borrows from its neighbour.
+    static func plainWord(_ word: UInt64) -> Bool {
+        let control = word & 0xE0E0_E0E0_E0E0_E0E0
+        let quote = word ^ 0x2222_2222_2222_2222
+        let backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
+        return (zeroBytes(control) | zeroBytes(quote) | zeroBytes(backslash)) == 0
+    }
+
+    /// The top bit of each byte of `word` that is zero, and nothing else.
+    static func zeroBytes(_ word: UInt64) -> UInt64 {
+        ~(((word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | word | 0x7F7F_7F7F_7F7F_7F7F)
     }
 
     /// Whether a JSON string literal escapes `byte` (`JSONText.appendStringLiteral`).
