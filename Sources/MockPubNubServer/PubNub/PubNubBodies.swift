@@ -8,27 +8,27 @@ enum PubNubBodies {
 
     /// `published(timetoken)` as bytes, written straight into one buffer.
     static func publishedBytes(_ timetoken: UInt64) -> [UInt8] {
-        // Formed from the end of a small buffer (11 bytes before the digits, at most 20 digits,
-        // 2 after), last digits first, and copied once into an array of its size (`Array(_:)` of
-        // the buffer; `Array(unsafeUninitializedCapacity:)` allocated through an unspecialised path).
+        // Formed in a small buffer (11 bytes before the digits, at most 20 digits, 2 after) and
+        // copied once into an array of its size (`Array(_:)` of the buffer;
+        // `Array(unsafeUninitializedCapacity:)` allocated through an unspecialised path).
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 33) { scratch in
             let base = scratch.baseAddress!
-            base[32] = UInt8(ascii: "]")
-            base[31] = UInt8(ascii: "\"")
             let prefix: StaticString = "[1,\"Sent\",\""
-            let start = DecimalDigits.write(timetoken, endingAt: base + 31) - prefix.utf8CodeUnitCount
-            start.update(from: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
-            return Array(UnsafeBufferPointer(start: start, count: base + 33 - start))
+            base.update(from: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+            var end = base + prefix.utf8CodeUnitCount
+            end += HTTPResponseEncoder.writeDecimal(timetoken, to: end)
+            end[0] = UInt8(ascii: "\"")
+            end[1] = UInt8(ascii: "]")
+            return Array(UnsafeBufferPointer(start: base, count: end + 2 - base))
         }
     }
 
-    /// Appends the decimal digits of `value` (as `String(value)` spells them), formed from the
-    /// last digits back in a small buffer and copied once.
+    /// Appends the decimal digits of `value` (as `String(value)` spells them), formed in a small
+    /// buffer and copied once.
     static func appendDecimal(_ value: UInt64, to bytes: inout [UInt8]) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { scratch in
-            let end = scratch.baseAddress! + 20
-            let start = DecimalDigits.write(value, endingAt: end)
-            bytes.append(contentsOf: UnsafeBufferPointer(start: start, count: end - start))
+            let base = scratch.baseAddress!
+            bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: HTTPResponseEncoder.writeDecimal(value, to: base)))
         }
     }
 

@@ -2,7 +2,8 @@
 import Testing
 @testable import MockPubNubServer
 
-/// The two-digits-at-a-time decimal writer against `String(value)`.
+/// The two-digits-at-a-time decimal writer (`HTTPResponseEncoder.writeDecimal`) and the bodies built
+/// with it, against `String(value)`.
 @Suite struct DecimalDigitsTests {
     /// Every power of ten from 1 to 10^19, one below it and one above it, and the extremes.
     static let boundaries: [UInt64] = {
@@ -18,12 +19,11 @@ import Testing
     static func written(_ value: UInt64) -> String {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { scratch in
             scratch.initialize(repeating: UInt8(ascii: "#"))
-            let end = scratch.baseAddress! + 22
-            let start = DecimalDigits.write(value, endingAt: end)
-            // Nothing written before the digits or after `end`.
-            #expect(start == scratch.baseAddress! || start[-1] == UInt8(ascii: "#"))
-            #expect(end[0] == UInt8(ascii: "#") && end[1] == UInt8(ascii: "#"))
-            return String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
+            let start = scratch.baseAddress! + 2
+            let count = HTTPResponseEncoder.writeDecimal(value, to: start)
+            // Nothing written before the digits or after them.
+            #expect(start[-1] == UInt8(ascii: "#") && start[count] == UInt8(ascii: "#"))
+            return String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
         }
     }
 
