@@ -38,88 +38,145 @@ func emit(_ line: String, to fd: Int32 = 1) {
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
-func option(_ name: String) -> String? {
-    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
-    return arguments[index + 1]
-}
+let usage = "usage: harness-bench serve-core [--port P] [--loops N] | longpoll --connections N --url URL [--pid PID] | faultdelay --port P | slowclients --port P | latency --port P | ws-serve [--port P] [--tls-records own|openssl] | ws-idle --port P [--connections N] [--pid PID] [--tls] | pusher-serve [--port P] | pusher-fanout --port P [--connections N] [--pid PID] | send-floor [--connections N] [--threads 1|2] [--bytes N | --longpoll] [--rounds N] [--spinning-reader] [--uring BATCH]"
+
+/// The options each command takes: those followed by a value, and bare flags.
+let commandOptions: [String: (valued: Set<String>, flags: Set<String>)] = [
+    "serve-core": (["--port", "--loops"], []),
+    "longpoll": (["--url", "--connections", "--sub-key", "--pub-key", "--channel", "--pid"], []),
+    "faultdelay": (["--port", "--delays", "--rounds", "--install-rounds"], []),
+    "slowclients": (["--port", "--slow", "--idle", "--seconds"], []),
+    "latency": (["--port", "--seconds", "--interval-ms", "--label"], []),
+    "ws-serve": (["--port", "--loops", "--tls-records"], []),
+    "ws-idle": (["--port", "--connections", "--pid"], ["--tls"]),
+    "pusher-serve": (["--port", "--loops"], []),
+    "pusher-fanout": (["--port", "--connections", "--pid"], []),
+    "send-floor": (["--connections", "--threads", "--bytes", "--rounds", "--uring"], ["--longpoll", "--spinning-reader"]),
+    "send-floor-reader": (["--port", "--connections", "--bytes", "--rounds"], ["--spin"]),
+]
 
 func fail(_ message: String) -> Never {
     emit("harness-bench: \(message)", to: 2)
     exit(2)
 }
 
+if arguments.contains("--help") || arguments.contains("-h") || arguments.first == "help" {
+    emit(usage)
+    exit(0)
+}
+guard let command = arguments.first, let accepted = commandOptions[command] else {
+    fail(arguments.first.map { "unknown command '\($0)'; \(usage)" } ?? usage)
+}
+// Every option is one the command takes, and every valued option has its value.
+do {
+    var index = 1
+    while index < arguments.count {
+        let argument = arguments[index]
+        if accepted.valued.contains(argument) {
+            guard index + 1 < arguments.count else { fail("\(command): \(argument) needs a value") }
+            index += 2
+        } else if accepted.flags.contains(argument) {
+            index += 1
+        } else {
+            fail("\(command): unknown argument '\(argument)'; \(usage)")
+        }
+    }
+}
+
+func option(_ name: String) -> String? {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+    return arguments[index + 1]
+}
+
+/// The value of a numeric option, `fallback` when it is absent; a value that is not a number fails.
+func number<Value: LosslessStringConvertible>(_ name: String, _ fallback: Value) -> Value {
+    guard let text = option(name) else { return fallback }
+    guard let value = Value(text) else { fail("\(name) needs a number, got '\(text)'") }
+    return value
+}
+
+/// The value of a numeric option that has no default.
+func number<Value: LosslessStringConvertible>(_ name: String) -> Value? {
+    guard let text = option(name) else { return nil }
+    guard let value = Value(text) else { fail("\(name) needs a number, got '\(text)'") }
+    return value
+}
+
 switch arguments.first {
 case "serve-core":
-    BenchServer.run(port: Int(option("--port") ?? "0") ?? 0, loops: option("--loops").flatMap(Int.init))
+    BenchServer.run(port: number("--port", 0), loops: (number("--loops") as Int?))
 case "longpoll":
     guard let url = option("--url") else { fail("longpoll needs --url http://HOST:PORT") }
     let settings = LongPollBench.Settings(
-        url: url, connections: Int(option("--connections") ?? "10000") ?? 10000,
+        url: url, connections: number("--connections", 10000),
         subscribeKey: option("--sub-key") ?? "bench", publishKey: option("--pub-key") ?? "bench",
-        channel: option("--channel") ?? "bench-ch", serverPID: option("--pid").flatMap(Int32.init))
+        channel: option("--channel") ?? "bench-ch", serverPID: (number("--pid") as Int32?))
     do {
         try LongPollBench(settings).run()
     } catch {
         fail("\(error)")
     }
 case "faultdelay":
-    guard let port = option("--port").flatMap(Int.init) else { fail("faultdelay needs --port P") }
+    guard let port = (number("--port") as Int?) else { fail("faultdelay needs --port P") }
     let settings = FaultDelayBench.Settings(
-        port: port, delays: (option("--delays") ?? "50,100,250").split(separator: ",").compactMap { Int($0) },
-        rounds: Int(option("--rounds") ?? "200") ?? 200, installRounds: Int(option("--install-rounds") ?? "1000") ?? 1000)
+        port: port, delays: (option("--delays") ?? "50,100,250").split(separator: ",").map { piece in
+            guard let delay = Int(piece) else { fail("--delays needs numbers separated by commas, got '\(piece)'") }
+            return delay
+        },
+        rounds: number("--rounds", 200), installRounds: number("--install-rounds", 1000))
     do {
         try FaultDelayBench(settings: settings).run()
     } catch {
         fail("\(error)")
     }
 case "slowclients":
-    guard let port = option("--port").flatMap(Int.init) else { fail("slowclients needs --port P") }
+    guard let port = (number("--port") as Int?) else { fail("slowclients needs --port P") }
     do {
         try SlowClientsBench.slowClients(
-            port: port, slow: Int(option("--slow") ?? "2000") ?? 2000, idle: Int(option("--idle") ?? "100") ?? 100,
-            seconds: Double(option("--seconds") ?? "20") ?? 20)
+            port: port, slow: number("--slow", 2000), idle: number("--idle", 100),
+            seconds: number("--seconds", 20.0))
     } catch {
         fail("\(error)")
     }
 case "latency":
-    guard let port = option("--port").flatMap(Int.init) else { fail("latency needs --port P") }
+    guard let port = (number("--port") as Int?) else { fail("latency needs --port P") }
     do {
         try SlowClientsBench.latency(
-            port: port, seconds: Double(option("--seconds") ?? "10") ?? 10,
-            intervalMs: Int(option("--interval-ms") ?? "5") ?? 5, label: option("--label") ?? "latency")
+            port: port, seconds: number("--seconds", 10.0),
+            intervalMs: number("--interval-ms", 5), label: option("--label") ?? "latency")
     } catch {
         fail("\(error)")
     }
 case "ws-serve":
-    WebSocketIdleBench.serve(port: Int(option("--port") ?? "0") ?? 0, loops: option("--loops").flatMap(Int.init), tlsRecords: option("--tls-records"))
+    WebSocketIdleBench.serve(port: number("--port", 0), loops: (number("--loops") as Int?), tlsRecords: option("--tls-records"))
 case "ws-idle":
-    guard let port = option("--port").flatMap(Int.init) else { fail("ws-idle needs --port P") }
+    guard let port = (number("--port") as Int?) else { fail("ws-idle needs --port P") }
     do {
         try WebSocketIdleBench.idle(
-            port: port, connections: Int(option("--connections") ?? "10000") ?? 10000, serverPID: option("--pid").flatMap(Int32.init),
+            port: port, connections: number("--connections", 10000), serverPID: (number("--pid") as Int32?),
             tls: arguments.contains("--tls"))
     } catch {
         fail("\(error)")
     }
 case "pusher-serve":
-    PusherFanoutBench.serve(port: Int(option("--port") ?? "0") ?? 0, loops: option("--loops").flatMap(Int.init))
+    PusherFanoutBench.serve(port: number("--port", 0), loops: (number("--loops") as Int?))
 case "pusher-fanout":
-    guard let port = option("--port").flatMap(Int.init) else { fail("pusher-fanout needs --port P") }
+    guard let port = (number("--port") as Int?) else { fail("pusher-fanout needs --port P") }
     do {
         try PusherFanoutBench.fanout(
-            port: port, connections: Int(option("--connections") ?? "10000") ?? 10000, serverPID: option("--pid").flatMap(Int32.init))
+            port: port, connections: number("--connections", 10000), serverPID: (number("--pid") as Int32?))
     } catch {
         fail("\(error)")
     }
 case "send-floor":
     var settings = SendFloorBench.Settings()
-    settings.connections = Int(option("--connections") ?? "10000") ?? 10000
-    settings.threads = Int(option("--threads") ?? "2") ?? 2
-    settings.bytes = option("--bytes").flatMap(Int.init)
+    settings.connections = number("--connections", 10000)
+    settings.threads = number("--threads", 2)
+    settings.bytes = (number("--bytes") as Int?)
         ?? (arguments.contains("--longpoll") ? SendFloorBench.longPollAnswerSize : SendFloorBench.pusherFrameSize)
-    settings.rounds = Int(option("--rounds") ?? "5") ?? 5
+    settings.rounds = number("--rounds", 5)
     settings.spinningReader = arguments.contains("--spinning-reader")
-    settings.uringBatch = option("--uring").flatMap(Int.init) ?? 0
+    settings.uringBatch = (number("--uring") as Int?) ?? 0
     guard settings.connections > 0, settings.bytes > 0, (1...2).contains(settings.threads), (0...4096).contains(settings.uringBatch) else {
         fail("send-floor needs --connections > 0, --bytes > 0, --threads 1 or 2 and --uring 0-4096")
     }
@@ -129,15 +186,15 @@ case "send-floor":
         fail("\(error)")
     }
 case "send-floor-reader":
-    guard let port = option("--port").flatMap(Int.init) else { fail("send-floor-reader needs --port P") }
+    guard let port = (number("--port") as Int?) else { fail("send-floor-reader needs --port P") }
     do {
         try SendFloorBench.read(
-            port: port, connections: Int(option("--connections") ?? "10000") ?? 10000,
-            bytes: Int(option("--bytes") ?? "1") ?? 1, rounds: Int(option("--rounds") ?? "5") ?? 5,
+            port: port, connections: number("--connections", 10000),
+            bytes: number("--bytes", 1), rounds: number("--rounds", 5),
             spin: arguments.contains("--spin"))
     } catch {
         fail("\(error)")
     }
 default:
-    fail("usage: harness-bench serve-core [--port P] [--loops N] | longpoll --connections N --url URL [--pid PID] | faultdelay --port P | slowclients --port P | latency --port P | ws-serve [--port P] [--tls-records own|openssl] | ws-idle --port P [--connections N] [--pid PID] [--tls] | pusher-serve [--port P] | pusher-fanout --port P [--connections N] [--pid PID] | send-floor [--connections N] [--threads 1|2] [--bytes N | --longpoll] [--rounds N] [--spinning-reader] [--uring BATCH]")
+    fail(usage)
 }
