@@ -102,6 +102,15 @@ func number<Value: LosslessStringConvertible>(_ name: String) -> Value? {
     return value
 }
 
+/// Runs a bench; an error it throws ends the program with a one-line message.
+func attempt(_ body: () throws -> Void) {
+    do {
+        try body()
+    } catch {
+        fail("\(error)")
+    }
+}
+
 switch arguments.first {
 case "serve-core":
     BenchServer.run(port: number("--port", 0), loops: (number("--loops") as Int?))
@@ -111,10 +120,8 @@ case "longpoll":
         url: url, connections: number("--connections", 10000),
         subscribeKey: option("--sub-key") ?? "bench", publishKey: option("--pub-key") ?? "bench",
         channel: option("--channel") ?? "bench-ch", serverPID: (number("--pid") as Int32?))
-    do {
+    attempt {
         try LongPollBench(settings).run()
-    } catch {
-        fail("\(error)")
     }
 case "faultdelay":
     guard let port = (number("--port") as Int?) else { fail("faultdelay needs --port P") }
@@ -124,49 +131,39 @@ case "faultdelay":
             return delay
         },
         rounds: number("--rounds", 200), installRounds: number("--install-rounds", 1000))
-    do {
+    attempt {
         try FaultDelayBench(settings: settings).run()
-    } catch {
-        fail("\(error)")
     }
 case "slowclients":
     guard let port = (number("--port") as Int?) else { fail("slowclients needs --port P") }
-    do {
+    attempt {
         try SlowClientsBench.slowClients(
             port: port, slow: number("--slow", 2000), idle: number("--idle", 100),
             seconds: number("--seconds", 20.0))
-    } catch {
-        fail("\(error)")
     }
 case "latency":
     guard let port = (number("--port") as Int?) else { fail("latency needs --port P") }
-    do {
+    attempt {
         try SlowClientsBench.latency(
             port: port, seconds: number("--seconds", 10.0),
             intervalMs: number("--interval-ms", 5), label: option("--label") ?? "latency")
-    } catch {
-        fail("\(error)")
     }
 case "ws-serve":
     WebSocketIdleBench.serve(port: number("--port", 0), loops: (number("--loops") as Int?), tlsRecords: option("--tls-records"))
 case "ws-idle":
     guard let port = (number("--port") as Int?) else { fail("ws-idle needs --port P") }
-    do {
+    attempt {
         try WebSocketIdleBench.idle(
             port: port, connections: number("--connections", 10000), serverPID: (number("--pid") as Int32?),
             tls: arguments.contains("--tls"))
-    } catch {
-        fail("\(error)")
     }
 case "pusher-serve":
     PusherFanoutBench.serve(port: number("--port", 0), loops: (number("--loops") as Int?))
 case "pusher-fanout":
     guard let port = (number("--port") as Int?) else { fail("pusher-fanout needs --port P") }
-    do {
+    attempt {
         try PusherFanoutBench.fanout(
             port: port, connections: number("--connections", 10000), serverPID: (number("--pid") as Int32?))
-    } catch {
-        fail("\(error)")
     }
 case "send-floor":
     var settings = SendFloorBench.Settings()
@@ -180,20 +177,16 @@ case "send-floor":
     guard settings.connections > 0, settings.bytes > 0, (1...2).contains(settings.threads), (0...4096).contains(settings.uringBatch) else {
         fail("send-floor needs --connections > 0, --bytes > 0, --threads 1 or 2 and --uring 0-4096")
     }
-    do {
+    attempt {
         try SendFloorBench.run(settings, executable: "/proc/self/exe")
-    } catch {
-        fail("\(error)")
     }
 case "send-floor-reader":
     guard let port = (number("--port") as Int?) else { fail("send-floor-reader needs --port P") }
-    do {
+    attempt {
         try SendFloorBench.read(
             port: port, connections: number("--connections", 10000),
             bytes: number("--bytes", 1), rounds: number("--rounds", 5),
             spin: arguments.contains("--spin"))
-    } catch {
-        fail("\(error)")
     }
 default:
     fail(usage)
