@@ -141,7 +141,8 @@ enum TestPacing {
     /// first burst (the runner's budgets are wall-clock ones; see ``ProgressTime/settle(limit:streak:)``).
     static func scale() async -> Double {
         await ProgressTime.settle()
-        if let known = cached.withLock({ $0 }) { return known }
+        // The cached probe, or the test suite's scale now when the machine got busier since.
+        if let known = cached.withLock({ $0 }) { return max(known, TestTime.scale) }
         // The runner's own probe (what `run --time-scale auto` would choose), or the test suite's
         // load probe and HARNESS_TEST_TIME_SCALE when they call for more.
         let measured = max(TimeScale.fromProbe(await MachineProbe.measured()).factor, TestTime.scale)

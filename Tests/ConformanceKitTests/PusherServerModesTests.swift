@@ -9,7 +9,7 @@ import Testing
 
 /// The Pusher family's two ways to reach the server (the service's Swift API in process, its
 /// `/__admin/pusher/` routes over HTTP), its signed triggers, its journal and the family type.
-@Suite(.timeLimit(.minutes(2))) struct PusherServerModesTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct PusherServerModesTests {
     /// Cases that drive every server operation: peers, triggers (also with socket_id), closes,
     /// raw sends, auth, fault plans, TLS and the activity timer.
     static let selection = [
@@ -121,7 +121,7 @@ import Testing
 }
 
 /// ``ConformanceFamily``: both families behind the one interface `run` uses.
-@Suite(.timeLimit(.minutes(1))) struct ConformanceFamilyTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(1)))) struct ConformanceFamilyTests {
     @Test func pusherFamilySelectsServesAndRuns() async throws {
         let family = PusherFamily(builtIn: { BuiltInPusherClient() })
         #expect(family.name == "pusher")
@@ -135,7 +135,7 @@ import Testing
         #expect(served.description == "in process")
         #expect(family.banner(serverDescription: served.description) == "family: pusher; server: in process")
         let report = await family.run(try family.select(suites: [], ids: ["pusher.connection.established"]), on: served.server,
-                                      client: family.builtInClient(), options: RunOptions(seed: 1)) { _, _, _ in }
+                                      client: family.builtInClient(), options: RunOptions(seed: 1, timeScale: await TestPacing.scale())) { _, _, _ in }
         await served.stop()
         #expect(report.results.map(\.outcome) == [.pass])
         let remote = try await family.makeServer(address: "127.0.0.1:9", tlsAddress: "127.0.0.1:10", timeScale: 1)
@@ -158,7 +158,7 @@ import Testing
         let served = try await family.makeServer(address: nil, tlsAddress: nil, timeScale: 1)
         #expect(family.banner(serverDescription: served.description) == "server: in process; crypto vectors: none")
         let report = await family.run(try family.select(suites: [], ids: [cases[0].id]), on: served.server,
-                                      client: family.builtInClient(), options: RunOptions(seed: 1)) { _, _, _ in }
+                                      client: family.builtInClient(), options: RunOptions(seed: 1, timeScale: await TestPacing.scale())) { _, _, _ in }
         await served.stop()
         #expect(report.results.count == 1)
         #expect(try await family.makeServer(address: "127.0.0.1:9", tlsAddress: nil, timeScale: 1).description == "127.0.0.1:9 (--server)")

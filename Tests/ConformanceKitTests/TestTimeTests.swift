@@ -3,7 +3,7 @@ import Testing
 
 /// The test suite's own time budgets (`TestTime` in HarnessTesting): how the environment and the
 /// load probe stretch them.
-@Suite struct TestTimeTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct TestTimeTests {
     @Test func environmentScaleIsANumberAtLeastOne() {
         #expect(TestTime.environmentScale(nil) == 1)
         #expect(TestTime.environmentScale("3") == 3)
@@ -27,7 +27,9 @@ import Testing
 
     @Test func budgetsAreStretchedBySomethingAtLeastOne() {
         #expect(TestTime.scale >= 1)
-        #expect(TestTime.budget(2) == 2 * TestTime.scale)
+        // The load may change between two reads (the scale follows it), within the probe's bounds.
+        let ceiling = 2 * TestTime.maximumProbeFactor * TestTime.environmentFactor
+        #expect(TestTime.budget(2) >= 2 && TestTime.budget(2) <= ceiling)
         #expect(TestTime.budgetMs(100) >= 100)
         #expect(TestTime.budgetMs(Int(Int32.max)) == Int32.max)
         #expect(TestTime.duration(1) >= .seconds(1))

@@ -4,7 +4,7 @@ import Testing
 @testable import HarnessHTTPClient
 import HarnessServerCore
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.offPool, .timeLimit(.minutes(TestTime.limitMinutes(1))))
 struct HTTPClientTests {
     @Test func requestBytes() {
         let request = HTTPClientRequest(method: "POST", target: "/p?x=1", body: Array("{}".utf8))

@@ -64,10 +64,7 @@ package enum TestSockets {
 
     /// Runs blocking work on a new thread (never on the Swift concurrency pool) and awaits its result.
     package static func onDedicatedThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            let thread = Thread { continuation.resume(returning: body()) }
-            thread.start()
-        }
+        await StartedThread(body).value
     }
 
     private static func loopback(port: UInt16) -> sockaddr_in {

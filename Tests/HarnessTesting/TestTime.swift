@@ -19,8 +19,10 @@ package enum TestTime {
     /// The largest factor the load probe may add on its own.
     package static let maximumProbeFactor = 10.0
 
-    /// The factor every budget is multiplied by (measured once per test process).
-    package static var scale: Double { measuredScale }
+    /// The factor every budget is multiplied by: the probe measured once per test process, or the
+    /// load average per core now when the machine got busier since (a browser test or a build
+    /// started beside the run), whichever is larger.
+    package static var scale: Double { max(measuredScale, environmentFactor * currentLoadFactor()) }
 
     /// `seconds` stretched by ``scale``.
     package static func budget(_ seconds: Double) -> Double { seconds * scale }
@@ -47,7 +49,11 @@ package enum TestTime {
     /// A suite's time limit in minutes, stretched by ``environmentFactor``.
     package static func limitMinutes(_ minutes: Int) -> Int { Int((Double(minutes) * environmentFactor).rounded(.up)) }
 
-    private static let measuredScale: Double = environmentFactor * probeFactor()
+    /// Measured on first use, which also starts the process's ``PoolWatch``.
+    private static let measuredScale: Double = {
+        PoolWatch.startIfNeeded()
+        return environmentFactor * probeFactor()
+    }()
 
     /// Reads `HARNESS_TEST_TIME_SCALE` (pure): a finite number ≥ 1, else 1.
     package static func environmentScale(_ text: String?) -> Double {
@@ -62,6 +68,13 @@ package enum TestTime {
         let load = loadAverage / Double(max(cores, 1))
         let raw = max(1, cpu.isFinite ? cpu : 1, load.isFinite ? load : 1)
         return min(raw, maximumProbeFactor)
+    }
+
+    /// The one-minute load average per core now, between 1 and ``maximumProbeFactor``.
+    private static func currentLoadFactor() -> Double {
+        var loads = [Double](repeating: 0, count: 3)
+        guard getloadavg(&loads, 3) >= 1 else { return 1 }
+        return factor(cpuWall: 0, cpuThread: 1, loadAverage: loads[0], cores: ProcessInfo.processInfo.activeProcessorCount)
     }
 
     /// A few milliseconds of CPU work on the calling thread, and the load average.

@@ -3,7 +3,7 @@ import HarnessHTTP
 import HarnessWebSocket
 import Testing
 
-@Suite("WebSocket handshake")
+@Suite("WebSocket handshake", .timeLimit(.minutes(2)))
 struct HandshakeTests {
     static let sampleKey = "dGhlIHNhbXBsZSBub25jZQ=="
 

@@ -2,7 +2,7 @@
 import MockPusher
 import Testing
 
-@Suite("Pusher cache channels")
+@Suite("Pusher cache channels", .timeLimit(.minutes(TestTime.limitMinutes(2))))
 struct PusherCacheTests {
     @Test func emptyCacheChannelSendsCacheMissAndItsWebhook() {
         let bed = PusherTestBed()

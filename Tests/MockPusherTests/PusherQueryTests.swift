@@ -2,7 +2,7 @@
 import MockPusher
 import Testing
 
-@Suite("Pusher HTTP-side queries")
+@Suite("Pusher HTTP-side queries", .timeLimit(.minutes(TestTime.limitMinutes(2))))
 struct PusherQueryTests {
     @Test func triggerDeliversTheDataExactlyAndHonoursTheExcludedSocket() throws {
         let bed = PusherTestBed()
@@ -80,7 +80,7 @@ struct PusherQueryTests {
     }
 }
 
-@Suite("Pusher core construction")
+@Suite("Pusher core construction", .timeLimit(.minutes(TestTime.limitMinutes(2))))
 struct PusherCoreConstructionTests {
     @Test func theSocketIDGeneratorIsInjectable() {
         var expected = PusherSocketIDGenerator(seed: 5)

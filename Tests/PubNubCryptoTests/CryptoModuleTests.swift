@@ -2,7 +2,7 @@
 import PubNubCrypto
 import Testing
 
-@Suite("CryptoModule")
+@Suite("CryptoModule", .timeLimit(.minutes(TestTime.limitMinutes(2))))
 struct CryptoModuleTests {
     static let fixedIV: [UInt8] = Array(0..<16)
 

@@ -2,7 +2,7 @@
 import Testing
 @testable import MockPubNubServer
 
-@Suite struct AccessRouteTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct AccessRouteTests {
     private func route(_ method: String, _ target: String) -> PubNubRoute? {
         try? PubNubRoute.classify(HTTPRequest(method: method, target: target)).get()
     }

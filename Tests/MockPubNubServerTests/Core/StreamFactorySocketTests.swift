@@ -39,7 +39,7 @@ final class GreetingStream: StreamIO {
 }
 
 extension CoreSocketTests {
-    @Suite struct StreamFactories {
+    @Suite(.offPool, .timeLimit(.minutes(TestTime.limitMinutes(2)))) struct StreamFactories {
         @Test func customStreamHandshakesFirstAndMarksRequestsAsTLS() throws {
             let faults = Mutex<[ListenerFault]>([])
             let factory = StreamFactory(isTLS: true) { fd, fault in

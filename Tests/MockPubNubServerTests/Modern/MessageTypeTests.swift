@@ -2,7 +2,7 @@
 import Testing
 @testable import MockPubNubServer
 
-@Suite struct MessageTypeTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct MessageTypeTests {
     @Test func customMessageTypeTravelsToSubscribeAndHistory() {
         let h = ServiceHarness()
         let tt = h.publish("ch", "\"hi\"", query: "uuid=pub&custom_message_type=chat-text_1")

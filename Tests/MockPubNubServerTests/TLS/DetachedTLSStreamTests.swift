@@ -7,7 +7,7 @@ import Testing
 
 /// The stream's own TLS 1.3 record layer, one connection at a time: which handshakes detach from
 /// OpenSSL, bytes both ways in each suite, partial writes, KeyUpdate, alerts and broken records.
-@Suite(.timeLimit(.minutes(1))) struct DetachedTLSStreamTests {
+@Suite(.offPool, .timeLimit(.minutes(TestTime.limitMinutes(1)))) struct DetachedTLSStreamTests {
     static let suites = ["TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384", "TLS_CHACHA20_POLY1305_SHA256"]
 
     @Test(arguments: suites)
@@ -61,8 +61,7 @@ import Testing
         // The client reads nothing until the server's socket refused a write.
         let (received, sawWantWrite) = try pair.fromServer(body, clientReadsAtOnce: false)
         #expect(sawWantWrite)
-        #expect(received.count == body.count)
-        #expect(received == body)
+        expectSameElements(received, body)
         #expect(pair.stream.detachedStream?.holdsUnsentRecords == false)
     }
 
@@ -88,7 +87,7 @@ import Testing
                 try pair.pause()
             }
         }
-        #expect(got == head + body)
+        expectSameElements(got, head + body)
         // SSL_read returns one record at a time: 30,043 bytes make two records, not three.
         #expect(records == 2)
     }
@@ -223,7 +222,7 @@ import Testing
 }
 
 /// The pure pieces: labels, nonces, record headers and inner plaintext.
-@Suite struct TLSRecordFormatTests {
+@Suite(.offPool, .timeLimit(.minutes(TestTime.limitMinutes(2)))) struct TLSRecordFormatTests {
     @Test func hkdfLabelIsLengthLabelAndEmptyContext() {
         #expect(TLS13KeySchedule.hkdfLabel("key", length: 16) == [0x00, 0x10, 9] + Array("tls13 key".utf8) + [0])
         #expect(TLS13KeySchedule.hkdfLabel("traffic upd", length: 48) == [0x00, 0x30, 17] + Array("tls13 traffic upd".utf8) + [0])

@@ -15,10 +15,11 @@ enum TLSHandshakeHarness {
         let context = try TLSServerContext(material: material, fault: fault)
         let server = try TLSTestServer(context: context, response: response)
         let options = client(material)
-        async let serverOutcome = TestSockets.onDedicatedThread { server.serveOne() }
+        // Both threads start here, before any suspension: see StartedThread.
+        let serverOutcome = StartedThread { server.serveOne() }
         let port = server.port
-        let clientReport = await TestSockets.onDedicatedThread { TLSTestClient.connect(port: port, options: options) }
-        return (clientReport, await serverOutcome)
+        let clientReport = StartedThread { TLSTestClient.connect(port: port, options: options) }
+        return (await clientReport.value, await serverOutcome.value)
     }
 
     /// A client that trusts the run's CA and checks "localhost".

@@ -4,7 +4,7 @@ import MockPusher
 import PusherServer
 import Testing
 
-@Suite("Pusher HTTP API: endpoints")
+@Suite("Pusher HTTP API: endpoints", .timeLimit(.minutes(TestTime.limitMinutes(2))))
 struct PusherHTTPAPIEndpointTests {
     @Test func eventsDeliversToEveryChannelExceptTheExcludedSocket() {
         let bed = PusherAPIBed()

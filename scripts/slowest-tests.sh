@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The slowest tests of a `swift test` log, from swift-testing's closing line per test
+# ("✔ Test name() passed after 1.234 seconds." / "✘ Test … failed after …"):
+#
+#   scripts/slowest-tests.sh LOG [COUNT]
+#
+# Prints COUNT (default 10) lines, slowest first: seconds, verdict, the test's name. Exit 2 when
+# LOG cannot be read; an empty list when the log holds no such line.
+set -euo pipefail
+log="${1:-}"
+count="${2:-10}"
+if [ -z "$log" ] || [ ! -r "$log" ]; then
+    echo "slowest-tests: cannot read the log '${log}' (usage: scripts/slowest-tests.sh LOG [COUNT])" >&2
+    exit 2
+fi
+case "$count" in ''|*[!0-9]*) echo "slowest-tests: COUNT must be a whole number, got '$count'" >&2; exit 2 ;; esac
+sed -nE 's/^.*Test (.*) (passed|failed) after ([0-9.]+) seconds.*$/\3 \2 \1/p' "$log" \
+    | sort -k1,1 -g -r | head -n "$count" \
+    | awk '{ printf "%9.3f s  %-6s  ", $1, $2; $1 = ""; $2 = ""; sub(/^  /, ""); print }'
