@@ -4,7 +4,7 @@ import Testing
 import HarnessHTTPClient
 
 /// Every HTTP-level and transport-level condition → its status category, against real loopback sockets.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct CategoryTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct CategoryTests {
     private func timeStatus(_ reply: ScriptedReply, timeout: Double = TestTime.budget(5)) async throws -> PNStatus {
         let server = try ScriptedServer { _ in reply }
         defer { server.stop() }

@@ -5,7 +5,7 @@ import Testing
 
 /// Behaviours the conformance suites pinned down: non-JSON plaintext, short presence timeouts,
 /// handshake timeouts.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct ConformanceBehaviourTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct ConformanceBehaviourTests {
     typealias F = SubscribeFixtures
 
     @Test func decryptedTextThatIsNotJSONIsDeliveredAsAString() async throws {

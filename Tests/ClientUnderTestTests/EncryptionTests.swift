@@ -4,7 +4,7 @@ import Testing
 @testable import ClientUnderTest
 
 /// Encrypted publish, subscribe and history through the `PubNubCrypto` glue.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct EncryptionTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct EncryptionTests {
     typealias F = SubscribeFixtures
 
     @Test func publishSendsTheLegacyCiphertext() async throws {

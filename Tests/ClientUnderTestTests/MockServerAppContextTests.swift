@@ -5,7 +5,7 @@ import Testing
 
 /// The App Context API end to end against the mock server: requests on the wire, results,
 /// status categories, events.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct MockServerAppContextTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct MockServerAppContextTests {
     @Test func uuidMetadataRoundTripWithIfMatch() async throws {
         let mock = try MockServerHarness.start()
         defer { mock.stop() }

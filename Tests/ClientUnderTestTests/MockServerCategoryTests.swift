@@ -6,7 +6,7 @@ import Testing
 
 /// Every status category of a non-subscribe operation (publish), produced by the real mock server's
 /// fault plans, listener faults and refused port.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct MockServerCategoryTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct MockServerCategoryTests {
     /// Publishes `1` on `room` through a client configured by `configure`; returns the status.
     private func publishStatus(origin: String, timeout: Double = TestTime.budget(5),
                                configure: (inout PubNubConfiguration) -> Void = { _ in }) async throws -> PNStatus

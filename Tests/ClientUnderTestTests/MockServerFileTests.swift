@@ -7,7 +7,7 @@ import Testing
 
 /// File sharing end to end against the in-process mock server: send, event, list, download, delete,
 /// encryption, and failures of the storage upload and of the publish step.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct MockServerFileTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct MockServerFileTests {
     @Test func sendDeliversAFileEventAndTheFileCanBeListedDownloadedAndDeleted() async throws {
         let mock = try MockServerHarness.start()
         defer { mock.stop() }

@@ -6,7 +6,7 @@ import Testing
 
 /// Push registration, custom message types, filter expressions and wildcard subscriptions of the
 /// client against the real in-process server.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct MockServerModernTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct MockServerModernTests {
     @Test func pushRegistrationRoundTripsForV1AndAPNs2() async throws {
         let mock = try MockServerHarness.start()
         defer { mock.stop() }

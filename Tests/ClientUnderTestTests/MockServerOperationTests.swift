@@ -5,7 +5,7 @@ import Testing
 
 /// Operations and their options end to end against the real mock server, checked in its journal
 /// and in its state.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct MockServerOperationTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct MockServerOperationTests {
     @Test func publishOptionsAndHistoryWindows() async throws {
         let mock = try MockServerHarness.start()
         defer { mock.stop() }

@@ -6,7 +6,7 @@ import Testing
 /// The reconnection sequence against the real mock server: statuses on the listener, and the
 /// requests in the server's journal (the failed long-poll, the `/time/0` pings at the interval,
 /// the resubscribe with the right timetoken), catch-up across the outage.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct MockServerReconnectionTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct MockServerReconnectionTests {
     /// The reconnection ping interval used here (seconds).
     static let interval = 0.1
     /// Slack for the journal's arrival stamps, taken when the server has parsed a request (after

@@ -5,7 +5,7 @@ import Testing
 @testable import ClientUnderTest
 
 /// Subscribe-loop statuses produced by the real mock server's subscribe faults.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct MockServerSubscribeTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct MockServerSubscribeTests {
     static let firstLongPoll = #"{"endpoint":"subscribe","query":{"tt":"!0"}}"#
 
     private func subscribed(_ mock: MockServerHarness, configure: (inout PubNubConfiguration) -> Void = { _ in })

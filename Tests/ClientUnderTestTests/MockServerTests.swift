@@ -6,7 +6,7 @@ import Testing
 
 /// The client against the in-process mock server: operations end to end, channel groups and
 /// encryption with every scheme.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct MockServerTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct MockServerTests {
     @Test func publishSubscribePresenceAndHistoryRoundTrip() async throws {
         let mock = try MockServerHarness.start()
         defer { mock.stop() }
@@ -108,7 +108,7 @@ import Testing
 }
 
 /// Access Manager on a registered keyset of the mock: signed grants, 403s with the denied channels.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct MockServerAccessManagerTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct MockServerAccessManagerTests {
     @Test func grantsAndDenials() async throws {
         let keyset = Keyset(subscribeKey: "sub-pam", publishKey: "pub-pam", secretKey: "sec-pam")
         let mock = try MockServerHarness(keysets: [keyset], subscribeKey: "sub-pam")

@@ -3,7 +3,7 @@ import Testing
 @testable import ClientUnderTest
 
 /// Every REST operation: the exact request sent and the parsing of the service's recorded bodies (§3-§8).
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct OperationTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct OperationTests {
     private static let suffix = "uuid=tester&pnsdk=PubNub-Swift-Linux%2F1.0.0"
 
     /// Runs `body` against a server answering every request with `reply`; returns the one request seen.

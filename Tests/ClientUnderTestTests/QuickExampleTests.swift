@@ -3,7 +3,7 @@ import ClientUnderTest
 import Testing
 
 /// The "Quick example" of docs/client.md, verbatim between the markers, run against the mock server.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct QuickExampleTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct QuickExampleTests {
     @Test func theDocumentedExampleWorks() async throws {
         let mock = try MockServerHarness.start()
         defer { mock.stop() }

@@ -3,7 +3,7 @@ import Testing
 @testable import ClientUnderTest
 
 /// Pure request building: encoding, common parameters, signature.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct RequestBuildingTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct RequestBuildingTests {
     @Test func signatureMatchesTheWorkedExample() {
         let signer = RequestSigner(publishKey: "demo", secretKey: "my-secret-key")
         let query = [("channel", "ch1"), ("pnsdk", "PubNub-Python/10.4.0"), ("r", "1"), ("timestamp", "1795243192"),

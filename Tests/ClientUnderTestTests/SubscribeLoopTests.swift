@@ -4,7 +4,7 @@ import Testing
 
 /// The subscribe loop against scripted loopback servers: handshake, long-poll, delivery, dedupe,
 /// message-count threshold, and the reconnection sequence.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct SubscribeLoopTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct SubscribeLoopTests {
     typealias F = SubscribeFixtures
 
     @Test func handshakeThenLongPollDeliversEventsInOrder() async throws {

@@ -7,7 +7,7 @@ import Testing
 /// TLS through the client's own OpenSSL transport against the mock server's TLS listener catalog,
 /// trusting the server's test CA: trust failures by verify result, other handshake failures, and
 /// success with SNI/hostname checks.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct TLSTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct TLSTests {
     private func tlsPublish(_ fault: ListenerFault, host: String = "127.0.0.1", timeout: Double = TestTime.budget(5),
                             trust: ((MockServer) throws -> PubNubTrustedCA)? = nil) async throws -> Result<PNPublishResult, PNStatus>
     {

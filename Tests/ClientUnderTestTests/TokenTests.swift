@@ -6,7 +6,7 @@ import Testing
 
 /// Access Manager v3 with the built-in client against the in-process server: a server-side
 /// client grants and revokes, another client sets the token, `parseToken` reads it back.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct ClientTokenTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct ClientTokenTests {
     private static let keyset = Keyset(subscribeKey: "sub-v3", publishKey: "pub-v3", secretKey: "sec-v3")
 
     private func client(_ mock: MockServerHarness, _ configure: @escaping (inout PubNubConfiguration) -> Void) throws -> PubNubClient {

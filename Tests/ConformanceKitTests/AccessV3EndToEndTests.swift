@@ -6,7 +6,7 @@ import Testing
 
 /// The access-v3 suite with the built-in client through the in-process server, and the admin
 /// routes its steps use.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct AccessV3EndToEndTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct AccessV3EndToEndTests {
     @Test func builtInClientPassesTheAccessV3Suite() async throws {
         let (server, stop) = try await IntegrationHarness.startServer()
         let cases = try ConformanceCatalog.select(ConformanceCatalog.all(), suites: ["access-v3"], ids: [])

@@ -6,7 +6,7 @@ import Testing
 
 /// `AdminHTTPServer` against a scripted `/__admin/` stub on 127.0.0.1 (port 0) that records
 /// every request it gets.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct AdminHTTPServerTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct AdminHTTPServerTests {
     static let stub = #"""
     import json, os, sys, threading
     from http.server import HTTPServer, BaseHTTPRequestHandler

@@ -4,7 +4,7 @@ import Testing
 @testable import ConformanceKit
 
 /// App Context on the driver protocol: operation fields, event lines, placeholders, expectations.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct AppContextProtocolTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct AppContextProtocolTests {
     @Test func operationsEncodeAsDocumented() {
         let set = ClientOperation.appContext(.setUUIDMetadata(uuid: "u", metadata: ["name": "N"], include: ["custom"], ifMatchesETag: "e1"))
         #expect(set.name == "setUUIDMetadata")

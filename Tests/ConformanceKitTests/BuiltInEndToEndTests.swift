@@ -5,7 +5,7 @@ import Testing
 @testable import ConformanceKit
 
 /// The built-in client through the in-process server: the wiring `pubnub-harness run` uses.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct BuiltInEndToEndTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct BuiltInEndToEndTests {
     @Test func builtInClientPassesPublishPresenceAndAccessManagerSuites() async throws {
         let (server, stop) = try await IntegrationHarness.startServer()
         let cases = try ConformanceCatalog.select(ConformanceCatalog.all(), suites: ["publish", "presence", "pam"], ids: [])

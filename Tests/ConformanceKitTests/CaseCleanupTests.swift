@@ -6,7 +6,7 @@ import Testing
 /// `Drivers/common/case_cleanup.py`, the end of one case inside a reused driver process
 /// (docs/driver-protocol.md, "Reuse"), exercised by a standard-library Python script: each check
 /// prints `ok NAME` or `FAIL NAME: why`, and the test expects every `ok` line.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct CaseCleanupTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct CaseCleanupTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     static let script = #"""
@@ -71,7 +71,7 @@ import Testing
           "%r fired=%r %.2f s" % (problem, fired, time.monotonic() - began))
     """#
 
-    @Test(.timeLimit(.minutes(TestTime.limitMinutes(3))))  // its turn at the Python gate may come after every other Python test
+    @Test(.timeLimit(.minutes(TestTime.limitMinutes(10))))  // its turn at the Python gate may come after every other Python test
     func cleanupEndsReconnectingThreadsGarbageSocketsAndTimers() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("case-cleanup-\(UUID().uuidString).py")
         try Self.script.write(to: path, atomically: true, encoding: .utf8)

@@ -4,7 +4,7 @@ import MockPubNubServer
 import Testing
 @testable import ConformanceKit
 
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct CatalogTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct CatalogTests {
     let cases = ConformanceCatalog.all()
 
     @Test func atLeast150UniqueWellFormedIDs() throws {

@@ -6,7 +6,7 @@ import Testing
 
 /// One driver process serving many cases (docs/driver-protocol.md, "Reuse"): the runner's pool
 /// with scripted drivers, and the official Python SDK's driver against the in-process server.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct DriverReuseTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct DriverReuseTests {
     /// Declares reuse, reports its pid with every publish, and writes a stray event right after
     /// answering each `close` (a line of the closed case that the next case must never see).
     static let leakyDriver = #"""
@@ -85,7 +85,7 @@ import Testing
         return nil
     }
 
-    @Test(.timeLimit(.minutes(TestTime.limitMinutes(1))))
+    @Test(.timeLimit(.minutes(TestTime.limitMinutes(5))))
     func oneProcessServesConsecutiveCasesAndTheirLateLinesAreDropped() async throws {
         let client = try await Self.prepared(Self.leakyDriver)
         defer { client.endWarmDrivers() }
@@ -105,7 +105,7 @@ import Testing
         #expect(counts.started == 1 && counts.reused == 3 && counts.discarded == 0, "\(counts)")
     }
 
-    @Test(.timeLimit(.minutes(TestTime.limitMinutes(1))))
+    @Test(.timeLimit(.minutes(TestTime.limitMinutes(5))))
     func withoutReuseEveryCaseHasItsOwnProcess() async throws {
         let client = try await Self.prepared(Self.leakyDriver, reuse: false)
         var pids: Set<Int> = []
@@ -120,7 +120,7 @@ import Testing
         #expect(counts.started == 2 && counts.reused == 0, "\(counts)")
     }
 
-    @Test(.timeLimit(.minutes(TestTime.limitMinutes(1))))
+    @Test(.timeLimit(.minutes(TestTime.limitMinutes(5))))
     func aWarmProcessThatCrashesIsReplacedWithoutFailingTheCase() async throws {
         let client = try await Self.prepared(Self.crashingDriver)
         defer { client.endWarmDrivers() }
@@ -146,7 +146,7 @@ import Testing
 /// The official Python SDK's driver (Drivers/python, both flavours) serving two cases in one
 /// process: the second case sees nothing of the first's subscription or messages, and the
 /// server hears nothing more from the first case's client after its `close`.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct PythonDriverReuseTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct PythonDriverReuseTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// The interpreter (see ``PythonInterpreters``), nil when none can import `pubnub`.
@@ -156,7 +156,7 @@ import Testing
     }
 
     @Test(.enabled("the pubnub package (PyPI) is not installed: set PUBNUB_SDK_VENV or run .ci/run, which installs it") { await python() != nil },
-          .timeLimit(.minutes(TestTime.limitMinutes(2))), arguments: ["sync", "asyncio"])
+          .timeLimit(.minutes(TestTime.limitMinutes(5))), arguments: ["sync", "asyncio"])
     func aReusedSDKDriverShowsTheNextCaseNothingOfThePrevious(flavour: String) async throws {
         let python = try #require(await Self.python())
         let (server, stop) = try await IntegrationHarness.startServer()

@@ -5,7 +5,7 @@ import Testing
 
 /// A 17-digit timetoken is beyond a Double's 53-bit mantissa: whether a driver writes it as a JSON
 /// number or as a string, the harness must read and send back exactly its digits.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct DriverTimetokenTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct DriverTimetokenTests {
     static let timetoken = "17113796871100315"
 
     /// Answers publish with the timetoken as a NUMBER and emits the message with it; on subscribe

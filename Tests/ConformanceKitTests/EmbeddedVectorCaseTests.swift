@@ -6,7 +6,7 @@ import Testing
 
 /// The encryption vector cases from the vectors built into the binary are the cases
 /// `Fixtures/crypto` gives, so a binary copied anywhere runs the whole catalog.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct EmbeddedVectorCaseTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct EmbeddedVectorCaseTests {
     @Test func builtInVectorsGiveTheFixtureCases() throws {
         let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/crypto")

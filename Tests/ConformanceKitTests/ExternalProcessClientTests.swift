@@ -5,7 +5,7 @@ import Testing
 @testable import ConformanceKit
 
 /// The driver protocol over real pipes, with small scripted drivers (no server needed).
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct ExternalProcessClientTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct ExternalProcessClientTests {
     /// A driver that connects on subscribe and echoes each publish back as a message.
     static let echoDriver = #"""
     import json, sys

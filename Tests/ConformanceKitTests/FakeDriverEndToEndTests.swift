@@ -4,7 +4,7 @@ import Testing
 @testable import ConformanceKit
 
 /// Runs a few suites through Examples/driver/fake_driver.py against the real mock server.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct FakeDriverEndToEndTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct FakeDriverEndToEndTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     @Test func publishSubscribeAndHistoryThroughTheExampleDriver() async throws {

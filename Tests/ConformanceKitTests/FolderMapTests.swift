@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// docs/architecture.md's folder map names every directory under `Sources/`.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct FolderMapTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct FolderMapTests {
     /// The repository root, from this file's path (`Tests/ConformanceKitTests/FolderMapTests.swift`).
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import ConformanceKit
 
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct JournalCheckTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct JournalCheckTests {
     static func entry(_ endpoint: String, _ query: [String: String] = [:], at time: Double = 0, path: String = "/p") -> JournalEntry {
         JournalEntry(method: "GET", path: path, query: query, arrivalTime: time, endpoint: endpoint)
     }
@@ -54,7 +54,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct VerdictTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct VerdictTests {
     let base = ConformanceCase.test("v.v.v", steps: [], expected: [.connected, .unexpectedDisconnect], alternatives: [
         Alternative([.connected], reason: "silent restart")], tolerated: [.reconnected])
 

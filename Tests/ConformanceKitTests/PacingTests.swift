@@ -5,7 +5,7 @@ import Testing
 @testable import ConformanceKit
 
 /// Budgets derived from cases, the time scale, the adaptive concurrency and the flaky retry.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct PacingTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct PacingTests {
     static let plan: JSONValue = ["version": 1, "rules": [["match": ["endpoint": "subscribe"], "fault": ["kind": "delay", "afterMs": 700]]]]
 
     static let timed = ConformanceCase.test("p.b.timed", steps: [

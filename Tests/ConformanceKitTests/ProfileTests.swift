@@ -4,7 +4,7 @@ import Testing
 @testable import ConformanceKit
 
 /// Driver `hello`, client profiles and the rules that make profile-dependent cases apply.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct ProfileTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct ProfileTests {
     static let catalog = ConformanceCatalog.all()
 
     static func find(_ id: String) -> ConformanceCase { catalog.first { $0.id == id }! }

@@ -5,7 +5,7 @@ import Testing
 
 /// The test support that keeps the cooperative pool free: progress-time budgets, work off the
 /// pool, the interpreter search.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(1)))) struct ProgressTimeTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct ProgressTimeTests {
     @Test func aSliceCountsAtMostItsLengthPlusTheTolerance() {
         #expect(ProgressTime.credit(forSliceThatTook: .milliseconds(100)) == .milliseconds(100))
         #expect(ProgressTime.credit(forSliceThatTook: .milliseconds(30)) == .milliseconds(30))

@@ -6,7 +6,7 @@ import Testing
 
 /// The `pusher` family with the built-in Pusher client against the in-process suite server: the
 /// wiring `pubnub-harness run --family pusher` uses.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(3)))) struct PusherEndToEndTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(10)))) struct PusherEndToEndTests {
     @Test func builtInPusherClientPassesTheWholeFamily() async throws {
         let cases = PusherCatalog.all()
         await ProgressTime.settle()  // the runner's budgets are wall-clock ones

@@ -8,7 +8,7 @@ import Testing
 
 /// The `pusher` family's machinery: checks that fail when the client misbehaves, profile variants,
 /// the catalog, budgets, and the driver protocol's Pusher lines over real pipes.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct PusherFamilyTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct PusherFamilyTests {
     /// The built-in client declaring another profile (to see the variants applied).
     struct Declaring: PusherConformanceClient {
         let inner = BuiltInPusherClient()

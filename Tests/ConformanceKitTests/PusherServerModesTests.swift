@@ -9,7 +9,7 @@ import Testing
 
 /// The Pusher family's two ways to reach the server (the service's Swift API in process, its
 /// `/__admin/pusher/` routes over HTTP), its signed triggers, its journal and the family type.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct PusherServerModesTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct PusherServerModesTests {
     /// Cases that drive every server operation: peers, triggers (also with socket_id), closes,
     /// raw sends, auth, fault plans, TLS and the activity timer.
     static let selection = [
@@ -121,7 +121,7 @@ import Testing
 }
 
 /// ``ConformanceFamily``: both families behind the one interface `run` uses.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(1)))) struct ConformanceFamilyTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct ConformanceFamilyTests {
     @Test func pusherFamilySelectsServesAndRuns() async throws {
         let family = PusherFamily(builtIn: { BuiltInPusherClient() })
         #expect(family.name == "pusher")

@@ -6,7 +6,7 @@ import Testing
 
 /// pysher's driver (Drivers/pysher) serving two cases in one process: the second sees no event
 /// of the first's subscription, and the first case's connection is closed before the second starts.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct PysherDriverReuseTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct PysherDriverReuseTests {
     /// The interpreter (see ``PythonInterpreters``), nil when none can import `pysher`.
     static func python() async -> String? {
         await PythonInterpreters.first(of: PythonInterpreters.candidates(environment: ["PUSHER_HTTP_PYTHON"], systemPython: false),
@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test(.enabled("pysher (PyPI) is not installed: set PUBNUB_SDK_VENV or run .ci/run, which installs it") { await python() != nil },
-          .timeLimit(.minutes(TestTime.limitMinutes(2))))
+          .timeLimit(.minutes(TestTime.limitMinutes(5))))
     func aReusedPysherDriverShowsTheNextCaseNothingOfThePrevious() async throws {
         let python = try #require(await Self.python())
         let app = PusherRunner.app(for: PusherCase("pusher.t.driver-reuse", "", spec: "", steps: []))

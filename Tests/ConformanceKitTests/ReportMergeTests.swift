@@ -6,7 +6,7 @@ import Testing
 
 /// `pubnub-harness merge`: shards join into the whole run, matrices keep their columns, and
 /// reports that cannot be joined are refused with one line.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct ReportMergeTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct ReportMergeTests {
     static let catalog = "pubnub:00000000000000aa"
 
     static func result(_ id: String, _ outcome: CaseOutcome) -> CaseResult {

@@ -9,7 +9,7 @@ import Synchronization
 import Testing
 @testable import ConformanceKit
 
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct ReportTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct ReportTests {
     static let report: RunReport = {
         let results = [
             CaseResult(id: "publish.get.string", suite: "publish", title: "Publish <a> & \"b\"", spec: "§4.1", outcome: .pass,

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 @testable import ConformanceKit
 
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct RunnerTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct RunnerTests {
     /// A client that acknowledges publishes, times out `time`, connects on subscribe and
     /// delivers whatever the runner publishes through the fake server.
     static func standardScript(timeCategory: StatusCategory = .timeout) -> Script {

@@ -4,7 +4,7 @@ import Testing
 
 /// `run --shard K/N`: the split is a function of ids and expected durations only, covers every
 /// case exactly once, and is balanced.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct ShardPlanTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct ShardPlanTests {
     static let catalog = ConformanceCatalog.all()
     static let items = catalog.map { ShardPlan.Item(id: $0.id, expectedMilliseconds: ShardPlan.expectedMilliseconds($0)) }
 

@@ -6,8 +6,8 @@ import Testing
 
 /// The limit on driver processes starting at once (``StartGate``): a slot per core, handed to
 /// waiting cases in the order they came.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct StartGateTests {
-    @Test(.timeLimit(.minutes(TestTime.limitMinutes(1))))
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct StartGateTests {
+    @Test(.timeLimit(.minutes(TestTime.limitMinutes(5))))
     func twoSlotsAreHandedOnInArrivalOrder() async throws {
         let gate = StartGate(slots: 2)
         await gate.enter()

@@ -7,7 +7,7 @@ import Testing
 
 /// The order a run starts its cases in (``StartOrder``: seeded shuffle, longest first) and how
 /// many it starts at once for a driver with and without warm processes.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct StartOrderTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct StartOrderTests {
     static let short = (0..<12).map { ConformanceCase.test("s.g.short-\($0)", steps: [.publish("c", 1)], expected: [.acknowledgment]) }
     /// Waits 3 s whatever the client does.
     static let waits = ConformanceCase.test("s.g.waits", steps: [.subscribe(["c"]), .wait(ms: 3_000)], expected: [])

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import ConformanceKit
 
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct StepTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct StepTests {
     func run(_ testCase: ConformanceCase, script: @escaping Script) async -> (CaseResult, FakeServer) {
         let server = FakeServer()
         let client = ScriptedClient(server: server, script: script)

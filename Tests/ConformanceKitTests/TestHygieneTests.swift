@@ -5,7 +5,7 @@ import Testing
 
 /// The checks that keep `swift test` failing fast instead of hanging: time limits on every suite,
 /// readable comparisons of large collections, and the watch on the cooperative pool.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(1)))) struct TestHygieneTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct TestHygieneTests {
     // MARK: - Time limits and large comparisons in the sources
 
     @Test func everySuiteOfTheProjectHasATimeLimitAndNoLargeEquality() throws {
@@ -25,7 +25,7 @@ import Testing
             struct Unmarked {
                 §Test func b() {}
             }
-            §Suite(.serialized, .timeLimit(.minutes(1))) struct Limited {
+            §Suite(.serialized, .timeLimit(.minutes(5))) struct Limited {
                 §Test func c() {
                     ¤expect(client.response == head + body)
                     ¤expect(client.response.count == head.count + body.count)
@@ -40,7 +40,7 @@ import Testing
             extension Unmarked {
                 §Test func f() {}
             }
-            §Test(.timeLimit(.minutes(1))) func free() {}
+            §Test(.timeLimit(.minutes(5))) func free() {}
             §Test func freeUnlimited() {}
             """
             .replacingOccurrences(of: "§", with: "@").replacingOccurrences(of: "¤", with: "#")
@@ -84,46 +84,90 @@ import Testing
 
     // MARK: - The pool watch
 
-    @Test func aProbeThatNeverRunsIsAStallThatFailsTheRun() {
+    /// A fake pool: probes are parked until the test runs them, on one thread (7) whose CPU time
+    /// is what `cpu` holds.
+    private final class FakePool: Sendable {
         let parked = Mutex<[@Sendable () -> Void]>([])
-        let watch = PoolWatch(limit: 0.05) { job in parked.withLock { $0.append(job) } }
-        watch.tick()
-        // Until the probe runs, every tick finds it waiting and sends no other.
-        watch.tick()
-        #expect(parked.withLock { $0.count } == 1)
+        let cpu = Mutex(100)
+
+        func watch(limit: Double) -> PoolWatch {
+            PoolWatch(limit: limit, enqueue: { job in self.parked.withLock { $0.append(job) } },
+                      readCPU: { _ in self.cpu.withLock { $0 } }, currentThread: { 7 })
+        }
+
+        func runParked() {
+            for job in parked.withLock({ jobs in defer { jobs = [] }; return jobs }) { job() }
+        }
+    }
+
+    /// Ticks until `done` holds (at most 30 s: the fake pool needs only a few ticks and 50 ms).
+    private static func tick(_ watch: PoolWatch, until done: (PoolWatch.Figures) -> Bool) {
         let clock = ContinuousClock(), start = clock.now
-        while watch.figures.worst.map({ $0.length <= 0.05 }) ?? true, clock.now - start < .seconds(30) {
+        while !done(watch.figures), clock.now - start < .seconds(30) {
+            watch.tick()
             sched_yield()
         }
-        let figures = watch.figures
-        #expect(figures.probes == 0)
-        #expect(PoolWatch.failure(figures, limit: watch.limit)?.hasPrefix("pool watch: FAILED: the cooperative pool ran no high-priority job for ") == true)
-        for job in parked.withLock({ $0 }) { job() }
-        #expect(watch.figures.probes == 1)
+    }
+
+    @Test func aProbeWaitingWhileNoPoolThreadRunsIsBlockedTimeThatFailsTheRun() {
+        let pool = FakePool()
+        let watch = pool.watch(limit: 0.05)
+        watch.tick()
+        pool.runParked()
+        #expect(watch.figures.probes == 1 && watch.figures.poolThreads == 1)
+        // The next probe waits and the thread's CPU time stands still: blocked.
+        Self.tick(watch) { ($0.longestBlocked?.length ?? 0) > 0.05 }
+        #expect(pool.parked.withLock { $0.count } == 1, "a waiting probe is not sent again")
+        let failure = PoolWatch.failure(watch.figures, limit: watch.limit)
+        #expect(failure?.hasPrefix("pool watch: FAILED: work waited ") == true)
+        #expect(failure?.contains("while none of its threads ran") == true)
+    }
+
+    @Test func aProbeWaitingWhileThePoolComputesIsAWaitNotABlock() {
+        let pool = FakePool()
+        let watch = pool.watch(limit: 0.05)
+        watch.tick()
+        pool.runParked()
+        // The pool thread keeps using CPU while the probe waits (a busy machine, a long computation).
+        Self.tick(watch) { figures in
+            pool.cpu.withLock { $0 += 1 }
+            return (figures.longestWait?.length ?? 0) > 0.1
+        }
+        #expect(watch.figures.longestBlocked == nil)
+        #expect(PoolWatch.failure(watch.figures, limit: watch.limit) == nil)
     }
 
     @Test func aPromptProbeIsCountedAndPasses() {
-        let watch = PoolWatch(limit: 10) { job in job() }
+        let watch = PoolWatch(limit: 10, enqueue: { job in job() }, readCPU: { _ in 1 }, currentThread: { 3 })
         for _ in 0..<3 { watch.tick() }
         let figures = watch.figures
-        #expect(figures.probes == 3)
-        #expect(figures.lateProbes == 0)
+        #expect(figures.probes == 3 && figures.poolThreads == 1)
+        #expect(figures.longestBlocked == nil)
         #expect(PoolWatch.failure(figures, limit: watch.limit) == nil)
-        #expect(PoolWatch.summary(figures).hasPrefix("pool watch: 3 probes, 0 later than 1 s, longest wait "))
+        #expect(PoolWatch.summary(figures).hasPrefix("pool watch: 3 probes on 1 pool threads; longest wait "))
+        #expect(PoolWatch.summary(figures).hasSuffix("; longest blocked none"))
+    }
+
+    @Test func aThreadsCPUTimeIsReadFromItsStatLine() {
+        // pid (comm) state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime ...
+        #expect(PoolWatch.cpuTicks(statLine: "812 (a b) S 1 812 812 0 -1 4194304 10 0 0 0 37 5 0 0 20 0") == 42)
+        #expect(PoolWatch.cpuTicks(statLine: "garbage") == nil)
+        #expect(PoolWatch.threadID() > 0)
+        #expect(PoolWatch.procCPUTicks(PoolWatch.threadID()) != nil)
     }
 
     @Test func theLimitComesFromTheEnvironment() {
         #expect(PoolWatch.configuredLimit("4.5") == 4.5)
         #expect(PoolWatch.configuredLimit("0") == nil)
-        #expect(PoolWatch.configuredLimit(nil) == 15 * TestTime.environmentFactor)
-        #expect(PoolWatch.configuredLimit("soon") == 15 * TestTime.environmentFactor)
+        #expect(PoolWatch.configuredLimit(nil) == 10 * TestTime.environmentFactor)
+        #expect(PoolWatch.configuredLimit("soon") == 10 * TestTime.environmentFactor)
     }
 
     @Test func theSharedWatchRunsDuringTheTests() async {
         PoolWatch.startIfNeeded()
         // The watch's thread sends a probe every 200 ms; the first one arrives within the budget.
         let clock = ContinuousClock(), start = clock.now
-        while PoolWatch.shared.figures.probes == 0, clock.now - start < TestTime.duration(10) {
+        while PoolWatch.shared.figures.probes == 0, clock.now - start < TestTime.duration(120) {
             await ProgressTime.sleep(for: .milliseconds(100))
         }
         #expect(PoolWatch.shared.figures.probes > 0)

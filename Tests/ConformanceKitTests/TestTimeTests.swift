@@ -3,7 +3,7 @@ import Testing
 
 /// The test suite's own time budgets (`TestTime` in HarnessTesting): how the environment and the
 /// load probe stretch them.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct TestTimeTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct TestTimeTests {
     @Test func environmentScaleIsANumberAtLeastOne() {
         #expect(TestTime.environmentScale(nil) == 1)
         #expect(TestTime.environmentScale("3") == 3)

@@ -5,7 +5,7 @@ import Testing
 
 /// The timeline model is pure: journal entries and timed observations in, drawn items out; the
 /// HTML and text renderings draw exactly those items.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct TimelineModelTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct TimelineModelTests {
     static let t0 = 1_800_000_000.0
 
     static func entry(_ sequence: UInt64, at offsetMs: Double, _ method: String, _ path: String, query: [QueryItem] = [],

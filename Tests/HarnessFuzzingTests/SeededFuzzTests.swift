@@ -6,7 +6,7 @@ import Testing
 
 /// Every fuzz entry point on its seed corpus (Fixtures/fuzz/<target>/) plus a bounded number of
 /// seeded mutations: the invariants of the long libFuzzer runs, checked on every `swift test`.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct SeededFuzzTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct SeededFuzzTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     /// Mutations per target: at least `minimum`, then more until `maximum` or the time budget.
     static let minimum = 300

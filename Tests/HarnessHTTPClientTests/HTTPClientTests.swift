@@ -4,7 +4,7 @@ import Testing
 @testable import HarnessHTTPClient
 import HarnessServerCore
 
-@Suite(.offPool, .timeLimit(.minutes(TestTime.limitMinutes(1))))
+@Suite(.offPool, .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct HTTPClientTests {
     @Test func requestBytes() {
         let request = HTTPClientRequest(method: "POST", target: "/p?x=1", body: Array("{}".utf8))

@@ -4,7 +4,7 @@ import Testing
 
 /// The body limit of a target: the first override whose path prefix the target starts with,
 /// decided on the target's bytes (the prefixes' bytes kept with them) as on strings.
-@Suite("Body limit overrides", .timeLimit(.minutes(2)))
+@Suite("Body limit overrides", .timeLimit(.minutes(5)))
 struct BodyLimitOverrideTests {
     private func limit(_ limits: HTTPRequestParser.Limits, _ target: String) -> (bytes: Int, string: Int) {
         var text = target

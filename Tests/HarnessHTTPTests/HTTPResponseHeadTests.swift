@@ -2,7 +2,7 @@
 import HarnessHTTP
 import Testing
 
-@Suite("HTTPResponseHead", .timeLimit(.minutes(2)))
+@Suite("HTTPResponseHead", .timeLimit(.minutes(5)))
 struct HTTPResponseHeadTests {
     @Test func parsesStatusReasonAndFieldsAndReportsWhatItUsed() throws {
         let bytes = Array("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nX-A:  b \t\r\nx-a: c\r\n\r\n".utf8) + [0x81, 0x00]

@@ -4,7 +4,7 @@ import Testing
 
 /// The parsed request head kept as one buffer: it must read, compare and hash as the request
 /// built from strings does.
-@Suite("Packed request head", .timeLimit(.minutes(2)))
+@Suite("Packed request head", .timeLimit(.minutes(5)))
 struct PackedRequestHeadTests {
     /// The requests parsed from `text`, in order.
     private func parse(_ bytes: [UInt8]) throws -> [HTTPRequest] {

@@ -6,7 +6,7 @@ import Testing
 /// traps; validation accepts all that parsing accepts, and the same when the text is UTF-8 without
 /// `\u` escapes (parsing also refuses lone surrogates and broken UTF-8, which validation of Swift
 /// strings never meets).
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct JSONFuzzTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct JSONFuzzTests {
     static func value(_ random: inout TestRandom, depth: Int = 0) -> JSONValue {
         switch random.below(depth > 3 ? 4 : 6) {
         case 0: return .null

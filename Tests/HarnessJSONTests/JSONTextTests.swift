@@ -3,7 +3,7 @@ import HarnessJSON
 import PubNubCrypto
 import Testing
 
-@Suite("JSON text rule", .timeLimit(.minutes(TestTime.limitMinutes(2))))
+@Suite("JSON text rule", .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct JSONTextTests {
     @Test(arguments: [
         "{}", "[]", "\"a\"", "0", "-0.5e+10", "1E3", "true", "false", "null", " {\"a\":[1,{\"b\":null}]}\n",

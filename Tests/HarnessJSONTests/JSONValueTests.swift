@@ -2,7 +2,7 @@
 import HarnessJSON
 import Testing
 
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct JSONValueTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct JSONValueTests {
     @Test func parsesExactTimetokens() throws {
         let value = try JSONValue.parse(#"[17000000000000001,"x",{"t":{"t":"17113796871100314","r":42}}]"#)
         #expect(value[0]?.timetokenValue == 17_000_000_000_000_001)

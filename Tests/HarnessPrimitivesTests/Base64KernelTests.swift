@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// Every base64 kernel this CPU can run (the scalar one always) against each other and against Foundation.
-@Suite("Base64 kernels", .timeLimit(.minutes(1)))
+@Suite("Base64 kernels", .timeLimit(.minutes(5)))
 struct Base64KernelTests {
     static let kernels = Base64.Kernel.allCases.filter(\.isAvailable)
 

@@ -3,7 +3,7 @@ import Foundation
 import HarnessPrimitives
 import Testing
 
-@Suite("Base64", .timeLimit(.minutes(2)))
+@Suite("Base64", .timeLimit(.minutes(5)))
 struct Base64Tests {
     /// RFC 4648 §10 test vectors.
     @Test(arguments: [

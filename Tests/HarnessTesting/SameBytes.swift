@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import Glibc
 import Testing
 
 /// Where two sequences first differ, found in one linear pass, and a short readable account of it.
@@ -26,8 +27,8 @@ package struct Mismatch<Element: Equatable>: Equatable, CustomStringConvertible 
 
     /// The first difference between `actual` and `expected`, or nil when they are equal.
     package static func first<A: Collection<Element>, E: Collection<Element>>(_ actual: A, _ expected: E) -> Mismatch? {
-        var offset = 0
-        var a = actual.makeIterator(), e = expected.makeIterator()
+        var offset = Element.self == UInt8.self ? equalBytePrefix(actual, expected) : 0
+        var a = actual.dropFirst(offset).makeIterator(), e = expected.dropFirst(offset).makeIterator()
         while true {
             let left = a.next(), right = e.next()
             if left == nil, right == nil { return nil }
@@ -41,6 +42,22 @@ package struct Mismatch<Element: Equatable>: Equatable, CustomStringConvertible 
         return Mismatch(
             actualCount: actual.count, expectedCount: expected.count, offset: offset,
             actualWindow: window(actual), expectedWindow: window(expected), windowStart: start)
+    }
+
+    /// How many leading bytes two byte arrays share, compared with `memcmp` a block at a time
+    /// (0 when they are not arrays: the element loop then does all the work).
+    private static func equalBytePrefix<A: Collection, E: Collection>(_ actual: A, _ expected: E) -> Int {
+        guard let left = actual as? [UInt8], let right = expected as? [UInt8] else { return 0 }
+        let common = min(left.count, right.count), block = 4096
+        return left.withUnsafeBytes { l in
+            right.withUnsafeBytes { r in
+                var offset = 0
+                while offset + block <= common, memcmp(l.baseAddress! + offset, r.baseAddress! + offset, block) == 0 {
+                    offset += block
+                }
+                return offset
+            }
+        }
     }
 
     package var description: String {

@@ -46,8 +46,15 @@ package enum TestTime {
         environmentFactor > 1 ? ["--time-scale", String(environmentFactor)] : []
     }
 
-    /// A suite's time limit in minutes, stretched by ``environmentFactor``.
-    package static func limitMinutes(_ minutes: Int) -> Int { Int((Double(minutes) * environmentFactor).rounded(.up)) }
+    /// A suite's time limit in minutes, stretched by ``environmentFactor`` and by the load probe
+    /// measured when the limit is read (test discovery, at the start of the run).
+    ///
+    /// A limit counts from a test's start, and `swift test` starts every test at once: a test
+    /// whose next job waits in the pool's queue behind a thousand others is charged for the wait.
+    /// On a busy machine that wait approaches the whole run's length, so limits are generous (5
+    /// minutes is the smallest the suites use): they exist to end a hung test with its name, not
+    /// to time it.
+    package static func limitMinutes(_ minutes: Int) -> Int { Int((Double(minutes) * measuredScale).rounded(.up)) }
 
     /// Measured on first use, which also starts the process's ``PoolWatch``.
     private static let measuredScale: Double = {

@@ -3,7 +3,7 @@ import HarnessWebSocket
 import Testing
 
 /// Seeded property checks: how bytes are split never changes what the decoder and assembler produce.
-@Suite("WebSocket decoder chunking", .timeLimit(.minutes(2)))
+@Suite("WebSocket decoder chunking", .timeLimit(.minutes(5)))
 struct DecoderChunkingTests {
     /// SplitMix64, so every run sees the same cases.
     struct SeededGenerator: RandomNumberGenerator {

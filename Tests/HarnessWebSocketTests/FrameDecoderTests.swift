@@ -2,7 +2,7 @@
 import HarnessWebSocket
 import Testing
 
-@Suite("WebSocket frame decoder", .timeLimit(.minutes(2)))
+@Suite("WebSocket frame decoder", .timeLimit(.minutes(5)))
 struct FrameDecoderTests {
     /// RFC 6455 §5.7: a masked "Hello" from a client.
     static let maskedHello: [UInt8] = [0x81, 0x85, 0x37, 0xFA, 0x21, 0x3D, 0x7F, 0x9F, 0x4D, 0x51, 0x58]

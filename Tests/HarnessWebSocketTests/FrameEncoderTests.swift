@@ -2,7 +2,7 @@
 import HarnessWebSocket
 import Testing
 
-@Suite("WebSocket frame encoder", .timeLimit(.minutes(2)))
+@Suite("WebSocket frame encoder", .timeLimit(.minutes(5)))
 struct FrameEncoderTests {
     @Test func serverHelloIsUnmasked() {
         var encoder = WebSocketFrameEncoder.server

@@ -3,7 +3,7 @@ import HarnessHTTP
 import HarnessWebSocket
 import Testing
 
-@Suite("WebSocket handshake", .timeLimit(.minutes(2)))
+@Suite("WebSocket handshake", .timeLimit(.minutes(5)))
 struct HandshakeTests {
     static let sampleKey = "dGhlIHNhbXBsZSBub25jZQ=="
 

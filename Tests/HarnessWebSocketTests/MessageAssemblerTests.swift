@@ -2,7 +2,7 @@
 import HarnessWebSocket
 import Testing
 
-@Suite("WebSocket message assembler", .timeLimit(.minutes(2)))
+@Suite("WebSocket message assembler", .timeLimit(.minutes(5)))
 struct MessageAssemblerTests {
     private func messages(_ frames: [WebSocketFrame], max: Int = 1 << 20) throws -> [WebSocketMessage] {
         var assembler = WebSocketMessageAssembler(maxMessageSize: max)

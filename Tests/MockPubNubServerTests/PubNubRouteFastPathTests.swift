@@ -5,7 +5,7 @@ import Testing
 @testable import MockPubNubServer
 
 /// The publish fast path of `PubNubRoute.classify` and the shared route box.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct PubNubRouteFastPathTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct PubNubRouteFastPathTests {
     private static let publishForms: [(String, String)] = [
         ("GET", "/publish/pub/sub/0/ch/0/%22hello%22?uuid=u&seqn=3"),
         ("HEAD", "/publish/pub/sub/0/ch/0/1"),

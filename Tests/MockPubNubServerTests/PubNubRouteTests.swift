@@ -4,7 +4,7 @@ import Testing
 @testable import HarnessServerCore
 @testable import MockPubNubServer
 
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct PubNubRouteTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct PubNubRouteTests {
     private func route(_ method: String, _ target: String) throws -> PubNubRoute {
         try PubNubRoute.classify(HTTPRequest(method: method, target: target)).get()
     }

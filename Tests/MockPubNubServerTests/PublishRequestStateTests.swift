@@ -5,7 +5,7 @@ import Testing
 
 /// The values a publish reads once per request: its query parameters, the key's entry, the
 /// channels it touched.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct PublishRequestStateTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct PublishRequestStateTests {
     private static let names = ["ptto", "meta", "custom_message_type", "store", "norep", "ttl", "seqn", "signature"]
 
     private static func parameter(_ parameters: PublishParameters, _ name: String) -> String? {
@@ -92,7 +92,7 @@ import Testing
 }
 
 /// `PublishPath.text`, the publish path's short segments made strings.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct PublishPathTextTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct PublishPathTextTests {
     @Test func aSegmentBecomesTheStringTheGeneralDecodingGives() {
         let pieces: [[UInt8]] = [
             [], Array("bench".utf8), Array("bench-ch".utf8), Array("fifteen-bytes-x".utf8),

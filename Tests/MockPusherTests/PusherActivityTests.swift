@@ -2,7 +2,7 @@
 import MockPusher
 import Testing
 
-@Suite("Pusher activity timers", .timeLimit(.minutes(TestTime.limitMinutes(2))))
+@Suite("Pusher activity timers", .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct PusherActivityTests {
     let one = PusherConnectionID(1)
 

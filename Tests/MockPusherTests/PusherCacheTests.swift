@@ -2,7 +2,7 @@
 import MockPusher
 import Testing
 
-@Suite("Pusher cache channels", .timeLimit(.minutes(TestTime.limitMinutes(2))))
+@Suite("Pusher cache channels", .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct PusherCacheTests {
     @Test func emptyCacheChannelSendsCacheMissAndItsWebhook() {
         let bed = PusherTestBed()

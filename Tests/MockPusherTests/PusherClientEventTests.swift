@@ -2,7 +2,7 @@
 import MockPusher
 import Testing
 
-@Suite("Pusher client events", .timeLimit(.minutes(TestTime.limitMinutes(2))))
+@Suite("Pusher client events", .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct PusherClientEventTests {
     private func twoOnPrivate() -> PusherTestBed {
         let bed = PusherTestBed()

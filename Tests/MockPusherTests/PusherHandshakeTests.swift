@@ -2,7 +2,7 @@
 import MockPusher
 import Testing
 
-@Suite("Pusher connection handshake", .timeLimit(.minutes(TestTime.limitMinutes(2))))
+@Suite("Pusher connection handshake", .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct PusherHandshakeTests {
     let now = PusherInstant(milliseconds: 0)
     let id = PusherConnectionID(1)

@@ -6,7 +6,7 @@ import Testing
 /// Seeded random sequences of connects, subscribes, unsubscribes and closes, checked after every
 /// step against a plain model: occupancy, subscription counts, presence users and the webhooks of
 /// occupancy and membership.
-@Suite("Pusher core against a model", .timeLimit(.minutes(TestTime.limitMinutes(2))))
+@Suite("Pusher core against a model", .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct PusherModelTests {
     private struct Random {
         var state: UInt64

@@ -2,7 +2,7 @@
 import MockPusher
 import Testing
 
-@Suite("Pusher presence", .timeLimit(.minutes(TestTime.limitMinutes(2))))
+@Suite("Pusher presence", .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct PusherPresenceTests {
     @Test func firstMemberGetsTheRosterWithItself() {
         let bed = PusherTestBed()

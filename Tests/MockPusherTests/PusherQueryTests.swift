@@ -2,7 +2,7 @@
 import MockPusher
 import Testing
 
-@Suite("Pusher HTTP-side queries", .timeLimit(.minutes(TestTime.limitMinutes(2))))
+@Suite("Pusher HTTP-side queries", .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct PusherQueryTests {
     @Test func triggerDeliversTheDataExactlyAndHonoursTheExcludedSocket() throws {
         let bed = PusherTestBed()
@@ -80,7 +80,7 @@ struct PusherQueryTests {
     }
 }
 
-@Suite("Pusher core construction", .timeLimit(.minutes(TestTime.limitMinutes(2))))
+@Suite("Pusher core construction", .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct PusherCoreConstructionTests {
     @Test func theSocketIDGeneratorIsInjectable() {
         var expected = PusherSocketIDGenerator(seed: 5)

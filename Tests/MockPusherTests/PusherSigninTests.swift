@@ -2,7 +2,7 @@
 import MockPusher
 import Testing
 
-@Suite("Pusher signin and user channels", .timeLimit(.minutes(TestTime.limitMinutes(2))))
+@Suite("Pusher signin and user channels", .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct PusherSigninTests {
     let one = PusherConnectionID(1)
 

@@ -3,7 +3,7 @@ import MockPusher
 import Testing
 
 /// The one-word socket id: every generated id round-trips through it; other texts name no connection.
-@Suite("Pusher socket id", .timeLimit(.minutes(TestTime.limitMinutes(2))))
+@Suite("Pusher socket id", .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct PusherSocketIDTests {
     @Test func generatedIDsRoundTripAndMatchTheTextSequence() {
         var texts = PusherSocketIDGenerator(seed: 42)

@@ -2,7 +2,7 @@
 import MockPusher
 import Testing
 
-@Suite("Pusher subscription list", .timeLimit(.minutes(TestTime.limitMinutes(2))))
+@Suite("Pusher subscription list", .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct PusherSubscriptionListTests {
     @Test func setReadReplaceAndRemoveByChannel() {
         var list = PusherSubscriptionList()

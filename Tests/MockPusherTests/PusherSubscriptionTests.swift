@@ -2,7 +2,7 @@
 import MockPusher
 import Testing
 
-@Suite("Pusher subscriptions", .timeLimit(.minutes(TestTime.limitMinutes(2))))
+@Suite("Pusher subscriptions", .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct PusherSubscriptionTests {
     let one = PusherConnectionID(1)
 

@@ -2,7 +2,7 @@
 import MockPusher
 import Testing
 
-@Suite("Pusher webhook events and paths", .timeLimit(.minutes(TestTime.limitMinutes(2))))
+@Suite("Pusher webhook events and paths", .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct PusherWebhookEventTests {
     @Test func eventsRenderWithTheDocumentedFields() {
         #expect(PusherWebhookEvent.channelOccupied(channel: "c").json.jsonText == #"{"name":"channel_occupied","channel":"c"}"#)

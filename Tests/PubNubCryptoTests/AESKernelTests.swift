@@ -6,7 +6,7 @@ import Testing
 /// The AES-NI encryption kernel (`Sources/CAESCBC`), with each base64 code it runs between blocks, and the
 /// libcrypto fallback write exactly what libcrypto's EVP API and its base64 encoder write, for many keys and IVs
 /// and lengths from 0 to 4 KiB (every length mod 16 and mod 48, in each scheme's layout).
-@Suite("AES encryption kernel", .timeLimit(.minutes(TestTime.limitMinutes(1))))
+@Suite("AES encryption kernel", .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct AESKernelTests {
     /// Every AES/base64 pair this machine can run: the kernel with each available base64 code (AVX-512 VBMI and
     /// AVX2 encode inside the loop, SSSE3 and scalar after it), and libcrypto.

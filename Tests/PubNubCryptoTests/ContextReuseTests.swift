@@ -4,7 +4,7 @@ import Testing
 
 /// Encryption contexts are reused without resetting their IV (the first block absorbs the difference), carry
 /// their own random-IV batch and a scratch buffer for message text: none of it may change a single byte.
-@Suite("Encryption context reuse", .timeLimit(.minutes(TestTime.limitMinutes(1))))
+@Suite("Encryption context reuse", .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct ContextReuseTests {
     /// Lengths around AES blocks, base64 groups and the 256-byte encryption chunks.
     static let lengths = Array(0...70) + [95, 96, 97, 239, 240, 241, 255, 256, 257, 270, 511, 512, 513, 1023, 1024, 1025, 3000]

@@ -41,7 +41,7 @@ enum HarnessBinary {
     }
 }
 
-@Suite("crypto CLI", .enabled(if: HarnessBinary.exists, "needs the built pubnub-harness binary (HarnessProcess.binary)"), .timeLimit(.minutes(TestTime.limitMinutes(1))))
+@Suite("crypto CLI", .enabled(if: HarnessBinary.exists, "needs the built pubnub-harness binary (HarnessProcess.binary)"), .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct CryptoCLITests {
     @Test func encryptWithFixedIVAndDecrypt() async throws {
         let encrypted = try await HarnessBinary.run([

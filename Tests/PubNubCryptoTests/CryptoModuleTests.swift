@@ -2,7 +2,7 @@
 import PubNubCrypto
 import Testing
 
-@Suite("CryptoModule", .timeLimit(.minutes(TestTime.limitMinutes(2))))
+@Suite("CryptoModule", .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct CryptoModuleTests {
     static let fixedIV: [UInt8] = Array(0..<16)
 

@@ -2,7 +2,7 @@
 import PubNubCrypto
 import Testing
 
-@Suite("Key derivation", .timeLimit(.minutes(TestTime.limitMinutes(2))))
+@Suite("Key derivation", .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct KeyDerivationTests {
     @Test func enigmaMatchesTheSpecExample() throws {
         let keys = try DerivedKeys(cipherKey: "enigma")
@@ -23,7 +23,7 @@ struct KeyDerivationTests {
     }
 }
 
-@Suite("Cryptor header", .timeLimit(.minutes(TestTime.limitMinutes(2))))
+@Suite("Cryptor header", .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct CryptorHeaderTests {
     /// Length encodings from the spec (python encode_header for these lengths).
     @Test(arguments: [

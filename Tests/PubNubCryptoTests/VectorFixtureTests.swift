@@ -2,7 +2,7 @@
 import PubNubCrypto
 import Testing
 
-@Suite("Vector fixtures", .timeLimit(.minutes(TestTime.limitMinutes(2))))
+@Suite("Vector fixtures", .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct VectorFixtureTests {
     static let vectors = FixtureLocator.allVectors()
 

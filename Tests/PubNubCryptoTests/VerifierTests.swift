@@ -3,7 +3,7 @@ import Foundation
 import PubNubCrypto
 import Testing
 
-@Suite("Vector verifier", .timeLimit(.minutes(TestTime.limitMinutes(2))))
+@Suite("Vector verifier", .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct VerifierTests {
     static let yay = CryptoVector(
         id: "yay", scheme: .legacy, cipherKey: "enigma", kind: .message, plaintext: "yay!",

@@ -3,7 +3,7 @@ import HarnessJSON
 import PubNubToken
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct AccessTokenTests {
+@Suite(.timeLimit(.minutes(5))) struct AccessTokenTests {
     private func sample(uuid: String? = "u1") -> AccessToken {
         var resources = TokenGrants()
         resources[.channels] = [TokenGrantEntry(name: "ch", mask: 239)]

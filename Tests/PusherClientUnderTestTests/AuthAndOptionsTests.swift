@@ -5,7 +5,7 @@ import Testing
 @testable import PusherClientUnderTest
 
 /// Pure pieces around the connection: the auth request and answer, URLs, options.
-@Suite(.offPool, .timeLimit(.minutes(TestTime.limitMinutes(2)))) struct AuthAndOptionsTests {
+@Suite(.offPool, .timeLimit(.minutes(TestTime.limitMinutes(5)))) struct AuthAndOptionsTests {
     @Test func authRequestBytes() throws {
         let authorizer = try PusherHTTPAuthorizer(endpoint: try #require(PusherEndpointURL("http://127.0.0.1:8080/pusher/auth")), trust: .system,
                                                   headers: { [HTTPHeaderField("X-Token", $0.channelName)] }, timeout: 1, userAgent: "ua")

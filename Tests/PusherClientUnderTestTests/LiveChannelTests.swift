@@ -7,7 +7,7 @@ import Testing
 
 /// Channels over real sockets: the auth endpoint POST, re-authorization after a reconnect,
 /// channel events and client events.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(1)))) struct LiveChannelTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct LiveChannelTests {
     private func greetingServer() throws -> ScriptedWebSocketServer {
         try ScriptedWebSocketServer { peer in peer.sendEstablished(socketID: "\(peer.index).\(peer.index)") }
     }

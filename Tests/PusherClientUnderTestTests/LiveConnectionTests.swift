@@ -7,7 +7,7 @@ import Testing
 
 /// The client over real sockets against a scripted WebSocket server on 127.0.0.1: the upgrade,
 /// `connection_established`, close codes, reconnection, pings, TLS with the harness CA.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(1)))) struct LiveConnectionTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct LiveConnectionTests {
     /// A server that greets every connection with socket id `N.N` (N = connection number).
     private func greetingServer(tls: TLSMaterial? = nil, activityTimeout: Int = 120) throws -> ScriptedWebSocketServer {
         try ScriptedWebSocketServer(tls: tls) { peer in

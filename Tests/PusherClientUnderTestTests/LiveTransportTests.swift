@@ -7,7 +7,7 @@ import Testing
 
 /// The WebSocket layer under the client: upgrade verification, fragmented and interleaved frames,
 /// a masked frame from the server, the delegate, automatic connect, and the thread ending with the client.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(1)))) struct LiveTransportTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct LiveTransportTests {
     /// A 101 answer the client must refuse, and what its handshake error names.
     struct RefusedUpgrade: Sendable, CustomTestStringConvertible {
         let name: String

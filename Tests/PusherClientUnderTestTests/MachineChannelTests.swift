@@ -5,7 +5,7 @@ import Testing
 
 /// The pure state machine: subscriptions, authorization, re-authorization after reconnects,
 /// presence members, client events, ping/pong and incoming data.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct MachineChannelTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct MachineChannelTests {
     private let auth = PusherChannelAuthorization(auth: "key:sig")
 
     @Test func subscriptionsBeforeConnectAreSentOnceEstablished() {

@@ -4,7 +4,7 @@ import Testing
 @testable import PusherClientUnderTest
 
 /// The pure state machine: connecting, close codes, reconnect modes, delays and the attempt cap.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct MachineConnectionTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct MachineConnectionTests {
     @Test func connectOpensTheSocketAndEstablishedReportsTheSocketID() {
         var h = MachineHarness()
         #expect(h.feed(.connect) == [.openSocket])

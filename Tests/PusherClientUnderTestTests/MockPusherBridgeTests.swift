@@ -8,7 +8,7 @@ import PusherClientUnderTest
 
 /// The client against the project's own Pusher core (`MockPusher`) behind the scripted WebSocket
 /// server: real sockets, the core's socket ids, signature checks, fan-out, presence, client events.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(1)))) struct MockPusherBridgeTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct MockPusherBridgeTests {
     static let app = PusherApp(id: "3", key: "278d425bdf160c739803", secret: "7ad3773142a6692b25b8")
 
     /// The scripted server with every peer's traffic fed to a `PusherCore`, and its actions carried out.

@@ -9,7 +9,7 @@ import PusherClientUnderTest
 
 /// The client through the whole server stack: the mock server's WebSocket transport (plain and TLS
 /// listeners) serving Pusher through `PusherService` and the `MockPusher` core.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(1)))) struct MockServerWebSocketTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct MockServerWebSocketTests {
     private struct Running {
         let server: MockServer
         let service: PusherService

@@ -3,7 +3,7 @@ import MockPusher
 import PusherServer
 import Testing
 
-@Suite("serve --pusher-app", .timeLimit(.minutes(TestTime.limitMinutes(2))))
+@Suite("serve --pusher-app", .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct PusherAppArgumentTests {
     @Test func parsesIdKeyAndSecret() throws {
         let app = try PusherAppArgument.parse("123:app-key:s3cret")

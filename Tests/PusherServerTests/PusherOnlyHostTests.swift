@@ -6,7 +6,7 @@ import PusherServer
 import Testing
 
 /// `PusherService` on a `ServerHost` of its own: no PubNub service, no fault layer, no PubNub admin API.
-@Suite(.offPool, .timeLimit(.minutes(TestTime.limitMinutes(1)))) struct PusherOnlyHostTests {
+@Suite(.offPool, .timeLimit(.minutes(TestTime.limitMinutes(5)))) struct PusherOnlyHostTests {
     @Test func servesPusherAndNothingElse() throws {
         let service = PusherService(apps: [testApp], options: PusherServiceOptions(socketIDs: PusherSocketIDGenerator(seed: 7)))
         var configuration = TransportConfiguration()

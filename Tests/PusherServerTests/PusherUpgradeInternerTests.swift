@@ -5,7 +5,7 @@ import Testing
 
 /// Upgrades alike share what they hold: one handler for connections on one key with one query and
 /// no faults; a connection with faults always gets a handler of its own.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct PusherUpgradeInternerTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct PusherUpgradeInternerTests {
     private let service = PusherService(apps: [PusherAppArgument.demo])
 
     private func handler(

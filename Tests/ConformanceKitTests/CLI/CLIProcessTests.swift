@@ -7,7 +7,7 @@ import Testing
 
 /// Every way a user can stumble on the CLI ends in one line on stderr and exit 2, before any case
 /// runs; the commands a CI job copies from the README work from an empty directory.
-@Suite(.enabled(if: HarnessProcess.exists, "needs the built pubnub-harness binary (HarnessProcess.binary)"), .timeLimit(.minutes(TestTime.limitMinutes(3))))
+@Suite(.enabled(if: HarnessProcess.exists, "needs the built pubnub-harness binary (HarnessProcess.binary)"), .timeLimit(.minutes(TestTime.limitMinutes(10))))
 struct CLIProcessTests {
     /// A port bound to loopback without listening: connections to it are refused.
     final class RefusedPort {

@@ -6,7 +6,7 @@ import HarnessWebSocket
 import Testing
 
 /// `serve --pusher-app`: Pusher on the same listeners as PubNub, announced with its credentials.
-@Suite(.enabled(if: HarnessProcess.exists, "needs the built pubnub-harness binary (HarnessProcess.binary)"), .timeLimit(.minutes(TestTime.limitMinutes(3))))
+@Suite(.enabled(if: HarnessProcess.exists, "needs the built pubnub-harness binary (HarnessProcess.binary)"), .timeLimit(.minutes(TestTime.limitMinutes(10))))
 struct ServePusherProcessTests {
     /// Opens `/app/KEY?protocol=7` (TLS with `caPEM`) and returns the first text message, off the pool.
     static func firstMessage(port: Int, key: String, caPEM: String? = nil) async -> String? {

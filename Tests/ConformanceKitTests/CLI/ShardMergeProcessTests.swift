@@ -6,7 +6,7 @@ import Testing
 
 /// `run --shard`, `run --list-shards` and `merge` through the binary: the shards of a suite merge
 /// into the same outcomes as one run, and inputs that cannot be joined are one line and exit 2.
-@Suite(.enabled(if: HarnessProcess.exists, "needs the built pubnub-harness binary (HarnessProcess.binary)"), .timeLimit(.minutes(TestTime.limitMinutes(3))))
+@Suite(.enabled(if: HarnessProcess.exists, "needs the built pubnub-harness binary (HarnessProcess.binary)"), .timeLimit(.minutes(TestTime.limitMinutes(10))))
 struct ShardMergeProcessTests {
     static func workFolder() throws -> URL {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("harness-merge-\(UUID().uuidString)")

@@ -2,7 +2,7 @@
 import Testing
 @testable import MockPubNubServer
 
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct AccessRouteTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct AccessRouteTests {
     private func route(_ method: String, _ target: String) -> PubNubRoute? {
         try? PubNubRoute.classify(HTTPRequest(method: method, target: target)).get()
     }

@@ -4,7 +4,7 @@ import Testing
 @testable import MockPubNubServer
 
 /// The v1 Access Manager of 3.x clients: v1 signature (padded URL-safe base64), v1 layout.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct AccessV1Tests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct AccessV1Tests {
     /// `path?query` signed with the v1 formula (`sub\npub\ngrant|audit\nsorted query`).
     private func v1Signed(_ a: AccessV3Harness, _ operation: String, _ query: String, standardAlphabet: Bool = false) -> String {
         let path = "/v1/auth/\(operation)/sub-key/v3-sub"

@@ -3,7 +3,7 @@ import Testing
 @testable import MockPubNubServer
 import PubNubToken
 
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct GrantTokenTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct GrantTokenTests {
     @Test func grantAnswersTheTokenInTheLiveEnvelope() throws {
         let a = AccessV3Harness()
         let body = AccessV3Harness.body(channels: "\"room\": 239", patterns: "\"^room-[0-9]+$\": 3", uuid: "alice", meta: "{\"k\": [1, 2.5, \"s\"]}")

@@ -5,7 +5,7 @@ import PubNubToken
 
 /// App Context (`/v2/objects/…`) under v3 tokens: the permission table's `objects` rules, the
 /// objects-shaped 403, revocation, and secret-key requests with root rights.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct ObjectsTokenTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct ObjectsTokenTests {
     static let forbidden =
         "{\"status\":403,\"error\":{\"message\":\"Supplied authorization key does not have the permissions required to perform this operation.\",\"source\":\"objects\"}}"
     static let get = 32, update = 64, join = 128, manage = 4, delete = 8

@@ -9,7 +9,7 @@ import Testing
 ///
 /// The interpreter is `$PUBNUB_SDK_PYTHON`, else the CI venv (`.ci/run` installs `pubnub` there
 /// before the tests), else `python3`; when none can import `pubnub` the test reports itself skipped.
-@Suite("Access Manager v3: the official PubNub Python SDK", .timeLimit(.minutes(TestTime.limitMinutes(2))))
+@Suite("Access Manager v3: the official PubNub Python SDK", .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct PythonSDKTokenTests {
     /// The interpreter (see ``PythonInterpreters``), nil when none can import `pubnub.pubnub`.
     static func python() async -> String? {
@@ -19,7 +19,7 @@ struct PythonSDKTokenTests {
 
     @Test(
         .enabled("the PubNub Python SDK (PyPI pubnub) is not installed: set PUBNUB_SDK_PYTHON or run .ci/run, which installs it") { await python() != nil },
-        .timeLimit(.minutes(TestTime.limitMinutes(3))))
+        .timeLimit(.minutes(TestTime.limitMinutes(10))))
     func grantParseSetAndRevokeEndToEnd() async throws {
         let python = try #require(await Self.python())
         var configuration = MockServerConfiguration.loopback(tls: false)

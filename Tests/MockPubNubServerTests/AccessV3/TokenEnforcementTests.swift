@@ -3,7 +3,7 @@ import Testing
 @testable import MockPubNubServer
 import PubNubToken
 
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct TokenEnforcementTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct TokenEnforcementTests {
     @Test func eachPermissionBitAdmitsItsOperations() {
         let a = AccessV3Harness()
         let write = a.token(AccessV3Harness.body(channels: "\"c\": 2"))

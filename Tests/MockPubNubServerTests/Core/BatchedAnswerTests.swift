@@ -7,7 +7,7 @@ import Testing
 
 /// `Responder.send(_:)` over many responders, and responders that relay to another through an
 /// observer: the same answers, exactly once each, as sending one by one.
-@Suite(.offPool, .timeLimit(.minutes(TestTime.limitMinutes(2)))) struct BatchedAnswerTests {
+@Suite(.offPool, .timeLimit(.minutes(TestTime.limitMinutes(5)))) struct BatchedAnswerTests {
     private static func text(_ body: String) -> ResponseAction {
         .respond(HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Array(body.utf8)))
     }
@@ -146,7 +146,7 @@ import Testing
 
 extension CoreSocketTests {
     /// Batches of answers to parked requests on real connections spread over two loops.
-    @Suite(.offPool, .timeLimit(.minutes(TestTime.limitMinutes(2)))) struct BatchedAnswers {
+    @Suite(.offPool, .timeLimit(.minutes(TestTime.limitMinutes(5)))) struct BatchedAnswers {
         private static func text(_ body: String) -> ResponseAction {
             .respond(HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Array(body.utf8)))
         }

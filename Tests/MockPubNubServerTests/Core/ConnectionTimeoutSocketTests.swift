@@ -11,7 +11,7 @@ import CPosix
 /// `headerTimeout` and `idleTimeout` with 200 ms limits; every check waits for the close event
 /// (read returns 0) or for a bounded silence, never for a fixed sleep.
 extension CoreSocketTests {
-    @Suite(.offPool, .timeLimit(.minutes(TestTime.limitMinutes(2)))) struct ConnectionTimeouts {
+    @Suite(.offPool, .timeLimit(.minutes(TestTime.limitMinutes(5)))) struct ConnectionTimeouts {
         static func configure(_ configuration: inout HTTPServerConfiguration) {
             configuration.headerTimeout = .milliseconds(200)
             configuration.idleTimeout = .milliseconds(200)

@@ -11,7 +11,7 @@ import CPosix
 @testable import MockPubNubServer
 
 /// Socket tests over loopback; serialized so that their blocking clients occupy one worker at a time.
-@Suite(.serialized, .offPool, .timeLimit(.minutes(TestTime.limitMinutes(2)))) enum CoreSocketTests {}
+@Suite(.serialized, .offPool, .timeLimit(.minutes(TestTime.limitMinutes(5)))) enum CoreSocketTests {}
 
 /// Waits (bounded: `seconds` of wall time, 5 s unless told) until `condition` holds, checking every 2 ms.
 func eventually(seconds: UInt64 = 5, _ condition: () -> Bool) -> Bool {
@@ -24,7 +24,7 @@ func eventually(seconds: UInt64 = 5, _ condition: () -> Bool) -> Bool {
 }
 
 extension CoreSocketTests {
-    @Suite(.offPool, .timeLimit(.minutes(TestTime.limitMinutes(2)))) struct KeepAliveAndPipelining {
+    @Suite(.offPool, .timeLimit(.minutes(TestTime.limitMinutes(5)))) struct KeepAliveAndPipelining {
         @Test func keepAliveServesSeveralRequestsOnOneConnection() throws {
             try withServer(handler: echoHandler) { _, port in
                 let client = try BlockingTestClient(port: port)

@@ -7,7 +7,7 @@ private let ok = HTTPResponse(status: 200, body: Array("ok".utf8))
 
 /// The machine's parser lives out of line: made when bytes arrive, dropped (by the owner, after a
 /// batch of actions) while a request waits for its answer with nothing behind it, kept otherwise.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct HTTPConnectionMachineParserStorageTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct HTTPConnectionMachineParserStorageTests {
     @Test func aParkedRequestWithNothingBehindItHoldsNoParser() {
         var h = HTTPMachineHarness()
         #expect(h.machine.parserStorage == nil)

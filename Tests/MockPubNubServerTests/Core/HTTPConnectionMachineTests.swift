@@ -59,7 +59,7 @@ private let ok = HTTPResponse(status: 200, body: Array("ok".utf8))
 
 /// The HTTP connection's decisions without a socket: pipelining, 100-continue, keep-alive and
 /// close, HEAD and HTTP/1.0 framing, drips, delays, FIN, peer closes, timeouts, the upgrade hold.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct HTTPConnectionMachineTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct HTTPConnectionMachineTests {
     @Test func pipelinedRequestsAreHandedOutOneAtATimeInOrder() {
         var h = HTTPMachineHarness()
         #expect(h.receive("GET /a HTTP/1.1\r\n\r\nGET /b HTTP/1.1\r\n\r\nGET /c HTTP/1.1\r\n\r\n") == ["dispatch GET /a token 1 seq 0"])

@@ -6,7 +6,7 @@ import Testing
 
 /// Seeded mutations of valid pipelines: the parser never traps, and the outcome does not depend
 /// on how the bytes are split.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct HTTPRequestParserFuzzTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct HTTPRequestParserFuzzTests {
     enum Outcome: Equatable {
         case requests([HTTPRequestParser.Parsed], pending: Bool)
         case failed([HTTPRequestParser.Parsed], HTTPParseError)

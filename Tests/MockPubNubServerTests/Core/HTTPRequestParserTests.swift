@@ -4,7 +4,7 @@ import Testing
 @testable import HarnessServerCore
 @testable import MockPubNubServer
 
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct HTTPRequestParserTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct HTTPRequestParserTests {
     private func parseAll(_ text: String, limits: HTTPRequestParser.Limits = .init()) throws -> [HTTPRequestParser.Parsed] {
         var parser = HTTPRequestParser(limits: limits)
         parser.append(Array(text.utf8))

@@ -5,7 +5,7 @@ import Testing
 @testable import MockPubNubServer
 
 /// The host's routing table: first match in order, admission before the handler, fallback last.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct HostRoutesTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct HostRoutesTests {
     /// Answers 200 with its name as the body.
     struct Named: RequestHandler {
         let name: String

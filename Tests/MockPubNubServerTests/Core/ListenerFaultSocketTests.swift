@@ -10,7 +10,7 @@ import Testing
 
 extension CoreSocketTests {
     /// Listener faults that need no TLS library, as the client sees them.
-    @Suite(.offPool, .timeLimit(.minutes(TestTime.limitMinutes(2)))) struct ListenerFaults {
+    @Suite(.offPool, .timeLimit(.minutes(TestTime.limitMinutes(5)))) struct ListenerFaults {
         private let clientHello: [UInt8] = [0x16, 0x03, 0x01, 0x00, 0x05, 0x01, 0x00, 0x00, 0x01, 0x00]
 
         private func observe(_ fault: ListenerFault, send: [UInt8]?, timeoutMs: Int32 = 3000) throws

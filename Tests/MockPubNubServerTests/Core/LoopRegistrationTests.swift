@@ -8,7 +8,7 @@ import Testing
 
 /// The loop's handler table, on a loop without a thread: ids of closed registrations whose slot
 /// is taken again must find no handler (an event still in the batch, a watchdog in the heap).
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct LoopRegistrationTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct LoopRegistrationTests {
     private final class Handler: LoopHandler {
         let name: String
         init(_ name: String) { self.name = name }

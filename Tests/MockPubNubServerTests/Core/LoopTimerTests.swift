@@ -6,7 +6,7 @@ import Testing
 
 /// The loop's timers, stepped by hand (a loop without a thread): the earliest deadline kept
 /// beside the heap must follow every insertion, pop and purge.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct LoopTimerTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct LoopTimerTests {
     private final class Fired: @unchecked Sendable {
         // @unchecked Sendable: touched only on the test's thread, which steps the loop.
         var names: [String] = []

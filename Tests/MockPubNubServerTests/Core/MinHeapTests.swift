@@ -2,7 +2,7 @@
 import HarnessServerCore
 import Testing
 
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct MinHeapTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct MinHeapTests {
     @Test func popsInOrderAndRebuildsAfterRemovals() {
         var heap = MinHeap<Int>()
         // 0..<200 scrambled (61 is coprime with 200), with duplicates of every tenth.

@@ -3,7 +3,7 @@ import Testing
 @testable import MockPubNubServer
 
 /// The strict `multipart/form-data` parser of the file storage.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct MultipartFormDataTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct MultipartFormDataTests {
     static func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
     @Test func boundaryIsReadFromTheContentTypeQuotedOrNot() throws {

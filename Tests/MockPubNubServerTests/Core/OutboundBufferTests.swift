@@ -29,7 +29,7 @@ final class TricklingSink: StreamIO {
 
 /// The outbound buffer keeps the pieces it is given (shared, in order), resumes partial writes
 /// and holds no storage once drained; plain TCP sends its pieces in one gather write.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct OutboundBufferTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct OutboundBufferTests {
     private func drain(_ buffer: inout OutboundBuffer, into sink: TricklingSink) {
         var rounds = 0
         while !buffer.isEmpty && rounds < 1000 {

@@ -10,7 +10,7 @@ import Testing
 /// Request forms real clients send: absolute-form targets, targets without a slash, `Expect:
 /// 100-continue` with a client that waits, HTTP/1.0. Real loopback sockets, exact bytes.
 extension CoreSocketTests {
-    @Suite(.offPool, .timeLimit(.minutes(TestTime.limitMinutes(2)))) struct RequestForms {
+    @Suite(.offPool, .timeLimit(.minutes(TestTime.limitMinutes(5)))) struct RequestForms {
         /// Answers `200` with the routed path and query, as the PubNub routing sees them.
         static let routeEcho = ClosureHandler { request, _, responder in
             let text = "\(request.method) \(request.rawPath) ?\(request.rawQuery) \(String(decoding: request.body, as: UTF8.self))"

@@ -7,7 +7,7 @@ import Testing
 @testable import MockPubNubServer
 
 /// The request log writes one line per request, answered or abandoned, and passes the answer on.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct RequestLogTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct RequestLogTests {
     /// Keeps every message logged through it.
     struct CapturingLogHandler: LogHandler {
         final class Lines: Sendable {

@@ -5,7 +5,7 @@ import Testing
 @testable import MockPubNubServer
 
 /// Request-target forms and the TLS-record check of the pure parser.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct RequestTargetParserTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct RequestTargetParserTests {
     private func parse(_ bytes: [UInt8]) -> Result<HTTPRequestParser.Parsed?, HTTPParseError> {
         var parser = HTTPRequestParser()
         parser.append(bytes)

@@ -6,7 +6,7 @@ import Testing
 
 /// A responder's cancellation handlers: the first kept inline, the others behind it, all run in
 /// registration order exactly once on a cancel, none after an answer.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct ResponderCancelHandlerTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct ResponderCancelHandlerTests {
     @Test func handlersRunInOrderOnceWhenCancelled() {
         let order = Mutex<[Int]>([])
         let responder = Responder { _ in }

@@ -6,7 +6,7 @@ import Testing
 
 /// A connection answering request after request keeps one responder while nothing else holds it;
 /// a responder a handler keeps is never handed out again.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct ResponderReuseTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct ResponderReuseTests {
     private static func answer(_ text: String) -> ResponseAction {
         .respond(HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Array(text.utf8)))
     }

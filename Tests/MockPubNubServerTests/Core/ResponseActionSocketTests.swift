@@ -9,7 +9,7 @@ import Testing
 
 extension CoreSocketTests {
     /// Each `ResponseAction` as the client sees it.
-    @Suite(.offPool, .timeLimit(.minutes(TestTime.limitMinutes(2)))) struct ResponseActions {
+    @Suite(.offPool, .timeLimit(.minutes(TestTime.limitMinutes(5)))) struct ResponseActions {
         /// A handler that answers every request with `action`.
         private func run(_ action: ResponseAction, request: String = "GET /x HTTP/1.1\r\n\r\n", timeoutMs: Int32 = 5000)
             throws -> (bytes: [UInt8], end: BlockingTestClient.End)

@@ -11,7 +11,7 @@ import Testing
 
 extension CoreSocketTests {
     /// Bad input, limits, descriptor hygiene and shutdown.
-    @Suite(.offPool, .timeLimit(.minutes(TestTime.limitMinutes(2)))) struct Robustness {
+    @Suite(.offPool, .timeLimit(.minutes(TestTime.limitMinutes(5)))) struct Robustness {
         private func errorExchange(_ request: String, configure: (inout HTTPServerConfiguration) -> Void = { _ in })
             throws -> (text: String, end: BlockingTestClient.End)
         {
@@ -157,7 +157,7 @@ extension CoreSocketTests {
 }
 
 extension CoreSocketTests {
-    @Suite(.offPool, .timeLimit(.minutes(TestTime.limitMinutes(2)))) struct AsyncShutdown {
+    @Suite(.offPool, .timeLimit(.minutes(TestTime.limitMinutes(5)))) struct AsyncShutdown {
         @Test func shutdownFromAsyncCodeClosesConnections() async throws {
             let server = HTTPServer(configuration: HTTPServerConfiguration(eventLoopCount: 1), handler: echoHandler)
             let address = try server.start()
@@ -172,7 +172,7 @@ extension CoreSocketTests {
 }
 
 extension CoreSocketTests {
-    @Suite(.offPool, .timeLimit(.minutes(TestTime.limitMinutes(2)))) struct StartErrors {
+    @Suite(.offPool, .timeLimit(.minutes(TestTime.limitMinutes(5)))) struct StartErrors {
         @Test func busyPortNonNumericHostAndDoubleStartAreTypedErrors() throws {
             try withServer(handler: echoHandler) { server, port in
                 #expect(throws: HTTPServerError.self) { try server.start() }

@@ -5,7 +5,7 @@ import Testing
 @testable import MockPubNubServer
 
 /// A loop encodes a response sent to many connections once, and never reuses bytes it should not.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct SharedEncodingTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct SharedEncodingTests {
     private let response = HTTPResponse.pubNub(200, "{\"t\":{\"t\":\"17000000000000001\",\"r\":12},\"m\":[]}")
 
     @Test func copiesAreTheSameValueAndEqualContentIsNot() {

@@ -7,7 +7,7 @@ import Testing
 
 /// Connection behaviour that is not about epoll, run over an in-memory stream with the loop
 /// stepped by hand: order, partial writes, buffers, the upgrade hand-over, a peer's close.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct SteppedConnectionTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct SteppedConnectionTests {
     private static func answer(_ text: String) -> ResponseAction {
         .respond(HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Array(text.utf8)))
     }

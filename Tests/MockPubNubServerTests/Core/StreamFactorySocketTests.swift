@@ -39,7 +39,7 @@ final class GreetingStream: StreamIO {
 }
 
 extension CoreSocketTests {
-    @Suite(.offPool, .timeLimit(.minutes(TestTime.limitMinutes(2)))) struct StreamFactories {
+    @Suite(.offPool, .timeLimit(.minutes(TestTime.limitMinutes(5)))) struct StreamFactories {
         @Test func customStreamHandshakesFirstAndMarksRequestsAsTLS() throws {
             let faults = Mutex<[ListenerFault]>([])
             let factory = StreamFactory(isTLS: true) { fd, fault in

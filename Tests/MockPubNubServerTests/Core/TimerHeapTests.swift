@@ -4,7 +4,7 @@ import Testing
 @testable import HarnessServerCore
 @testable import MockPubNubServer
 
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct TimerHeapTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct TimerHeapTests {
     @Test func popsInDeadlineThenInsertionOrderAndDropsCancelled() {
         var heap = TimerHeap()
         let counter = CancelledTimerCounter()

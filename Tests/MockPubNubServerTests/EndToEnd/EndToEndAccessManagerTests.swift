@@ -9,7 +9,7 @@ import HarnessPrimitives
 @testable import MockPubNubServer
 
 /// Access Manager over loopback sockets: a grant signed in the test, then 403s on every endpoint kind.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct EndToEndAccessManagerTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct EndToEndAccessManagerTests {
     static let keyset = Keyset(subscribeKey: "sk", publishKey: "pk", secretKey: "sec")
 
     /// `v2.` + base64url(HMAC-SHA256) without padding, computed here from the spec's formula.

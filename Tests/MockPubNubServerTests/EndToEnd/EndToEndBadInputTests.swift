@@ -8,7 +8,7 @@ import Testing
 @testable import MockPubNubServer
 
 /// Every kind of bad input over a real socket: exact bytes, and the server keeps serving.
-@Suite(.offPool, .timeLimit(.minutes(TestTime.limitMinutes(2)))) struct EndToEndBadInputTests {
+@Suite(.offPool, .timeLimit(.minutes(TestTime.limitMinutes(5)))) struct EndToEndBadInputTests {
     static let balancer400 = "{\"message\":\"Could Not Parse Request\",\"error\":true,\"service\":\"Balancer\",\"status\":400}"
     static let reserved = "{\"status\": 400, \"message\": \"Reserved character in input parameters.\", \"service\": \"channel-registry\", \"error\": true}"
 

@@ -5,7 +5,7 @@ import Testing
 
 /// File sharing over loopback sockets: upload URL, multipart upload to the mock's storage,
 /// publish-file, subscribe and history, list, download redirect, delete, storage errors, admin.
-@Suite(.offPool, .timeLimit(.minutes(TestTime.limitMinutes(2)))) struct EndToEndFilesTests {
+@Suite(.offPool, .timeLimit(.minutes(TestTime.limitMinutes(5)))) struct EndToEndFilesTests {
     /// One request with raw bytes; the parsed response.
     static func send(_ server: EndToEndServer, _ method: String, _ target: String, headers: [String: String] = [:],
                      body: [UInt8] = []) throws -> HTTPResponseText {

@@ -5,7 +5,7 @@ import Testing
 @testable import MockPubNubServer
 
 /// History v2, fetch v3 (with actions), delete and message counts over loopback sockets.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct EndToEndHistoryTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct EndToEndHistoryTests {
     @Test func historyV2Parameters() throws {
         let server = try EndToEndServer()
         var tts: [UInt64] = []

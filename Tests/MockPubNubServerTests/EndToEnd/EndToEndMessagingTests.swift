@@ -5,7 +5,7 @@ import Testing
 @testable import MockPubNubServer
 
 /// Time, publish, fire, signal and subscribe through `MockServer` over loopback sockets.
-@Suite(.offPool, .timeLimit(.minutes(TestTime.limitMinutes(2)))) struct EndToEndMessagingTests {
+@Suite(.offPool, .timeLimit(.minutes(TestTime.limitMinutes(5)))) struct EndToEndMessagingTests {
     @Test func timeIsSeventeenDigitsAndStrictlyIncreasing() throws {
         let server = try EndToEndServer()
         let client = try server.connect()

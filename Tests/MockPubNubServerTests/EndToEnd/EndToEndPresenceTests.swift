@@ -5,7 +5,7 @@ import Testing
 @testable import MockPubNubServer
 
 /// Presence over loopback sockets: events are awaited by long-polling the `-pnpres` channel.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct EndToEndPresenceTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct EndToEndPresenceTests {
     /// Long-polls `channel-pnpres` from `cursor` until `count` events arrived (bounded); returns them and the new cursor.
     private func events(_ server: EndToEndServer, _ channel: String, from cursor: UInt64, count: Int) throws -> ([[String: Any]], UInt64) {
         var collected: [[String: Any]] = []

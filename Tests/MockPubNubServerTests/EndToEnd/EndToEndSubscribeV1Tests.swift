@@ -9,7 +9,7 @@ import Testing
 
 /// The legacy subscribe over loopback: handshake, a parked long-poll woken by a publish, JSONP,
 /// and fault rules aimed at `subscribe` applying to it.
-@Suite(.serialized, .offPool, .timeLimit(.minutes(TestTime.limitMinutes(2)))) struct EndToEndSubscribeV1Tests {
+@Suite(.serialized, .offPool, .timeLimit(.minutes(TestTime.limitMinutes(5)))) struct EndToEndSubscribeV1Tests {
     @Test func handshakeThenALongPollWokenByAPublish() throws {
         let e2e = try EndToEndServer()
         let (status, handshake) = try e2e.call("/subscribe/demo/news/0/0?uuid=old-sdk")

@@ -6,7 +6,7 @@ import Testing
 import MockPubNubServer
 
 /// The nested configuration and the typed start errors of the façade.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(1)))) struct MockServerConfigurationTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct MockServerConfigurationTests {
     @Test func flatNamesReadAndWriteTheNestedFields() {
         var configuration = MockServerConfiguration.loopback(tls: false)
         #expect(configuration.transport.tlsPort == nil)

@@ -10,7 +10,7 @@ import Testing
 ///
 /// The interpreter is `$PUBNUB_PYTHON`, else the CI venv (`.ci/run` installs `pubnub` 10.8.0 there),
 /// else `python3`; when none of them can import `pubnub` the test is reported as skipped with that reason.
-@Suite("Files: the official PubNub Python SDK", .timeLimit(.minutes(TestTime.limitMinutes(2))))
+@Suite("Files: the official PubNub Python SDK", .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct PubNubPythonFilesTests {
     /// The interpreter (see ``PythonInterpreters``), nil when none can import `pubnub.pubnub`.
     static func python() async -> String? {
@@ -20,7 +20,7 @@ struct PubNubPythonFilesTests {
 
     @Test(
         .enabled("the pubnub SDK (PyPI) is not installed: set PUBNUB_PYTHON or run .ci/run, which installs it") { await python() != nil },
-        .timeLimit(.minutes(TestTime.limitMinutes(3))))
+        .timeLimit(.minutes(TestTime.limitMinutes(10))))
     func sendListDownloadAndDeleteWithTheOfficialSDK() async throws {
         let python = try #require(await Self.python())
         let server = try EndToEndServer()

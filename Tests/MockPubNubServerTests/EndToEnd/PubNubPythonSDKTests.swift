@@ -9,7 +9,7 @@ import Testing
 ///
 /// The interpreter is `$PUBNUB_PYTHON`, else the CI venv (`.ci/run` installs `pubnub` there);
 /// when neither can import `pubnub` the test is reported as skipped with that reason.
-@Suite("PubNub: the official Python SDK's push, filter and wildcard APIs", .timeLimit(.minutes(TestTime.limitMinutes(2))))
+@Suite("PubNub: the official Python SDK's push, filter and wildcard APIs", .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct PubNubPythonSDKTests {
     /// The interpreter (see ``PythonInterpreters``), nil when none can import `pubnub`.
     static func python() async -> String? {
@@ -19,7 +19,7 @@ struct PubNubPythonSDKTests {
 
     @Test(
         .enabled("the PubNub Python SDK is not installed: set PUBNUB_PYTHON or run .ci/run, which installs it") { await python() != nil },
-        .timeLimit(.minutes(TestTime.limitMinutes(3))))
+        .timeLimit(.minutes(TestTime.limitMinutes(10))))
     func officialSDKRegistersPushFiltersAndSubscribesToAWildcard() async throws {
         let python = try #require(await Self.python())
         let server = try EndToEndServer()

@@ -8,7 +8,7 @@ import Testing
 @testable import MockPubNubServer
 
 /// `pubnub-harness serve` as a subprocess: prints its address, serves, exits 0 on SIGINT and SIGTERM.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct ServeCommandProcessTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct ServeCommandProcessTests {
     /// Starts `serve ARGUMENTS` and reads its port from the address line; a process without one is
     /// killed and the test fails.
     static func serve(_ arguments: [String]) async throws -> (HarnessProcess.Server, Int) {

@@ -6,7 +6,7 @@ import Testing
 @testable import HarnessServerCore
 @testable import MockPubNubServer
 
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct AdminAPITests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct AdminAPITests {
     /// Records the listener calls and answers with fixed ports.
     final class FakeListeners: ListenerFaultControl {
         let calls = Mutex<[String]>([])
@@ -167,7 +167,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct AdminRoutingTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct AdminRoutingTests {
     @Test func adminPathsGoToTheAdminAPIOthersToTheFallback() throws {
         let upstream = FakeUpstream(response: FaultFixtures.sent)
         let faults = FaultLayer(upstream: upstream, scheduler: ManualScheduler())

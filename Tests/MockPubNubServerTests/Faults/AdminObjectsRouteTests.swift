@@ -3,7 +3,7 @@ import Testing
 @testable import MockPubNubServer
 
 /// `/__admin/objects/{subscribeKey}`: a key's App Context state, and forgetting it; `objects` in plans.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct AdminObjectsRouteTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct AdminObjectsRouteTests {
     @Test func showsAndClearsOneKeysAppContextState() {
         let harness = ServiceHarness()
         let faults = FaultLayer(upstream: FakeUpstream(response: FaultFixtures.sent), scheduler: ManualScheduler(), seedSource: { 9 })

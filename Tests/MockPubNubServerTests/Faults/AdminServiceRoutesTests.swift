@@ -6,7 +6,7 @@ import Testing
 
 /// `/__admin/` index and health, and the service routes a runner in another process uses:
 /// keysets, grants and injected messages, checked through the PubNub endpoints they affect.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct AdminServiceRoutesTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct AdminServiceRoutesTests {
     private struct Setup {
         let harness = ServiceHarness()
         let faults = FaultLayer(upstream: FakeUpstream(response: FaultFixtures.sent), scheduler: ManualScheduler(), seedSource: { 9 })

@@ -6,7 +6,7 @@ import Testing
 @testable import MockPubNubServer
 
 /// The catalog (docs/faults.md) and the example plans (Fixtures/plans) agree with the code.
-@Suite(.offPool, .timeLimit(.minutes(TestTime.limitMinutes(2)))) struct FaultCatalogTests {
+@Suite(.offPool, .timeLimit(.minutes(TestTime.limitMinutes(5)))) struct FaultCatalogTests {
     private static func packageRoot() throws -> URL {
         var url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         for _ in 0..<8 {

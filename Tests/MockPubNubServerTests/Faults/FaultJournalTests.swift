@@ -4,7 +4,7 @@ import Testing
 @testable import HarnessServerCore
 @testable import MockPubNubServer
 
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct FaultJournalTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct FaultJournalTests {
     private func layer(capacity: Int = 10_000, upstream: FakeUpstream = FakeUpstream(response: FaultFixtures.sent)) -> FaultLayer {
         FaultLayer(upstream: upstream, scheduler: ManualScheduler(), journalCapacity: capacity, seedSource: { 77 })
     }

@@ -5,7 +5,7 @@ import Testing
 @testable import MockPubNubServer
 
 /// Each fault kind, applied through the layer, produces exactly this `ResponseAction`.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct FaultLayerActionTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct FaultLayerActionTests {
     private let publish = "/publish/pk/sk/0/ch1/0/%22hi%22?uuid=bob"
     private let pubNubType = "text/javascript; charset=\"UTF-8\""
     /// The head the fake service's publish answer gets when written by hand.

@@ -5,7 +5,7 @@ import Testing
 @testable import HarnessServerCore
 @testable import MockPubNubServer
 
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct FaultLayerConcurrencyTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct FaultLayerConcurrencyTests {
     @Test func budgetsAndSequencesHoldUnderConcurrentRequests() throws {
         let faults = FaultLayer(upstream: FakeUpstream(response: FaultFixtures.sent), scheduler: ManualScheduler())
         try faults.installPlan(FaultFixtures.plan([FaultRule(id: "fifty", times: 50, fault: .close)]), for: "sk")

@@ -6,7 +6,7 @@ import Testing
 @testable import MockPubNubServer
 
 /// Subscribe faults and `close-long-poll`, through the layer.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct FaultLayerSubscribeTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct FaultLayerSubscribeTests {
     private let longPoll = "/v2/subscribe/sk/ch1,ch1-pnpres/0?tt=17000000010000000&tr=4&uuid=u"
 
     private func body(

@@ -6,7 +6,7 @@ import Testing
 @testable import HarnessServerCore
 @testable import MockPubNubServer
 
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct FaultPlanDecodingTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct FaultPlanDecodingTests {
     private func decode(_ text: String) throws(FaultPlanError) -> FaultPlan {
         try FaultPlan.decode(json: Array(text.utf8))
     }

@@ -4,7 +4,7 @@ import Testing
 @testable import HarnessServerCore
 @testable import MockPubNubServer
 
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct FaultPlannerTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct FaultPlannerTests {
     private let subscribe = "/v2/subscribe/sk/ch1,ch2/0?tt=15&tr=3&channel-group=g1&uuid=alice"
     private let handshake = "/v2/subscribe/sk/ch1/0?tt=0&uuid=alice"
     private let publish = "/publish/pk/sk/0/ch1/0/%22hi%22?uuid=bob"

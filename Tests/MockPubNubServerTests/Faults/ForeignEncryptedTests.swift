@@ -6,7 +6,7 @@ import Testing
 @testable import HarnessServerCore
 @testable import MockPubNubServer
 
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct ForeignEncryptedTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct ForeignEncryptedTests {
     /// The `d` of the single message a `foreign-encrypted` fault answers with, using the default encryptor.
     private func payload(_ fault: Fault) throws -> String {
         let layer = FaultLayer(upstream: FakeUpstream(response: nil), scheduler: ManualScheduler())

@@ -6,7 +6,7 @@ import Testing
 
 /// What the journal records of the server's answer: kind, status, bytes, duration, how the
 /// connection ends; and the client going away before an answer.
-@Suite(.offPool, .timeLimit(.minutes(TestTime.limitMinutes(2)))) struct JournalAnswerTests {
+@Suite(.offPool, .timeLimit(.minutes(TestTime.limitMinutes(5)))) struct JournalAnswerTests {
     @Test func answersDescribeEveryAction() {
         let response = HTTPResponse.pubNub(503, "{\"error\":true}")
         #expect(JournalAnswer(.respond(response), elapsedMs: 2) ==

@@ -10,7 +10,7 @@ import Testing
 
 /// Plans installed over `/__admin/` on the server's own port, the journal over HTTP, plan errors,
 /// and two keys with different plans used in parallel.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct AdminEndToEndTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct AdminEndToEndTests {
     /// One admin request on a fresh connection; returns the complete response.
     private static func admin(_ port: Int, _ method: String, _ path: String, body: String = "") throws -> HTTPResponseText {
         let client = try BlockingTestClient(port: port)

@@ -5,7 +5,7 @@ import Testing
 @testable import MockPubNubServer
 
 /// The admin API behind a dual-stack listener, and its connection counts.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct AdminPeerAndConnectionTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct AdminPeerAndConnectionTests {
     @Test func anIPv4ClientOfADualStackListenerIsLoopback() async throws {
         try await EndToEnd.run(configure: { $0.host = "::" }) { _, port in
             // 127.0.0.1 reaches the `::` listener as ::ffff:127.0.0.1.

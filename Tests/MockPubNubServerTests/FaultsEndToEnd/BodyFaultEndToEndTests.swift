@@ -5,7 +5,7 @@ import Testing
 @testable import MockPubNubServer
 
 /// Status and body faults on a full `MockServer`, observed as the exact response a raw client reads.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct BodyFaultEndToEndTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct BodyFaultEndToEndTests {
     private static let pubNubType = #"text/javascript; charset="UTF-8""#
 
     private func answer(_ key: String, fault: String, target: String? = nil) async throws -> HTTPResponseText {

@@ -6,7 +6,7 @@ import Testing
 
 /// The connection events of listeners opened with `openListener`: each accept with its fault, and
 /// a failed TLS handshake with the TLS library's reason; other listeners keep none.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct ConnectionEventTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct ConnectionEventTests {
     @Test func acceptsAndFailedHandshakesOnWatchedListeners() async throws {
         try await EndToEnd.run { server, mainPort in
             let tls = try server.openListener(fault: .tlsExpired).port

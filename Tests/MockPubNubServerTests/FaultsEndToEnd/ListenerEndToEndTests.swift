@@ -10,7 +10,7 @@ import Testing
 
 /// Listener faults and the TLS catalog through `MockServer` (its TLS port, `openListener`,
 /// `queueConnectionFaults`, `refusedPort`), observed by raw TCP and OpenSSL clients.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(1)))) struct ListenerEndToEndTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct ListenerEndToEndTests {
     @Test func refusedPortRefusesConnections() async throws {
         let code = try await EndToEnd.run { server, _ in
             let refused = try server.refusedPort()

@@ -8,7 +8,7 @@ import Testing
 
 /// docs/recipes.md "subscribe times out twice, then succeeds", with the plan file itself
 /// (Fixtures/plans/subscribe-timeout-twice.json) installed the way `serve --plan` installs it.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct RecipeEndToEndTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct RecipeEndToEndTests {
     private static let planFile = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/plans/subscribe-timeout-twice.json")

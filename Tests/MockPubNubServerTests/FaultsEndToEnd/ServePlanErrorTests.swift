@@ -6,11 +6,11 @@ import Testing
 /// `pubnub-harness serve --plan FILE` refuses an invalid plan with one line naming the field (a
 /// usage error: exit 2).
 /// Runs the built binary (`HarnessProcess.binary`); skipped when it has not been built.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct ServePlanErrorTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct ServePlanErrorTests {
     private static let binary = URL(fileURLWithPath: HarnessProcess.binary)
     static var binaryExists: Bool { FileManager.default.isExecutableFile(atPath: binary.path) }
 
-    @Test(.enabled(if: binaryExists), .timeLimit(.minutes(TestTime.limitMinutes(1))))
+    @Test(.enabled(if: binaryExists), .timeLimit(.minutes(TestTime.limitMinutes(5))))
     func invalidPlanFileExitsWithOneLineNamingTheField() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("serve-plan-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

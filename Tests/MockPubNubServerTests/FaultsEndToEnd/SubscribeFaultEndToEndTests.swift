@@ -6,7 +6,7 @@ import Testing
 @testable import MockPubNubServer
 
 /// Subscribe-body faults on a full `MockServer`, read back as PubNub subscribe answers.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct SubscribeFaultEndToEndTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct SubscribeFaultEndToEndTests {
     private func subscribeAnswer(_ key: String, fault: String, tt: String = "17000000000000000", extra: String = "&tr=3")
         async throws -> HTTPResponseText
     {

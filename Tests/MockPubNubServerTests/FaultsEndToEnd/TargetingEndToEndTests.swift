@@ -5,7 +5,7 @@ import Testing
 @testable import MockPubNubServer
 
 /// Rule targeting on a full `MockServer`: which real requests a rule faults (a 503 marks a faulted one).
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct TargetingEndToEndTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct TargetingEndToEndTests {
     private static let marker = #"{"kind":"status","status":503}"#
 
     /// Installs one rule for `key` and returns the status of each target, requested in order.

@@ -8,7 +8,7 @@ import Testing
 @testable import MockPubNubServer
 
 /// Transport faults of a plan, installed in-process on a full `MockServer` and observed by a raw client.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct TransportFaultEndToEndTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct TransportFaultEndToEndTests {
     /// Publish answers are `[1,"Sent","<17-digit timetoken>"]`: 30 bytes whose first 10 are fixed.
     private let publishPrefix = #"[1,"Sent","#
 

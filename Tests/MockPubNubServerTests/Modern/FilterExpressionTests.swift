@@ -3,7 +3,7 @@ import HarnessJSON
 import Testing
 @testable import MockPubNubServer
 
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct FilterExpressionTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct FilterExpressionTests {
     private func admits(_ expression: String, meta: String? = nil, data: String = "{}", uuid: String? = "pub",
                         sourceLocation: SourceLocation = #_sourceLocation) -> Bool? {
         do {

@@ -2,7 +2,7 @@
 import Testing
 @testable import MockPubNubServer
 
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct MessageTypeTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct MessageTypeTests {
     @Test func customMessageTypeTravelsToSubscribeAndHistory() {
         let h = ServiceHarness()
         let tt = h.publish("ch", "\"hi\"", query: "uuid=pub&custom_message_type=chat-text_1")

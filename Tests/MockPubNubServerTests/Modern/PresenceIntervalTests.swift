@@ -2,7 +2,7 @@
 import Testing
 @testable import MockPubNubServer
 
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct PresenceIntervalTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct PresenceIntervalTests {
     private func harness(max: Int, deltaLimit: Int = 20) -> ServiceHarness {
         var configuration = PubNubServiceConfiguration()
         configuration.features = KeyFeatures(presenceAnnounceMax: max, presenceInterval: 10, presenceDeltaLimit: deltaLimit)

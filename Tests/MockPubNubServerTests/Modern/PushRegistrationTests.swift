@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 @testable import MockPubNubServer
 
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct PushRegistrationTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct PushRegistrationTests {
     private let v1 = "/v1/push/sub-key/demo/devices/"
     private let v2 = "/v2/push/sub-key/demo/devices-apns2/"
 

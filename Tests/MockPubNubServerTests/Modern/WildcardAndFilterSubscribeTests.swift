@@ -2,7 +2,7 @@
 import Testing
 @testable import MockPubNubServer
 
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct WildcardAndFilterSubscribeTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct WildcardAndFilterSubscribeTests {
     private let after = "tt=\(serviceFirstTT - 1)"
 
     @Test func wildcardReceivesChildChannelsWithTheSubscriptionInB() {

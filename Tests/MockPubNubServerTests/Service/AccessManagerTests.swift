@@ -4,7 +4,7 @@ import Testing
 @testable import HarnessServerCore
 @testable import MockPubNubServer
 
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct AccessManagerTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct AccessManagerTests {
     private let keyset = Keyset(subscribeKey: "pam-sub", publishKey: "pam-pub", secretKey: "sec")
 
     private func harness() -> ServiceHarness {
@@ -135,7 +135,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct EmbeddingAPITests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct EmbeddingAPITests {
     @Test func runtimeKeysetProgrammaticGrantAndInjection() throws {
         let h = ServiceHarness()
         #expect(h.call("/publish/p/late/0/ch/0/1").0 == 200)
@@ -176,7 +176,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct HostileInputTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct HostileInputTests {
     @Test func extremeNumbersAreRefusedOrClamped() {
         let h = ServiceHarness(PubNubServiceConfiguration(
             keysets: [Keyset(subscribeKey: "pam", publishKey: "p", secretKey: "s")], maxMessagesPerSubscribeResponse: 0))

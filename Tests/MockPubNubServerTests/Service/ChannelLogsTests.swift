@@ -4,7 +4,7 @@ import Testing
 
 /// A keyspace's channel logs: the channel written last remembered with its position, every
 /// other channel found by name.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct ChannelLogsTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct ChannelLogsTests {
     static func message(_ timetoken: UInt64, on channel: String) -> StoredMessage {
         StoredMessage(
             timetoken: timetoken, channel: channel, kind: .message, payload: "\(timetoken)", meta: nil, publisher: "u",

@@ -5,7 +5,7 @@ import Testing
 @testable import HarnessServerCore
 @testable import MockPubNubServer
 
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct ConcurrencyTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct ConcurrencyTests {
     /// Sends one subscribe and waits for its answer.
     private func poll(_ h: ServiceHarness, _ cursor: String) async -> String {
         await withCheckedContinuation { continuation in

@@ -4,7 +4,7 @@ import Testing
 
 /// The two-digits-at-a-time decimal writer (`HTTPResponseEncoder.writeDecimal`) and the bodies built
 /// with it, against `String(value)`.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct DecimalDigitsTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct DecimalDigitsTests {
     /// Every power of ten from 1 to 10^19, one below it and one above it, and the extremes.
     static let boundaries: [UInt64] = {
         var values: [UInt64] = [0, 1, 9, 10, 11, 99, 100, 101, UInt64.max, UInt64.max - 1, 17_356_896_001_234_567]

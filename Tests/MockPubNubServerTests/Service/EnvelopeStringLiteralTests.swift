@@ -6,7 +6,7 @@ import Testing
 /// The envelope's short strings (shard, publisher, subscribe key, channel) are written as JSON
 /// string literals eight bytes at a time; each must read exactly as `JSONText.stringLiteral`
 /// writes it, whatever its length and wherever a byte that needs an escape sits.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct EnvelopeStringLiteralTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct EnvelopeStringLiteralTests {
     /// The envelope of a message whose four short strings are `shard`, `publisher`, `key` and `channel`.
     private func envelope(shard: String, publisher: String, key: String, channel: String) -> String {
         var message = StoredMessage(

@@ -3,7 +3,7 @@ import Testing
 @testable import MockPubNubServer
 
 /// The pure rules of file sharing: times, page tokens, custom message types, content types, hosts.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct FileRulesTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct FileRulesTests {
     @Test func isoTimesAreUTCWithSecondPrecision() {
         #expect(ISOTime.string(0) == "1970-01-01T00:00:00Z")
         #expect(ISOTime.string(1_746_466_005) == "2025-05-05T17:26:45Z")

@@ -4,7 +4,7 @@ import Testing
 @testable import HarnessServerCore
 @testable import MockPubNubServer
 
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct HistoryTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct HistoryTests {
     /// Publishes "m0"…"m4" on `ch` (timetokens serviceFirstTT…serviceFirstTT+4), m2 with meta.
     private func seeded() -> ServiceHarness {
         let h = ServiceHarness()
@@ -123,7 +123,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct ChannelGroupTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct ChannelGroupTests {
     private let base = "/v1/channel-registration/sub-key/demo/channel-group"
     /// Mutations answer compact with sorted keys (recorded 2024-2025, `application/json`).
     private let ok = "{\"error\":false,\"message\":\"OK\",\"service\":\"channel-registry\",\"status\":200}"

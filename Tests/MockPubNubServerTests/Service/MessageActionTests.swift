@@ -4,7 +4,7 @@ import Testing
 @testable import HarnessServerCore
 @testable import MockPubNubServer
 
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct MessageActionTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct MessageActionTests {
     private let base = "/v1/message-actions/demo/channel/ch"
 
     /// Adds `type`/`value` by `uuid` to the message at `timetoken`.

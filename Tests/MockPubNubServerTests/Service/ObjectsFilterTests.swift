@@ -3,7 +3,7 @@ import Testing
 @testable import MockPubNubServer
 
 /// The App Context filter language, pure: parsing, precedence, evaluation, errors.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct ObjectsFilterTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct ObjectsFilterTests {
     let record: [String: JSONValue] = [
         "name": "Jane Doe", "status": "active", "custom.age": .int(42), "custom.vip": true, "channel.name": "General",
     ]

@@ -3,7 +3,7 @@ import Testing
 @testable import MockPubNubServer
 
 /// App Context (`/v2/objects/…`): exact bodies, key order, cursors, If-Match, events.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct ObjectsTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct ObjectsTests {
     /// The `updated` of the n-th write of a fresh harness (the service clock starts at …00.1234567).
     static func updated(_ n: Int) -> String { "2025-01-01T00:00:00.\(123456 + n)Z" }
 

@@ -5,7 +5,7 @@ import Testing
 @testable import MockPubNubServer
 
 /// Numeric query parameters of the wrong type and empty subscribe keys are refused with 400.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct ParameterValidationTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct ParameterValidationTests {
     static func message(_ name: String, _ value: String) -> String {
         "Invalid value for parameter '\(name)': '\(value)' (expected a non-negative integer)"
     }

@@ -4,7 +4,7 @@ import Testing
 @testable import HarnessServerCore
 @testable import MockPubNubServer
 
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct PresenceTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct PresenceTests {
     /// The wall-clock second of the harness clock.
     let second = 1_735_689_600
 
@@ -158,7 +158,7 @@ import Testing
 /// Found by the soak (docs/reliability.md): a uuid on several channels that heartbeats one of them
 /// at a time piled up one presence timer per heartbeat, and each expiry copied the whole pile,
 /// until the event loops spent minutes under the keyspace lock.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct PresenceTimerBoundTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct PresenceTimerBoundTests {
     @Test func heartbeatsOnOneOfSeveralChannelsKeepOneDeadlinePerChannel() {
         let h = ServiceHarness()
         h.call("/v2/presence/sub-key/demo/channel/a/heartbeat?heartbeat=60&uuid=u")
@@ -203,7 +203,7 @@ import Testing
 }
 
 /// The heap of presence deadlines on its own: order, the sweep it asks for, compaction.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct PresenceDeadlinesTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct PresenceDeadlinesTests {
     private final class Probe: ScheduledWork {
         func cancel() {}
     }

@@ -7,7 +7,7 @@ import Testing
 /// The first timetoken the harness clock yields.
 let serviceFirstTT: UInt64 = 17_356_896_001_234_567
 
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct PublishAndTimeTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct PublishAndTimeTests {
     @Test func timeIsSeventeenDigitsStrictlyIncreasingAndFollowsTheClock() {
         let h = ServiceHarness()
         #expect(h.call("/time/0?uuid=u") == (200, "[\(serviceFirstTT)]"))

@@ -3,7 +3,7 @@ import Testing
 @testable import MockPubNubServer
 
 /// The small insertion-ordered map of a presence record.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct SmallMapTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct SmallMapTests {
     @Test func setReplaceRemoveAndOrder() {
         var map: SmallMap<String, Int> = [:]
         #expect(map.isEmpty)

@@ -4,7 +4,7 @@ import Testing
 @testable import HarnessServerCore
 @testable import MockPubNubServer
 
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct SubscribeTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct SubscribeTests {
     @Test func handshakeAnswersAtOnceWithTFirst() {
         let h = ServiceHarness()
         #expect(h.call("/v2/subscribe/demo/ch1/0?tt=0") == (200, "{\"t\":{\"t\":\"\(serviceFirstTT)\",\"r\":12},\"m\":[]}"))

@@ -5,7 +5,7 @@ import Testing
 @testable import MockPubNubServer
 
 /// The legacy subscribe `GET /subscribe/{sub}/{channels}/{callback}/{tt}` on the v2 machinery.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct SubscribeV1Tests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct SubscribeV1Tests {
     @Test func handshakeReturnsAnEmptyArrayAndTheCurrentTimetoken() {
         let h = ServiceHarness()
         #expect(h.call("/subscribe/demo/ch1/0/0") == (200, "[[],\"\(serviceFirstTT)\"]"))

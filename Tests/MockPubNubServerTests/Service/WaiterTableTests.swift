@@ -5,7 +5,7 @@ import Testing
 @testable import MockPubNubServer
 
 /// The parked long-poll table: ids, shared subscriptions, the index and partial answers.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct WaiterTableTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct WaiterTableTests {
     private static func parked(_ cursor: UInt64, _ format: SubscribeFormat = .v2) -> WaiterTable.Parked {
         WaiterTable.Parked(responder: Responder { _ in }, cursor: cursor, format: format)
     }
@@ -178,7 +178,7 @@ private struct ImmediateWork: ScheduledWork {
 }
 
 /// Waking through the service: one subscription, cursors that see the message and one that does not.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct ParkedWakeTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct ParkedWakeTests {
     @Test func aPublishAnswersTheWaitersItReachesAndLeavesTheOthersToTheirTimers() {
         let h = ServiceHarness(PubNubServiceConfiguration(longPollIdleTimeout: .seconds(5)))
         let early = (0..<3).map { _ in h.send("/v2/subscribe/demo/ch/0?tt=1") }

@@ -7,7 +7,7 @@ import Testing
 
 /// Each certificate / protocol entry of the TLS fault catalog, observed from a real OpenSSL client
 /// over loopback.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(1)))) struct TLSCatalogTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct TLSCatalogTests {
     @Test func trustedLeafCompletesHandshakeAndServesARequest() async throws {
         let material = try TLSMaterial.generate()
         let (client, server) = try await TLSHandshakeHarness.run(.tlsTrusted, material: material) {

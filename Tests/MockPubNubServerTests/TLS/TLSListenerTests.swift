@@ -8,7 +8,7 @@ import Testing
 
 /// The TLS catalog through the real server: `HTTPServer` listeners with `StreamFactory.tls`, per
 /// port and per connection, observed by an OpenSSL client over loopback.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(1)))) struct TLSListenerTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct TLSListenerTests {
     static let request = Array("GET /time/0 HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".utf8)
 
     /// Starts a server with a TLS listener (`fault` per port), queues `perConnection` faults, and

@@ -7,7 +7,7 @@ import Testing
 @testable import MockPubNubServer
 
 /// The minted certificates, read back with libcrypto.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct TLSMaterialTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct TLSMaterialTests {
     /// Parses `pem` and runs `body` with the X509 pointer while the owner is alive.
     private func withCertificate<T>(_ pem: String, _ body: (OpaquePointer) throws -> T) throws -> T {
         let owner = try PEMReader.certificate(pem, what: "test")

@@ -10,7 +10,7 @@ import Testing
 
 /// The own record layer behind a real `HTTPServer` TLS listener: each TLS 1.3 suite, requests and
 /// answers over 16 KB, a client's close_notify, and a corrupted record that ends only its connection.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(1)))) struct TLSRecordLayerServerTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct TLSRecordLayerServerTests {
     /// Echoes a POST body; `GET /bytes/N` answers N pattern bytes.
     static let handler = ClosureHandler { request, _, responder in
         if request.method == "GET", request.target.hasPrefix("/bytes/"), let count = Int(request.target.dropFirst(7)) {

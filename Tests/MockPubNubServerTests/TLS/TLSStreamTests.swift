@@ -7,7 +7,7 @@ import Testing
 @testable import MockPubNubServer
 
 /// ServerTLSStream behaviour: ALPN policy, large writes through WANT_WRITE, and failures a listener sees.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(1)))) struct TLSStreamTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct TLSStreamTests {
     @Test(arguments: [
         (["h2", "http/1.1"], "http/1.1"),
         (["http/1.1"], "http/1.1"),

@@ -5,7 +5,7 @@ import Testing
 @testable import MockPubNubServer
 
 /// `WebSocketBatch`: one encoded frame for many connections on both loops, in order per connection.
-@Suite(.serialized, .offPool, .timeLimit(.minutes(TestTime.limitMinutes(1))))
+@Suite(.serialized, .offPool, .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct WebSocketBatchSocketTests {
     @Test func aBatchDeliversEachConnectionItsFramesInOrderBeforeWhatFollowsTheFlush() throws {
         try withWebSocketServer { server, log in

@@ -5,7 +5,7 @@ import Testing
 @testable import MockPubNubServer
 
 /// Close handshakes, their timeout, aborts, backpressure and watchdogs on real sockets.
-@Suite(.serialized, .offPool, .timeLimit(.minutes(TestTime.limitMinutes(1))))
+@Suite(.serialized, .offPool, .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct WebSocketCloseSocketTests {
     @Test func clientCloseIsAnsweredThenTCPCloses() throws {
         try withWebSocketServer { server, log in

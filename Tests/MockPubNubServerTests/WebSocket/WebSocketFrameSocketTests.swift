@@ -5,7 +5,7 @@ import Testing
 @testable import MockPubNubServer
 
 /// Frames over a real socket: fragmentation, control frames, lengths, and every protocol error's close code.
-@Suite(.serialized, .offPool, .timeLimit(.minutes(TestTime.limitMinutes(1))))
+@Suite(.serialized, .offPool, .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct WebSocketFrameSocketTests {
     /// Opens `/ws` (or `path`) and runs `body` with the client.
     private func withOpenSocket(

@@ -5,7 +5,7 @@ import Testing
 @testable import MockPubNubServer
 
 /// Upgrades on a real listener: the exact 101, refusals, and the PubNub endpoints beside them.
-@Suite(.serialized, .offPool, .timeLimit(.minutes(TestTime.limitMinutes(1))))
+@Suite(.serialized, .offPool, .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct WebSocketHandshakeSocketTests {
     static let expected101 =
         "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n"

@@ -6,7 +6,7 @@ import PusherServer
 import Testing
 
 /// The `/__admin/pusher/` routes next to the PubNub admin API.
-@Suite("Pusher admin routes", .serialized, .offPool, .timeLimit(.minutes(TestTime.limitMinutes(1))))
+@Suite("Pusher admin routes", .serialized, .offPool, .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct PusherAdminRouteTests {
     @Test func planInstallReadAndClear() throws {
         try withPusherServer { server in

@@ -8,7 +8,7 @@ import Testing
 
 /// The harness routes under `/__admin/pusher/`: apps, peers, server-side closes and sends, the auth
 /// endpoint and the record, with their exact bodies and their errors.
-@Suite("Pusher harness routes", .serialized, .offPool, .timeLimit(.minutes(TestTime.limitMinutes(1))))
+@Suite("Pusher harness routes", .serialized, .offPool, .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct PusherHarnessRouteTests {
     static func adminError(_ status: Int, _ message: String) -> String {
         #"{"error":true,"message":"# + jsonString(message) + #","status":\#(status),"service":"Admin"}"#

@@ -6,7 +6,7 @@ import PusherServer
 import Testing
 
 /// Pings, pongs and the idle killer with short app timeouts, on the service's own timers.
-@Suite("Pusher bridge: activity", .serialized, .offPool, .timeLimit(.minutes(TestTime.limitMinutes(1))))
+@Suite("Pusher bridge: activity", .serialized, .offPool, .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct PusherBridgeActivityTests {
     static var shortTimeouts: PusherApp {
         var app = testApp

@@ -7,7 +7,7 @@ import Testing
 import Dispatch
 
 /// Subscriptions, triggers, private auth and presence across sockets.
-@Suite("Pusher bridge: channels", .serialized, .offPool, .timeLimit(.minutes(TestTime.limitMinutes(1))))
+@Suite("Pusher bridge: channels", .serialized, .offPool, .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct PusherBridgeChannelTests {
     @Test(arguments: [false, true])
     func triggerFansOutToTwoSockets(tls: Bool) throws {

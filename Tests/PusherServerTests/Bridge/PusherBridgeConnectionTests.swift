@@ -6,7 +6,7 @@ import PusherServer
 import Testing
 
 /// Connecting, refusing and sharing the listener, over real sockets (plain and TLS).
-@Suite("Pusher bridge: connections", .serialized, .offPool, .timeLimit(.minutes(TestTime.limitMinutes(1))))
+@Suite("Pusher bridge: connections", .serialized, .offPool, .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct PusherBridgeConnectionTests {
     @Test(arguments: [false, true])
     func connectionEstablishedExactBytes(tls: Bool) throws {

@@ -6,7 +6,7 @@ import Testing
 
 /// What thousands of alike connections share instead of each holding a copy: the query list and
 /// the texts the journal keeps (same values as before, one storage).
-@Suite("Pusher bridge: shared per-connection state", .serialized, .timeLimit(.minutes(TestTime.limitMinutes(1))))
+@Suite("Pusher bridge: shared per-connection state", .serialized, .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct PusherBridgeSharedStateTests {
     static let subscribe = #"{"event":"pusher:subscribe","data":{"channel":"shared-channel"}}"#
 

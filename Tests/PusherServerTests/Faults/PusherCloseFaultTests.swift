@@ -6,7 +6,7 @@ import PusherServer
 import Testing
 
 /// `close` faults at each moment, and a reconnect storm, over real sockets.
-@Suite("Pusher faults: close", .serialized, .offPool, .timeLimit(.minutes(TestTime.limitMinutes(1))))
+@Suite("Pusher faults: close", .serialized, .offPool, .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct PusherCloseFaultTests {
     static let established = #"{"event":"pusher:connection_established","data":"{\"socket_id\":\"166477.91849561\",\"activity_timeout\":120}"}"#
 

@@ -4,7 +4,7 @@ import PusherServer
 import Testing
 
 /// The pure transformation of the core's actions by one connection's faults.
-@Suite("Pusher connection faults", .timeLimit(.minutes(TestTime.limitMinutes(2))))
+@Suite("Pusher connection faults", .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct PusherConnectionFaultsTests {
     static let id = PusherConnectionID(1)
     static let established = #"{"event":"pusher:connection_established","data":"{\"socket_id\":\"1.2\",\"activity_timeout\":120}"}"#

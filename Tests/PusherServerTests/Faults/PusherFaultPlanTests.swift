@@ -4,7 +4,7 @@ import PusherServer
 import Testing
 
 /// Decoding, refusing and re-encoding Pusher fault plans (pure).
-@Suite("Pusher fault plans", .timeLimit(.minutes(TestTime.limitMinutes(2))))
+@Suite("Pusher fault plans", .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct PusherFaultPlanTests {
     @Test func decodesEveryKind() throws {
         let plan = try PusherFaultPlan.decode(json: Array(#"""

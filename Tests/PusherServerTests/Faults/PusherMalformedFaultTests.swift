@@ -6,7 +6,7 @@ import PusherServer
 import Testing
 
 /// Broken frames and payloads, byte for byte.
-@Suite("Pusher faults: malformed", .serialized, .offPool, .timeLimit(.minutes(TestTime.limitMinutes(1))))
+@Suite("Pusher faults: malformed", .serialized, .offPool, .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct PusherMalformedFaultTests {
     static let established = #"{"event":"pusher:connection_established","data":"{\"socket_id\":\"166477.91849561\",\"activity_timeout\":120}"}"#
 

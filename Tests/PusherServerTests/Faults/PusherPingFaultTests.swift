@@ -6,7 +6,7 @@ import PusherServer
 import Testing
 
 /// Withheld pongs and one-kind server pings.
-@Suite("Pusher faults: pings and pongs", .serialized, .offPool, .timeLimit(.minutes(TestTime.limitMinutes(1))))
+@Suite("Pusher faults: pings and pongs", .serialized, .offPool, .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct PusherPingFaultTests {
     @Test func withheldPusherPongsLeaveWebSocketPongs() throws {
         try withPusherServer { server in

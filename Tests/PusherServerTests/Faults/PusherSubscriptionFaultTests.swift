@@ -6,7 +6,7 @@ import PusherServer
 import Testing
 
 /// Dropped and delayed `subscription_succeeded`.
-@Suite("Pusher faults: subscription_succeeded", .serialized, .timeLimit(.minutes(TestTime.limitMinutes(1))))
+@Suite("Pusher faults: subscription_succeeded", .serialized, .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct PusherSubscriptionFaultTests {
     @Test func droppedForOneChannelOnly() throws {
         try withPusherServer { server in

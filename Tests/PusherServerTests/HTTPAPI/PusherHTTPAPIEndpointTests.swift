@@ -4,7 +4,7 @@ import MockPusher
 import PusherServer
 import Testing
 
-@Suite("Pusher HTTP API: endpoints", .timeLimit(.minutes(TestTime.limitMinutes(2))))
+@Suite("Pusher HTTP API: endpoints", .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct PusherHTTPAPIEndpointTests {
     @Test func eventsDeliversToEveryChannelExceptTheExcludedSocket() {
         let bed = PusherAPIBed()

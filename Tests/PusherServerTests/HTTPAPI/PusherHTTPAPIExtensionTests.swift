@@ -7,7 +7,7 @@ import Synchronization
 import Testing
 
 /// The HTTP API on a real loopback listener, with exact request bytes.
-@Suite("Pusher HTTP API: on the server's listener", .offPool, .timeLimit(.minutes(TestTime.limitMinutes(2))))
+@Suite("Pusher HTTP API: on the server's listener", .offPool, .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct PusherHTTPAPIExtensionTests {
     private func withAPIServer(_ body: (Int, PusherAPIBed, PusherAPIJournal, PerformedActions) throws -> Void) throws {
         var bed = PusherAPIBed()
@@ -33,7 +33,7 @@ struct PusherHTTPAPIExtensionTests {
     }
 
     /// Values arrive percent-encoded and are signed decoded; a PubNub path is still the PubNub service's.
-    @Test(.timeLimit(.minutes(TestTime.limitMinutes(1)))) func rebuildsTheSignedQueryFromDecodedValues() throws {
+    @Test(.timeLimit(.minutes(TestTime.limitMinutes(5)))) func rebuildsTheSignedQueryFromDecodedValues() throws {
         try withAPIServer { port, bed, journal, _ in
             bed.connect(1)
             bed.subscribe(1, "presence-x", userID: "9")
@@ -57,7 +57,7 @@ struct PusherHTTPAPIExtensionTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(TestTime.limitMinutes(1)))) func triggerActionsGoToPerform() throws {
+    @Test(.timeLimit(.minutes(TestTime.limitMinutes(5)))) func triggerActionsGoToPerform() throws {
         try withAPIServer { port, bed, _, performed in
             bed.connect(1)
             bed.subscribe(1, "project-3")

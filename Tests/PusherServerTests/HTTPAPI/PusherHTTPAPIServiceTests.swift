@@ -9,9 +9,9 @@ import Testing
 
 /// The HTTP API and webhooks through a `PusherService` (the composition `serve` runs), with real
 /// WebSocket clients, a real HTTP client and a real webhook receiver.
-@Suite("Pusher HTTP API and webhooks: through the service", .offPool, .timeLimit(.minutes(TestTime.limitMinutes(2))))
+@Suite("Pusher HTTP API and webhooks: through the service", .offPool, .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct PusherHTTPAPIServiceTests {
-    @Test(.timeLimit(.minutes(TestTime.limitMinutes(1)))) func signedTriggerReachesSubscribersAndWebhooksAreSigned() throws {
+    @Test(.timeLimit(.minutes(TestTime.limitMinutes(5)))) func signedTriggerReachesSubscribersAndWebhooksAreSigned() throws {
         let receiver = try WebhookReceiver()
         defer { receiver.stop() }
         let dispatcher = try PusherWebhookDispatcher(apps: [testApp], urls: [testApp.id: "http://127.0.0.1:\(receiver.port)/hook/"])

@@ -11,7 +11,7 @@ import Testing
 ///
 /// The interpreter is `$PUSHER_HTTP_PYTHON`, else the CI venv (`.ci/run` installs `pusher` there),
 /// else `python3`; when none of them can import `pusher` the test is reported as skipped with that reason.
-@Suite("Pusher HTTP API: the official pusher Python library", .timeLimit(.minutes(TestTime.limitMinutes(2))))
+@Suite("Pusher HTTP API: the official pusher Python library", .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct PusherPythonLibraryTests {
     /// The interpreter (see ``PythonInterpreters``), nil when none can import `pusher`.
     static func python() async -> String? {
@@ -21,7 +21,7 @@ struct PusherPythonLibraryTests {
 
     @Test(
         .enabled("the pusher library (PyPI) is not installed: set PUSHER_HTTP_PYTHON or run .ci/run, which installs it") { await python() != nil },
-        .timeLimit(.minutes(TestTime.limitMinutes(3))))
+        .timeLimit(.minutes(TestTime.limitMinutes(10))))
     func officialLibraryTalksToTheMock() async throws {
         let python = try #require(await Self.python())
         let app = PusherApp(id: "3", key: "278d425bdf160c739803", secret: "7ad3773142a6692b25b8")

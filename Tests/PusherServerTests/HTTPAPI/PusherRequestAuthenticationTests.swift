@@ -4,7 +4,7 @@ import MockPusher
 import PusherServer
 import Testing
 
-@Suite("Pusher HTTP API: request authentication", .timeLimit(.minutes(TestTime.limitMinutes(2))))
+@Suite("Pusher HTTP API: request authentication", .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct PusherRequestAuthenticationTests {
     /// The REST reference's worked vector (spec §6.2).
     @Test func workedVectorSignsAsPublished() {

@@ -13,7 +13,7 @@ import Testing
 ///
 /// The interpreter is the one `PusherPythonLibraryTests` uses; when it cannot import both packages
 /// the test is reported as skipped with that reason (`.ci/run` installs both).
-@Suite("Pusher end to end: pysher and the official pusher library", .timeLimit(.minutes(TestTime.limitMinutes(2))))
+@Suite("Pusher end to end: pysher and the official pusher library", .timeLimit(.minutes(TestTime.limitMinutes(5))))
 struct PysherEndToEndTests {
     /// The interpreter (see ``PythonInterpreters``), nil when none can import `pusher, pysher`.
     static func python() async -> String? {
@@ -23,7 +23,7 @@ struct PysherEndToEndTests {
 
     @Test(
         .enabled("pysher and pusher (PyPI) are not both installed: set PUSHER_HTTP_PYTHON or run .ci/run, which installs them") { await python() != nil },
-        .timeLimit(.minutes(TestTime.limitMinutes(3))))
+        .timeLimit(.minutes(TestTime.limitMinutes(10))))
     func pysherReceivesWhatTheLibraryTriggers() async throws {
         let python = try #require(await Self.python())
         let service = PusherService(apps: [PusherAppArgument.demo])

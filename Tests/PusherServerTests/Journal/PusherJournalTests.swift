@@ -5,7 +5,7 @@ import Testing
 
 /// The journal's ring: consecutive sequences per app key, the last `capacity` entries, `since`,
 /// clearing, and socket ids given back as recorded.
-@Suite(.timeLimit(.minutes(TestTime.limitMinutes(2)))) struct PusherJournalTests {
+@Suite(.timeLimit(.minutes(TestTime.limitMinutes(5)))) struct PusherJournalTests {
     private func record(_ journal: PusherJournal, _ key: String, _ number: Int, socketID: PusherSocketID? = nil) {
         journal.record(key, at: PusherInstant(milliseconds: Int64(number)), connection: UInt64(number), socketID: socketID, .text("m\(number)"))
     }
