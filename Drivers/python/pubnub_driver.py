@@ -171,8 +171,13 @@ def parsed_token_data(parsed):
             "patterns": side(parsed.get("patterns")), "meta": parsed.get("meta")}
 
 
+# The driver protocol version this driver is written for (docs/driver-protocol.md, "Protocol versions").
+PROTOCOL_VERSION = 8
+
+
 def capabilities():
-    """What this SDK offers, as the harness's capability names."""
+    """What this SDK offers, as the harness's capability names: each one checked against what
+    the installed SDK has (the driver maps every operation; an SDK without the API cannot serve it)."""
     caps = ["tls", "encryption", "presence", "history", "channelGroups", "accessManager"]
     if has_token_api():
         caps.append("accessTokens")
@@ -180,11 +185,44 @@ def capabilities():
         caps.append("reconnection")
     try:
         from pubnub.pubnub_core import PubNubCore
-        if hasattr(PubNubCore, "send_file"):
-            caps.append("files")
     except ImportError:
-        pass
+        PubNubCore = None
+    if PubNubCore is not None:
+        for capability, method in (("files", "send_file"), ("objects", "set_uuid_metadata"), ("push", "add_channels_to_push")):
+            if hasattr(PubNubCore, method):
+                caps.append(capability)
+    if has_custom_message_types():
+        caps.append("messageTypes")
+    if fetch_reports_custom_message_type():
+        caps.append("historyMessageTypes")
+    if PNConfiguration is not None and hasattr(PNConfiguration(), "filter_expression"):
+        caps.append("filters")
+    # A wildcard is a channel name to the SDK; the listener reports the subscription it arrived through.
+    caps.append("wildcardSubscribe")
     return caps
+
+
+def has_custom_message_types():
+    """Whether publish and signal take a custom message type (10.x)."""
+    try:
+        from pubnub.endpoints.pubsub.publish import Publish
+        from pubnub.endpoints.signal import Signal
+    except ImportError:
+        return False
+    return hasattr(Publish, "custom_message_type") and hasattr(Signal, "custom_message_type")
+
+
+def fetch_reports_custom_message_type():
+    """Whether a fetched message exposes its `custom_message_type`: the SDK can ask for it
+    (`include_custom_message_type`), but 10.8.0's result drops it from every item."""
+    try:
+        from pubnub.models.consumer.history import PNFetchMessagesResult
+        result = PNFetchMessagesResult.from_json(
+            {"channels": {"c": [{"message": "m", "timetoken": "1", "custom_message_type": "t"}]}})
+        items = result.channels.get("c") or []
+        return bool(items) and getattr(items[0], "custom_message_type", None) == "t"
+    except Exception:  # noqa: BLE001 - an SDK whose parser differs does not report it either
+        return False
 
 
 def profile(flavour):
@@ -530,6 +568,8 @@ class Operations:
                 builder.end(int(step["end"]))
             if step.get("max") is not None:
                 builder.maximum_per_channel(int(step["max"]))
+            if step.get("includeCustomMessageType") and not builder_call(builder, "include_custom_message_type", True):
+                raise Unsupported("fetch_messages().include_custom_message_type() is not in this SDK version")
             if getattr(self.pubnub.config, "cipher_key", None) or getattr(self.pubnub.config, "crypto_module", None):
                 builder_call(builder, "decrypt_messages", True)  # 10.x decrypts fetched messages only when asked
             return builder, self.fetch_reply
@@ -690,9 +730,15 @@ class Operations:
 
     @staticmethod
     def fetch_reply(result, status):
+        def fetched_entry(item):
+            entry = {"message": item.message, "timetoken": timetoken_text(item.timetoken)}
+            if getattr(item, "custom_message_type", None):
+                entry["customMessageType"] = item.custom_message_type
+            return entry
+
         channels, failed = {}, False
         for name, items in (result.channels or {}).items():
-            channels[name] = [{"message": item.message, "timetoken": timetoken_text(item.timetoken)} for item in items]
+            channels[name] = [fetched_entry(item) for item in items]
             failed = failed or any(getattr(item, "error", None) is not None for item in items)
         reply = result_reply(status, {"channels": channels})
         if failed:
@@ -1113,7 +1159,7 @@ def emit_operation_error(ident, error):
 
 def hello_reply(ident, flavour):
     return {"id": ident, "type": "result",
-            "data": {"client": "pubnub-python", "version": sdk_version(), "flavour": flavour,
+            "data": {"protocol": PROTOCOL_VERSION, "client": "pubnub-python", "version": sdk_version(), "flavour": flavour,
                      # Starting Python and importing the SDK takes a few hundred ms of CPU per
                      # case: on a busy machine `configure` may need more than the default 5 s.
                      "controlTimeoutMs": 15000,

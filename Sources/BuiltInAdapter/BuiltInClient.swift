@@ -7,8 +7,9 @@ import PubNubCrypto
 public struct BuiltInClient: ConformanceClient {
     public let name = "built-in"
     /// Everything `PubNubClient` implements: TLS with a trusted CA, the three cipher schemes,
-    /// presence, history, channel groups, auth keys and reconnection.
-    public let capabilities: Set<Capability> = [.tls, .encryption, .presence, .history, .channelGroups, .accessManager, .reconnection, .accessTokens, .files]
+    /// presence, history, channel groups, auth keys, reconnection, and every later feature
+    /// (tokens, files, App Context, push, custom message types, filters, wildcards).
+    public let capabilities = Set(Capability.allCases)
 
     public init() {}
 

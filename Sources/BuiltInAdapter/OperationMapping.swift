@@ -59,9 +59,10 @@ enum OperationMapping {
                     "start": .string(String(result.start)), "end": .string(String(result.end)),
                 ]
                 return historyResult(data, failed: result.messages.contains(where: \.decryptionFailed))
-            case .fetchMessages(let channels, let start, let end, let max):
+            case .fetchMessages(let channels, let start, let end, let max, let includeCustomMessageType):
                 let result = try await client.fetchMessages(channels: channels, start: try timetokenValue(start),
-                                                            end: try timetokenValue(end), maximumPerChannel: max)
+                                                            end: try timetokenValue(end), maximumPerChannel: max,
+                                                            includeCustomMessageType: includeCustomMessageType)
                 let data: JSONValue = ["channels": .object(JSONObject(result.channels.mapValues { JSONValue.array($0.map(historyEntry)) }))]
                 return historyResult(data, failed: result.channels.values.contains { $0.contains(where: \.decryptionFailed) })
             case .messageCounts(let channels, let timetokens):
@@ -119,6 +120,7 @@ enum OperationMapping {
     static func historyEntry(_ entry: PNHistoryMessage) -> JSONValue {
         var members: [String: JSONValue] = ["message": entry.message]
         if let timetoken = entry.timetoken { members["timetoken"] = .string(String(timetoken)) }
+        if let customMessageType = entry.customMessageType { members["customMessageType"] = .string(customMessageType) }
         return .object(JSONObject(members))
     }
 

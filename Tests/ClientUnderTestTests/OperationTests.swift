@@ -146,6 +146,15 @@ import Testing
         #expect(result.channels == ["a": [PNHistoryMessage(message: "hey", timetoken: 16_075_182_590_271_497, meta: nil, publisher: "u", decryptionFailed: false)]])
     }
 
+    @Test func fetchMessagesWithCustomMessageTypes() async throws {
+        let body = #"{"status": 200, "error": false, "error_message": "", "channels": {"a":[{"message":"t","timetoken":"16075182590271497","custom_message_type":"chat"},{"message":"p","timetoken":"16075182590271498"}]}}"#
+        let (result, seen) = try await exchange(.http(200, body)) {
+            try await $0.fetchMessages(channels: ["a"], includeCustomMessageType: true)
+        }
+        #expect(seen.target == "/v3/history/sub-key/sub-k/channel/a?max=100&include_custom_message_type=true&\(Self.suffix)")
+        #expect(result.channels["a"]?.map(\.customMessageType) == ["chat", nil])
+    }
+
     @Test func deleteMessages() async throws {
         let (status, seen) = try await exchange(.http(200, #"{"status": 200, "error": false, "error_message": ""}"#)) {
             await $0.deleteMessages(channel: "ch", start: 123, end: 456)

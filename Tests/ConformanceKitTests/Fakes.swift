@@ -54,6 +54,7 @@ typealias Script = @Sendable (ClientOperation, FakeSession) async throws -> Oper
 final class ScriptedClient: ConformanceClient {
     let name = "scripted"
     let capabilities: Set<Capability>
+    let capabilityOrigin: CapabilityOrigin
     let script: Script
     let server: FakeServer
     let configurations = Mutex<[ClientSessionConfiguration]>([])
@@ -61,10 +62,11 @@ final class ScriptedClient: ConformanceClient {
     /// Events a session emits while closing (a driver's SDK reporting its own shutdown).
     let closingEvents: [ClientEvent]
 
-    init(server: FakeServer, capabilities: Set<Capability> = Set(Capability.allCases), closingEvents: [ClientEvent] = [],
-         script: @escaping Script) {
+    init(server: FakeServer, capabilities: Set<Capability> = Set(Capability.allCases), capabilityOrigin: CapabilityOrigin = .client,
+         closingEvents: [ClientEvent] = [], script: @escaping Script) {
         self.server = server
         self.capabilities = capabilities
+        self.capabilityOrigin = capabilityOrigin
         self.closingEvents = closingEvents
         self.script = script
     }

@@ -150,16 +150,35 @@ import Testing
         let client = ExternalProcessClient(command: try ExternalProcessClientTests.script(Self.helloDriver), name: "probe")
         let prepared = try #require(await client.prepared() as? ExternalProcessClient)
         #expect(prepared.capabilities == [.presence])
+        #expect(prepared.capabilityOrigin == .listed)
         #expect(prepared.profile.value(.listChangeStatus) == "none")
         #expect(prepared.controlTimeout == .seconds(7))
         #expect(prepared.hello?.description == "probe")
     }
 
-    @Test func driverWithoutHelloKeepsTodaysBehaviour() async throws {
+    @Test func driverWithoutHelloGetsTheFirstProtocol() async throws {
         let client = ExternalProcessClient(command: try ExternalProcessClientTests.script(ExternalProcessClientTests.echoDriver), name: "echo")
         let prepared = try #require(await client.prepared() as? ExternalProcessClient)
-        #expect(prepared.capabilities == Set(Capability.allCases))
+        #expect(prepared.capabilities == DriverProtocolVersion.capabilities(of: 1))
+        #expect(prepared.capabilityOrigin == .firstProtocolAssumed(answeredHello: false))
         #expect(prepared.profile == .reference)
         #expect(prepared.hello == nil)
+    }
+
+    @Test func driverDeclaringOnlyItsProtocolGetsThatVersionsCapabilities() async throws {
+        let driver = Self.helloDriver.replacingOccurrences(of: #""capabilities": ["presence"], "#, with: #""protocol": 3, "#)
+        let prepared = try #require(await ExternalProcessClient(command: try ExternalProcessClientTests.script(driver), name: "v3")
+            .prepared() as? ExternalProcessClient)
+        #expect(prepared.hello?.protocolVersion == 3)
+        #expect(prepared.capabilities == DriverProtocolVersion.capabilities(of: 3))
+        #expect(prepared.capabilityOrigin == .protocolVersion(3))
+    }
+
+    @Test func capabilitiesGivenToTheRunnerStandForADriverWithoutHello() async throws {
+        let client = ExternalProcessClient(command: try ExternalProcessClientTests.script(ExternalProcessClientTests.echoDriver), name: "echo",
+                                           capabilities: [.presence, .filters])
+        let prepared = try #require(await client.prepared() as? ExternalProcessClient)
+        #expect(prepared.capabilities == [.presence, .filters])
+        #expect(prepared.capabilityOrigin == .client)
     }
 }

@@ -52,9 +52,10 @@ extension PubNubClient {
 
     /// Fetch messages v3 of several channels (`maximumPerChannel` default: 100 for one channel, 25 for several).
     public func fetchMessages(channels: [String], start: UInt64? = nil, end: UInt64? = nil, maximumPerChannel: Int? = nil,
-                              includeMeta: Bool = false, includeUUID: Bool = false) async throws(PNStatus) -> PNFetchMessagesResult
+                              includeMeta: Bool = false, includeUUID: Bool = false,
+                              includeCustomMessageType: Bool = false) async throws(PNStatus) -> PNFetchMessagesResult
     {
-        let call = try fetchCall(channels, start, end, maximumPerChannel, includeMeta, includeUUID)
+        let call = try fetchCall(channels, start, end, maximumPerChannel, includeMeta, includeUUID, includeCustomMessageType)
         let result = try await perform(call.request, parse: call.parse).get()
         for (channel, messages) in result.channels.sorted(by: { $0.key < $1.key }) {
             reportDecryptionFailures(messages, channel: channel, operation: .fetchMessages)
@@ -67,7 +68,7 @@ extension PubNubClient {
                               completion: @escaping @Sendable (Result<PNFetchMessagesResult, PNStatus>) -> Void)
     {
         do {
-            let call = try fetchCall(channels, start, end, maximumPerChannel, includeMeta, includeUUID)
+            let call = try fetchCall(channels, start, end, maximumPerChannel, includeMeta, includeUUID, false)
             run(call.request, parse: call.parse) { [weak self] outcome in
                 if case .success(let result) = outcome {
                     for (channel, messages) in result.channels.sorted(by: { $0.key < $1.key }) {
@@ -80,13 +81,14 @@ extension PubNubClient {
     }
 
     private func fetchCall(_ channels: [String], _ start: UInt64?, _ end: UInt64?, _ maximum: Int?, _ includeMeta: Bool,
-                           _ includeUUID: Bool) throws(PNStatus) -> Call<PNFetchMessagesResult>
+                           _ includeUUID: Bool, _ includeCustomMessageType: Bool) throws(PNStatus) -> Call<PNFetchMessagesResult>
     {
         try NameValidation.check(channels, kind: "channel", operation: .fetchMessages)
         let config = configuration
         let max = maximum ?? (channels.count == 1 ? 100 : 25)
         let request = HistoryEndpoints.fetch(subscribeKey: config.subscribeKey, channels: channels, start: start, end: end,
-                                             max: max, includeMeta: includeMeta, includeUUID: includeUUID)
+                                             max: max, includeMeta: includeMeta, includeUUID: includeUUID,
+                                             includeCustomMessageType: includeCustomMessageType)
         return (request, Self.shaped(request, HistoryEndpoints.parseFetch(cipher: config.cipher)))
     }
 

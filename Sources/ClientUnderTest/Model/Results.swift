@@ -51,6 +51,8 @@ public struct PNHistoryMessage: Sendable, Equatable {
     public let publisher: String?
     /// True when a cipher is set and this message could not be decrypted (delivered as received).
     public let decryptionFailed: Bool
+    /// The custom message type, when fetched with `includeCustomMessageType` and the message has one.
+    public var customMessageType: String? = nil
 }
 
 /// History v2 (one channel).

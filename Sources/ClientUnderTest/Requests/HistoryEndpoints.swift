@@ -18,13 +18,14 @@ enum HistoryEndpoints {
     }
 
     static func fetch(subscribeKey: String, channels: [String], start: UInt64?, end: UInt64?, max: Int, includeMeta: Bool,
-                      includeUUID: Bool) -> PubNubRequest
+                      includeUUID: Bool, includeCustomMessageType: Bool = false) -> PubNubRequest
     {
         var query: [(String, String)] = [("max", String(max))]
         if let start { query.append(("start", String(start))) }
         if let end { query.append(("end", String(end))) }
         if includeMeta { query.append(("include_meta", "true")) }
         if includeUUID { query.append(("include_uuid", "true")) }
+        if includeCustomMessageType { query.append(("include_custom_message_type", "true")) }
         return PubNubRequest(operation: .fetchMessages,
                              path: "/v3/history/sub-key/\(PercentEncoding.encode(subscribeKey))/channel/\(PercentEncoding.commaList(channels))",
                              query: query, channels: channels)
@@ -81,7 +82,8 @@ enum HistoryEndpoints {
                     let meta = item["meta"]
                     messages.append(PNHistoryMessage(message: message, timetoken: item["timetoken"]?.timetokenValue,
                                                      meta: meta == .string("") ? nil : meta, publisher: item["uuid"]?.stringValue,
-                                                     decryptionFailed: failed))
+                                                     decryptionFailed: failed,
+                                                     customMessageType: item["custom_message_type"]?.stringValue))
                 }
                 channels[name] = messages
             }

@@ -6,6 +6,8 @@ public protocol ConformanceClient: Sendable {
     var name: String { get }
     /// What the client can do; cases requiring anything else are skipped.
     var capabilities: Set<Capability> { get }
+    /// Where ``capabilities`` come from, for the reason a case is skipped (default ``CapabilityOrigin/client``).
+    var capabilityOrigin: CapabilityOrigin { get }
     /// Starts one client instance configured for one case.
     func makeSession(configuration: ClientSessionConfiguration) async throws -> any ClientSession
     /// Where the client legitimately differs from the reference (see ``ProfileRules``).
@@ -18,6 +20,7 @@ public protocol ConformanceClient: Sendable {
 }
 
 extension ConformanceClient {
+    public var capabilityOrigin: CapabilityOrigin { .client }
     public var profile: ClientProfile { .reference }
     public func prepared() async -> any ConformanceClient { self }
     public var startsProcessPerCase: Bool { false }

@@ -4,8 +4,11 @@
 public struct DriverHello: Sendable, Hashable {
     /// The client's own name and version, for reports (e.g. `pubnub-python 10.8.0 sync`).
     public var description: String
-    /// Declared capabilities; `nil` when the driver did not list them (then: all).
+    /// The capabilities the driver lists; `nil` when it lists none (see ``resolvedCapabilities``).
     public var capabilities: Set<Capability>?
+    /// The protocol version the driver was written for (`"protocol": N`); `nil` when it names
+    /// none or names another family's protocol (a string such as `"pusher"`).
+    public var protocolVersion: Int?
     public var profile: ClientProfile
     /// How long `configure` and `close` may take, when the driver asks for more than the default
     /// (a runtime that starts slowly); capped at 30 s.
@@ -13,10 +16,11 @@ public struct DriverHello: Sendable, Hashable {
     /// Whether the driver can serve another case after `close` (`"reuse": true`; "Reuse").
     public var reuse: Bool
 
-    public init(description: String, capabilities: Set<Capability>?, profile: ClientProfile, controlTimeout: Duration? = nil,
-                reuse: Bool = false) {
+    public init(description: String, capabilities: Set<Capability>?, protocolVersion: Int? = nil, profile: ClientProfile,
+                controlTimeout: Duration? = nil, reuse: Bool = false) {
         self.description = description
         self.capabilities = capabilities
+        self.protocolVersion = protocolVersion
         self.profile = profile
         self.controlTimeout = controlTimeout
         self.reuse = reuse
@@ -29,16 +33,27 @@ public struct DriverHello: Sendable, Hashable {
         capabilities = data?["capabilities"]?.arrayValue.map { list in
             Set(list.compactMap { $0.stringValue.flatMap(Capability.init(rawValue:)) })
         }
+        protocolVersion = data?["protocol"]?.intValue
         profile = ClientProfile(json: data?["profile"])
         controlTimeout = data?["controlTimeoutMs"]?.intValue.map { .milliseconds(min(max($0, 1), 30_000)) }
         reuse = data?["reuse"]?.boolValue ?? false
     }
 
+    /// The capabilities the runner gives the driver's client, and where they come from: the
+    /// listed ones; else those of the declared protocol version; else protocol 1's (a driver
+    /// that names no version may have been written for any, and must not get a case needing a
+    /// feature that came after it).
+    public var resolvedCapabilities: (capabilities: Set<Capability>, origin: CapabilityOrigin) {
+        if let capabilities { return (capabilities, .listed) }
+        if let protocolVersion { return (DriverProtocolVersion.capabilities(of: protocolVersion), .protocolVersion(protocolVersion)) }
+        return (DriverProtocolVersion.capabilities(of: 1), .firstProtocolAssumed(answeredHello: true))
+    }
+
     /// Starts the driver once, asks `hello`, and ends it. `nil` when the driver predates `hello`
     /// (it answers `unsupported` or `error`), fails, or does not answer within `timeout`: such a
-    /// driver gets the reference profile and every capability, as before `hello` existed. When
-    /// `pool` is given and the driver offers reuse, the pool is enabled and keeps the process
-    /// (no `close`: its first case's `configure` follows).
+    /// driver gets the reference profile and protocol 1's capabilities. When `pool` is given and
+    /// the driver offers reuse, the pool is enabled and keeps the process (no `close`: its first
+    /// case's `configure` follows).
     static func probe(command: String, timeout: Duration, pool: DriverPool? = nil) async -> DriverHello? {
         guard let connection = try? DriverConnection(command: command) else { return nil }
         guard case .result(let result)? = try? await connection.request(["type": "hello"], timeout: timeout) else {
@@ -58,12 +73,21 @@ public struct DriverHello: Sendable, Hashable {
 }
 
 extension ExternalProcessClient {
-    /// This client with the capabilities and profile its driver declares in `hello`.
+    /// This client with the capabilities and profile its driver declares in `hello`. Capabilities
+    /// given to the initializer stand where the driver declares neither a list nor a protocol.
     public func prepared() async -> any ConformanceClient {
-        guard let hello = await DriverHello.probe(command: command, timeout: max(startTimeout, controlTimeout),
-                                                  pool: driverReuse ? pool : nil) else { return self }
+        let hello = await DriverHello.probe(command: command, timeout: max(startTimeout, controlTimeout),
+                                            pool: driverReuse ? pool : nil)
         var copy = self
-        copy.capabilities = hello.capabilities ?? capabilities
+        if let declared = hello?.resolvedCapabilities, declared.origin != .firstProtocolAssumed(answeredHello: true) {
+            (copy.capabilities, copy.capabilityOrigin) = declared
+        } else if let givenCapabilities {
+            (copy.capabilities, copy.capabilityOrigin) = (givenCapabilities, .client)
+        } else {
+            copy.capabilities = DriverProtocolVersion.capabilities(of: 1)
+            copy.capabilityOrigin = .firstProtocolAssumed(answeredHello: hello != nil)
+        }
+        guard let hello else { return copy }
         copy.profile = hello.profile
         if let timeout = hello.controlTimeout, timeout > controlTimeout { copy.controlTimeout = timeout }
         copy.hello = hello

@@ -8,7 +8,14 @@ import Foundation
 public struct ExternalProcessClient: ConformanceClient {
     public let name: String
     public let command: String
+    /// What the client can do: until ``prepared()`` has asked the driver, the capabilities given
+    /// to the initializer, or protocol 1's (docs/driver-protocol.md, "Protocol versions").
     public internal(set) var capabilities: Set<Capability>
+    /// Where ``capabilities`` come from (the driver's list, its protocol version, or assumed).
+    public internal(set) var capabilityOrigin: CapabilityOrigin
+    /// The capabilities given to the initializer: used when the driver declares neither a list
+    /// nor a protocol version.
+    let givenCapabilities: Set<Capability>?
     /// The profile the driver declared in `hello` (reference until ``prepared()`` has asked).
     public internal(set) var profile: ClientProfile = .reference
     /// The driver's `hello`, once ``prepared()`` has asked (nil for drivers without one).
@@ -28,12 +35,16 @@ public struct ExternalProcessClient: ConformanceClient {
     ///   - name: the client's name in reports and expectation files.
     ///   - driverReuse: keep processes between cases when the driver's `hello` offers it.
     ///   - warmDrivers: at most this many processes wait between cases (the run's concurrency).
-    public init(command: String, name: String = "external", capabilities: Set<Capability> = Set(Capability.allCases),
+    ///   - capabilities: what the client can do when its driver declares neither `capabilities`
+    ///     nor `protocol` in `hello`; `nil`: protocol 1's.
+    public init(command: String, name: String = "external", capabilities: Set<Capability>? = nil,
                 controlTimeout: Duration = .seconds(5), startTimeout: Duration = .seconds(30),
                 driverReuse: Bool = true, warmDrivers: Int = 16) {
         self.name = name
         self.command = command
-        self.capabilities = capabilities
+        self.givenCapabilities = capabilities
+        self.capabilities = capabilities ?? DriverProtocolVersion.capabilities(of: 1)
+        self.capabilityOrigin = capabilities == nil ? .firstProtocolAssumed(answeredHello: false) : .client
         self.controlTimeout = controlTimeout
         self.startTimeout = startTimeout
         self.driverReuse = driverReuse

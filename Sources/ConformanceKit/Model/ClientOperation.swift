@@ -20,7 +20,9 @@ public enum ClientOperation: Sendable, Hashable {
     case setState(channels: [String], groups: [String] = [], state: JSONValue)
     case getState(channels: [String], groups: [String] = [], uuid: String?)
     case history(channel: String, start: String? = nil, end: String? = nil, count: Int? = nil, reverse: Bool = false, includeTimetoken: Bool = true)
-    case fetchMessages(channels: [String], start: String? = nil, end: String? = nil, max: Int? = nil)
+    /// Fetch messages (v3); `includeCustomMessageType` asks for each entry's custom message type
+    /// (capability `historyMessageTypes`).
+    case fetchMessages(channels: [String], start: String? = nil, end: String? = nil, max: Int? = nil, includeCustomMessageType: Bool = false)
     case messageCounts(channels: [String], timetokens: [String])
     case deleteMessages(channel: String, start: String? = nil, end: String? = nil)
     case addChannelsToGroup(group: String, channels: [String])
@@ -135,11 +137,12 @@ public enum ClientOperation: Sendable, Hashable {
             put("count", count)
             fields["reverse"] = .bool(reverse)
             fields["includeTimetoken"] = .bool(includeTimetoken)
-        case .fetchMessages(let channels, let start, let end, let max):
+        case .fetchMessages(let channels, let start, let end, let max, let includeCustomMessageType):
             fields["channels"] = strings(channels)
             put("start", start)
             put("end", end)
             put("max", max)
+            if includeCustomMessageType { fields["includeCustomMessageType"] = true }
         case .messageCounts(let channels, let timetokens):
             fields["channels"] = strings(channels)
             fields["timetokens"] = strings(timetokens)

@@ -24,15 +24,6 @@ public enum ListenerSetup: Sendable, Hashable {
     case refused
 }
 
-/// What a client must be able to do for a case to run; a client lacking one gets "skipped".
-public enum Capability: String, Sendable, Hashable, Codable, CaseIterable {
-    case tls, encryption, presence, history, channelGroups, accessManager, reconnection
-    /// Access Manager v3 tokens: grant, revoke, set and parse tokens.
-    case accessTokens
-    /// File sharing: send, list, download, delete, file events.
-    case files
-}
-
 /// One conformance case: a value naming what it checks, the faults it installs, the steps it
 /// drives and the outcome the protocol requires.
 public struct ConformanceCase: Sendable, Hashable, Identifiable {
@@ -53,6 +44,8 @@ public struct ConformanceCase: Sendable, Hashable, Identifiable {
     public var alternatives: [Alternative]
     /// Wall-clock limit for the steps.
     public var timeBudget: Duration
+    /// Capabilities the case needs besides those derived from what it uses
+    /// (``requiredCapabilities``: every feature added since the first driver protocol is derived).
     public var requires: Set<Capability>
     /// Whether the case's keyset has Access Manager enabled.
     public var accessManager: Bool

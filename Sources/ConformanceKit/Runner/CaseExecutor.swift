@@ -56,10 +56,8 @@ struct CaseExecutor: Sendable {
             return result
         }
 
-        let missing = testCase.requires.subtracting(client.capabilities)
-        if !missing.isEmpty {
-            return finish(.skipped, "client lacks: " + missing.map(\.rawValue).sorted().joined(separator: ", "))
-        }
+        let missing = testCase.requiredCapabilities.subtracting(client.capabilities)
+        if !missing.isEmpty { return finish(.skipped, client.capabilityOrigin.skipReason(missing: missing)) }
 
         // Setup: keyset, plan, listener, session.
         let configuration: ClientSessionConfiguration

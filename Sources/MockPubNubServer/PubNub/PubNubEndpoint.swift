@@ -24,6 +24,8 @@ public enum PubNubEndpoint: String, Sendable, Hashable, Codable, CaseIterable {
     case channelGroupListGroups = "channel-group-list-groups"
     case channelGroupDelete = "channel-group-delete"
     case grant
+    /// Access Manager v2 audit: `GET /v2/auth/audit/sub-key/{sub}` (docs/access-manager.md).
+    case audit
     case addMessageAction = "add-message-action"
     case removeMessageAction = "remove-message-action"
     case getMessageActions = "get-message-actions"
@@ -335,9 +337,9 @@ extension PubNubRoute {
         case "push":
             return classifyPush(s, isAPNs2: true, route: route)
         case "auth":
-            // /v2/auth/grant/sub-key/{sub}
-            guard s.count == 4, s[1] == "grant", s[2] == "sub-key" else { return .failure(.notFound) }
-            route.endpoint = .grant
+            // /v2/auth/grant/sub-key/{sub}, /v2/auth/audit/sub-key/{sub}
+            guard s.count == 4, s[1] == "grant" || s[1] == "audit", s[2] == "sub-key" else { return .failure(.notFound) }
+            route.endpoint = s[1] == "grant" ? .grant : .audit
             route.subscribeKey = s[3]
             return .success(route)
         default:

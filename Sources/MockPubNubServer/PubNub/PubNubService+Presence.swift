@@ -37,17 +37,18 @@ extension PubNubService {
             if let denied = denial(.read, channels: route.channels, groups: route.channelGroups, route: route, state: state, env: env) {
                 return denied
             }
-            let withUUIDs = !Self.flag(route, "disable_uuids")
+            let page = HereNowPage(route)
+            let withUUIDs = !Self.flag(route, "disable_uuids") && page.listsOccupants
             let includeState = Self.flag(route, "state")
             if route.channels.count == 1 && route.channelGroups.isEmpty {
                 let channel = route.channels[0]
                 let uuids = state.occupantList(channel)
-                let occupants = withUUIDs ? uuids.map { occupantJSON($0, channel, state, includeState) } : nil
+                let occupants = withUUIDs ? page.occupants(uuids).map { occupantJSON($0, channel, state, includeState) } : nil
                 return .pubNub(200, PubNubBodies.hereNowSingle(occupants: occupants, occupancy: uuids.count))
             }
             var names = route.channels
             for group in route.channelGroups { names += (state.groups[group] ?? []).filter { !names.contains($0) } }
-            return .pubNub(200, hereNowMulti(names, state: state, withUUIDs: withUUIDs, includeState: includeState))
+            return .pubNub(200, hereNowMulti(names, state: state, page: withUUIDs ? page : nil, includeState: includeState))
         }
     }
 
@@ -55,9 +56,10 @@ extension PubNubService {
     func globalHereNow(_ route: PubNubRoute) -> HTTPResponse {
         withState(route.subscribeKey ?? "") { state, _, env in
             if let denied = subkeyDenial(.read, route: route, state: state, env: env) { return denied }
+            let page = HereNowPage(route)
             return .pubNub(200, hereNowMulti(
                 state.occupants.keys.sorted(), state: state,
-                withUUIDs: !Self.flag(route, "disable_uuids"), includeState: Self.flag(route, "state")))
+                page: !Self.flag(route, "disable_uuids") && page.listsOccupants ? page : nil, includeState: Self.flag(route, "state")))
         }
     }
 
@@ -112,11 +114,12 @@ extension PubNubService {
     }
 
     /// The `payload` form; channels without occupants are left out (decision, as global here now does).
-    private func hereNowMulti(_ names: [String], state: KeyspaceState, withUUIDs: Bool, includeState: Bool) -> String {
+    /// `page`: the page of each channel's occupants listed, `nil` for none (`disable_uuids=1`, `limit=0`).
+    private func hereNowMulti(_ names: [String], state: KeyspaceState, page: HereNowPage?, includeState: Bool) -> String {
         let entries = names.compactMap { name -> (name: String, occupants: [String]?, occupancy: Int)? in
             let uuids = state.occupantList(name)
             guard !uuids.isEmpty else { return nil }
-            return (name, withUUIDs ? uuids.map { occupantJSON($0, name, state, includeState) } : nil, uuids.count)
+            return (name, page.map { $0.occupants(uuids).map { occupantJSON($0, name, state, includeState) } }, uuids.count)
         }
         return PubNubBodies.hereNowMulti(channels: entries)
     }

@@ -34,13 +34,9 @@ extension PubNubService {
 
     /// Access Manager grant v2 (spec §9.2): verifies `timestamp` and the v2 signature, stores the
     /// grants per target and auth key, answers with the level-specific payload.
-    func grant(_ route: PubNubRoute, request: HTTPRequest) -> HTTPResponse {
-        let subscribeKey = route.subscribeKey ?? ""
-        guard let keyset = keyset(for: subscribeKey) else {
-            // UNVERIFIED: a grant on a key without Access Manager; the recorded invalid-key body.
-            return PubNubErrors.accessManager(400, "Invalid Subscribe Key")
-        }
-        let now = clock.unixSeconds
+    /// The refusal of an Access Manager v2 call (grant, audit) whose `timestamp` is missing or
+    /// outside the window, or whose v2 signature does not match; `nil` when it is signed right.
+    func v2SignatureRefusal(_ route: PubNubRoute, request: HTTPRequest, keyset: Keyset, now: Int64) -> HTTPResponse? {
         let window = configuration.pamTimestampWindow.components.seconds
         guard let stamp = route.query["timestamp"].flatMap({ Int64($0) }), stamp >= 0, stamp < 100_000_000_000,
             abs(now - stamp) <= window
@@ -55,6 +51,17 @@ extension PubNubService {
             // UNVERIFIED wording, as chosen in docs/endpoints.md.
             return PubNubErrors.accessManager(403, "Signature Does Not Match")
         }
+        return nil
+    }
+
+    func grant(_ route: PubNubRoute, request: HTTPRequest) -> HTTPResponse {
+        let subscribeKey = route.subscribeKey ?? ""
+        guard let keyset = keyset(for: subscribeKey) else {
+            // UNVERIFIED: a grant on a key without Access Manager; the recorded invalid-key body.
+            return PubNubErrors.accessManager(400, "Invalid Subscribe Key")
+        }
+        let now = clock.unixSeconds
+        if let refusal = v2SignatureRefusal(route, request: request, keyset: keyset, now: now) { return refusal }
         guard case .success(let request) = GrantRequest.parse(route) else {
             // UNVERIFIED wording for a ttl outside 0…525600.
             return PubNubErrors.accessManager(400, "Invalid ttl")

@@ -125,6 +125,7 @@ public final class PubNubService: RequestHandler {
             .channelGroupListGroups:
             return channelGroup(route)
         case .grant: return grant(route, request: request)
+        case .audit: return audit(route, request: request)
         case .grantToken: return grantToken(route, request: request)
         case .revokeToken: return revokeToken(route, request: request)
         case .grantV1: return grantV1(route, request: request)

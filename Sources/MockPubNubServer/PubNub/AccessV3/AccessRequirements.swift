@@ -77,7 +77,7 @@ enum AccessRequirements {
         // UNVERIFIED: read, as this service's v2 grants require for listing a group.
         table[.channelGroupList] = { on(.read, groups: $0.channelGroups) }
         // Subkey-wide reads and Access Manager itself: a token grants on named resources only (UNVERIFIED).
-        for endpoint: PubNubEndpoint in [.globalHereNow, .channelGroupListGroups, .grant, .grantToken, .revokeToken, .grantV1, .auditV1] {
+        for endpoint: PubNubEndpoint in [.globalHereNow, .channelGroupListGroups, .grant, .audit, .grantToken, .revokeToken, .grantV1, .auditV1] {
             table[endpoint] = { _ in .secretKeyOnly }
         }
         // App Context: the operation from the route; the body's ids once the gate has read them.

@@ -5,7 +5,7 @@ extension PubNubService {
     /// Whether `endpoint` is answered without the gate (Access Manager's own endpoints, time).
     static func passesGate(_ endpoint: PubNubEndpoint) -> Bool {
         switch endpoint {
-        case .time, .admin, .grant, .grantToken, .revokeToken, .grantV1, .auditV1: true
+        case .time, .admin, .grant, .audit, .grantToken, .revokeToken, .grantV1, .auditV1: true
         default: false
         }
     }
