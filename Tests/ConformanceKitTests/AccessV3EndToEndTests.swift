@@ -23,7 +23,9 @@ import Testing
     @Test func adminIssuesRevokesAndMovesTheAccessClock() async throws {
         let server = try InProcessHarnessServer.start()
         try await server.registerKeyset(subscribeKey: "sub-a3", publishKey: "pub-a3", secretKey: "sec-a3")
-        let body = #"{"ttl":1,"permissions":{"resources":{"channels":{"ch":2}},"patterns":{},"meta":{}}}"#
+        // 30 minutes: long enough that a loaded machine's queueing between the steps (a minute and
+        // more) never expires the token before the clock is moved on purpose.
+        let body = #"{"ttl":30,"permissions":{"resources":{"channels":{"ch":2}},"patterns":{},"meta":{}}}"#
         let issued = try await server.request(method: "POST", path: "/__admin/tokens/sub-a3", query: [], body: Array(body.utf8))
         #expect(issued.status == 200)
         let token = try #require(try JSONValue.parse(issued.body)["token"]?.stringValue)
@@ -33,8 +35,8 @@ import Testing
                                      query: [("uuid", "u"), ("auth", token)], body: nil).status
         }
         #expect(try await publish() == 200)
-        let moved = try await server.request(method: "POST", path: "/__admin/access-clock/sub-a3", query: [("advance", "60")], body: nil)
-        #expect(String(decoding: moved.body, as: UTF8.self) == #"{"subscribeKey":"sub-a3","offsetSeconds":60}"#)
+        let moved = try await server.request(method: "POST", path: "/__admin/access-clock/sub-a3", query: [("advance", "1860")], body: nil)
+        #expect(String(decoding: moved.body, as: UTF8.self) == #"{"subscribeKey":"sub-a3","offsetSeconds":1860}"#)
         #expect(try await publish() == 403)
         #expect(try await server.request(method: "POST", path: "/__admin/access-clock/sub-a3", query: [("advance", "-1")], body: nil).status == 400)
         let refused = try await server.request(method: "POST", path: "/__admin/tokens/sub-a3", query: [], body: Array(#"{"ttl":0}"#.utf8))

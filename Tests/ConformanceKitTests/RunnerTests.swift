@@ -31,10 +31,20 @@ import Testing
     func run(_ cases: [ConformanceCase], script: @escaping Script = standardScript(), seed: UInt64 = 7,
              expectations: ExpectationFile? = nil, capabilities: Set<Capability> = Set(Capability.allCases),
              server: FakeServer = FakeServer()) async -> (RunReport, ScriptedClient) {
+        let (report, client, _) = await runScaled(cases, script: script, seed: seed, expectations: expectations, capabilities: capabilities, server: server)
+        return (report, client)
+    }
+
+    /// ``run(_:script:seed:expectations:capabilities:server:)`` that also returns the time scale the run had
+    /// (the scale follows the machine's load, so a second read may differ).
+    func runScaled(_ cases: [ConformanceCase], script: @escaping Script = standardScript(), seed: UInt64 = 7,
+                   expectations: ExpectationFile? = nil, capabilities: Set<Capability> = Set(Capability.allCases),
+                   server: FakeServer = FakeServer()) async -> (RunReport, ScriptedClient, Double) {
         let client = ScriptedClient(server: server, capabilities: capabilities, script: script)
+        let scale = await TestPacing.scale()
         let runner = ConformanceRunner(server: server, client: client, options: RunOptions(seed: seed, concurrency: 3, expectations: expectations,
-                                                                                           timeScale: await TestPacing.scale()))
-        return (await runner.run(cases), client)
+                                                                                           timeScale: scale))
+        return (await runner.run(cases), client, scale)
     }
 
     @Test func strictPass() async throws {
@@ -105,7 +115,7 @@ import Testing
             return .acknowledgment()
         }
         let started = ContinuousClock.now
-        let (report, client) = await run([testCase], script: script)
+        let (report, client, scale) = await runScaled([testCase], script: script)
         // Bounded far below the hang, loose enough for a loaded machine.
         #expect(ContinuousClock.now - started < TestTime.duration(60))
         let result = try #require(report.results.first)
@@ -113,7 +123,7 @@ import Testing
         // Derived: 1000 ms base + 250 ms per operation (the declared 200 ms is below what the case
         // needs), stretched by this machine's scale.
         #expect(CaseBudget.derive(testCase) == .milliseconds(1_500))
-        let budget = CaseExecutor.milliseconds(CaseBudget.effective(testCase, scale: await TestPacing.scale()))
+        let budget = CaseExecutor.milliseconds(CaseBudget.effective(testCase, scale: scale))
         #expect(result.detail.hasPrefix("time budget of \(budget) ms exceeded at step 2\n(failed again on a serial retry; first attempt: time budget of \(budget) ms exceeded at step 2)"))
         #expect(result.missedTime)
         #expect(client.closedSessions.withLock { $0 } == 2)
