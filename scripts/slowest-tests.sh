@@ -15,6 +15,8 @@ if [ -z "$log" ] || [ ! -r "$log" ]; then
     exit 2
 fi
 case "$count" in ''|*[!0-9]*) echo "slowest-tests: COUNT must be a whole number, got '$count'" >&2; exit 2 ;; esac
-sed -nE 's/^.*Test (.*) (passed|failed) after ([0-9.]+) seconds.*$/\3 \2 \1/p' "$log" \
+# (The run's own closing line, "Test run with N tests … passed after", is no test.)
+grep -vE 'Test run with [0-9]+ tests' "$log" \
+    | sed -nE 's/^.*Test (.*) (passed|failed) after ([0-9.]+) seconds.*$/\3 \2 \1/p' \
     | sort -k1,1 -g -r | head -n "$count" \
     | awk '{ printf "%9.3f s  %-6s  ", $1, $2; $1 = ""; $2 = ""; sub(/^  /, ""); print }'
