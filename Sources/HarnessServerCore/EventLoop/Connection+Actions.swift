@@ -33,7 +33,9 @@ extension Connection {
             makeResponder(token: token)
             routeUpgrade(consume request, context: context(arrival: arrival, sequence: sequence))
         case .writeResponse(let response, let keepAlive, let headRequest, let http10):
-            let encoded = loop.encode(consume response, keepAlive: keepAlive, headRequest: headRequest, http10: http10)
+            let encoded = loop.encode(
+                consume response, keepAlive: keepAlive, headRequest: headRequest, http10: http10,
+                decoration: decoration, policy: core.cors)
             // Moved into the outbound buffer (the head stays shared with the loop's head cache).
             channel.enqueue(head: encoded.head, body: encoded.body)
         case .write(let bytes):
@@ -107,6 +109,8 @@ extension Connection {
         } else {
             responder = makeResponder(token: token)
         }
+        // The answer's cross-origin fields follow the request it answers (one in flight at a time).
+        if let cors = core.cors { decoration = cors.decoration(for: request) }
         dispatching = true
         core.handlerCall.handle(request, context: context, responder: responder)
         dispatching = false

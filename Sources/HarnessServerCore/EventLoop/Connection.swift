@@ -15,6 +15,8 @@ final class Connection: LoopHandler {
     var responder: (token: UInt64, responder: Responder)?
     /// True while the agenda's actions are being performed: nested inputs queue behind the current one.
     var performing = false
+    /// The `CORSPolicy` rule of the request in flight (its answer's fields); -1 = none.
+    var decoration = -1
     var timers: [TimerHandle] = []
     /// True while the handler is being called for this connection's current request.
     var dispatching = false

@@ -143,9 +143,18 @@ final class EventLoop: @unchecked Sendable {
     /// The wire bytes of `response` as its head and its body (loop thread only): the body is the
     /// response's own array, shared by every connection answered with it, and the loop's
     /// connections share one head per response (`ResponseHeadCache`).
-    func encode(_ response: consuming HTTPResponse, keepAlive: Bool, headRequest: Bool, http10: Bool = false) -> EncodedResponse {
+    /// With a `policy`, the answer carries the fields of its rule `decoration` and a `Date` (-1: none).
+    func encode(
+        _ response: consuming HTTPResponse, keepAlive: Bool, headRequest: Bool, http10: Bool = false,
+        decoration: Int = -1, policy: CORSPolicy? = nil
+    ) -> EncodedResponse {
         assertInLoop("encode")
-        return heads.encode(response, keepAlive: keepAlive, headRequest: headRequest, http10: http10)
+        guard decoration >= 0, let policy else {
+            return heads.encode(response, keepAlive: keepAlive, headRequest: headRequest, http10: http10)
+        }
+        return heads.encode(
+            response, keepAlive: keepAlive, headRequest: headRequest, http10: http10,
+            decoration: decoration, policy: policy, unixSecond: time(nil))
     }
 
     /// Storage for a connection's action list while it performs its actions (loop thread only):

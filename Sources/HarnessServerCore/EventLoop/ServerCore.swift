@@ -37,13 +37,17 @@ final class ServerCore: Sendable {
     let webSocketOverflows = Atomic<Int>(0)
     /// Told about connections that end without a request being answered normally.
     let diagnostics: (@Sendable (ConnectionDiagnostic) -> Void)?
+    /// The cross-origin fields every well-framed answer carries (with `Date`); nil = none.
+    let cors: CORSPolicy?
 
     init(
         handler: any RequestHandler, parseErrorResponse: @escaping HTTPParseErrorResponder, limits: HTTPRequestParser.Limits, maxQueuedRequests: Int, finDrainNanos: UInt64,
         requestTimeoutNanos: UInt64 = 0, idleTimeoutNanos: UInt64 = 0, logger: Logger? = nil,
         diagnostics: (@Sendable (ConnectionDiagnostic) -> Void)? = nil,
-        upgradeRouter: (any WebSocketUpgradeRouter)? = nil, webSocket: WebSocketSettings = WebSocketSettings()
+        upgradeRouter: (any WebSocketUpgradeRouter)? = nil, webSocket: WebSocketSettings = WebSocketSettings(),
+        cors: CORSPolicy? = nil
     ) {
+        self.cors = cors
         self.upgradeRouter = upgradeRouter
         self.webSocket = webSocket
         self.diagnostics = diagnostics
