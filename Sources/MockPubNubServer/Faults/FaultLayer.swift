@@ -82,6 +82,11 @@ package final class FaultLayer: RequestHandler {
     private let journalCapacity: Int
     private let seedSource: @Sendable () -> UInt64
     private let executor: FaultExecutor
+    /// Answers preflights (`OPTIONS`) after journaling them and asking the plan; nil = this layer
+    /// treats them as any request.
+    private let cors: CORSPolicy?
+    /// When the service's answers go out gzip-compressed.
+    private let compression: CompressionSettings
     private let state = Mutex(State())
     /// Where fault firings and plan installs/clears are logged (at info), if anywhere.
     let logger: Logger?
@@ -97,15 +102,18 @@ package final class FaultLayer: RequestHandler {
         upstream: any RequestHandler, scheduler: any Scheduler, journalCapacity: Int = 10_000,
         seedSource: @escaping @Sendable () -> UInt64 = { UInt64.random(in: .min ... .max) },
         encryptor: ForeignMessageEncryptor? = FaultLayer.cryptoModuleEncryptor,
+        cors: CORSPolicy? = nil, compression: CompressionSettings = CompressionSettings(enabled: false),
         logger: Logger? = nil
     ) {
+        self.cors = cors
+        self.compression = compression
         self.logger = logger
         self.upstream = upstream
         service = upstream as? PubNubService
         self.scheduler = scheduler
         self.journalCapacity = journalCapacity
         self.seedSource = seedSource
-        executor = FaultExecutor(encryptor: encryptor)
+        executor = FaultExecutor(encryptor: encryptor, cors: cors)
         service?.pushObserver.withLock { $0 = { [weak self] notices in self?.journal(notices) } }
     }
 
@@ -130,7 +138,10 @@ package final class FaultLayer: RequestHandler {
     // MARK: - Handling
 
     package func handle(_ request: HTTPRequest, context: RequestContext, responder: Responder) {
-        let classified = PubNubRoute.classify(request)
+        // A browser's preflight is classified as the request it announces.
+        let preflight = cors != nil && CORSPolicy.isPreflight(request)
+        let announcedMethod = preflight ? Self.announcedMethod(request) : ""
+        let classified = preflight ? PubNubRoute.classify(Self.announced(by: request, method: announcedMethod)) : PubNubRoute.classify(request)
         // Read in place: the route is copied only for a rule to look at.
         var routeKey: String?
         var routeUUID: String?
@@ -152,7 +163,9 @@ package final class FaultLayer: RequestHandler {
             if !state.planners.isEmpty, case .success(let route) = classified {
                 let planKey = state.planners[key] != nil ? key : Self.wildcardKey
                 // Mutated in place through the dictionary, so the counters are not copied per request.
-                decision = state.planners[planKey]?.decide(route, method: request.method) ?? .passThrough
+                decision = preflight
+                    ? state.planners[planKey]?.decide(route, method: announcedMethod, preflight: true) ?? .passThrough
+                    : state.planners[planKey]?.decide(route, method: request.method) ?? .passThrough
             }
             let ring = state.ring(key, capacity: journalCapacity, owner: self)
             let (position, evicted) = ring.append(
@@ -166,7 +179,21 @@ package final class FaultLayer: RequestHandler {
         // An observer on the connection's own responder, not a closure: a batch of answers (a
         // publish waking parked long-polls) still reaches each event loop in one hop, and a
         // parked request holds one responder.
-        let responder = responder.observed(by: JournalAnswerWriter(ring: ring, position: position))
+        let observed = responder.observed(by: JournalAnswerWriter(ring: ring, position: position))
+        if preflight, let cors {
+            answerPreflight(request, fired: decision.firedRule, cors: cors, responder: observed)
+            return
+        }
+        let responder: Responder
+        if compression.enabled && Self.compresses(classified) && AnswerCompression.offersGzip(request) {
+            let threshold = compression.thresholdBytes
+            let inner = Responder { action in observed.send(AnswerCompression.compress(action, threshold: threshold)) }
+            // Weakly: `inner` keeps `observed`; the upstream holds `inner` while the request is open.
+            observed.onCancel { [weak inner] in inner?.cancel() }
+            responder = inner
+        } else {
+            responder = observed
+        }
         guard let fired = decision.firedRule else {
             if let service { // the common case: hand over the route instead of classifying again
                 service.handle(request, classified: classified, context: context, responder: responder)
@@ -189,6 +216,34 @@ package final class FaultLayer: RequestHandler {
             upstream.handle(request, context: context, responder: inner)
         case .closeLongPoll(let after, let mode):
             closeLongPoll(request, context: context, responder: responder, after: after, mode: mode)
+        }
+    }
+
+    /// The method a preflight announces (`Access-Control-Request-Method`; GET without).
+    private static func announcedMethod(_ preflight: HTTPRequest) -> String {
+        preflight.headers["Access-Control-Request-Method"]?.trimmingHTTPWhitespace().uppercased() ?? "GET"
+    }
+
+    /// The request a preflight announces: its path with `method`.
+    private static func announced(by preflight: HTTPRequest, method: String) -> HTTPRequest {
+        var announced = preflight
+        announced.method = method
+        return announced
+    }
+
+    /// Whether the live service compresses answers of the classified request's endpoint.
+    private static func compresses(_ classified: Result<PubNubRoute, RouteError>) -> Bool {
+        guard case .success(let route) = classified else { return false }
+        return AnswerCompression.endpoints.contains(route.endpoint)
+    }
+
+    /// Answers a preflight: the policy's answer, or the failing one of a fired `preflight-failure`.
+    private func answerPreflight(_ request: HTTPRequest, fired: FiredRule?, cors: CORSPolicy, responder: Responder) {
+        if let fired, case .preflightFailure(let fault) = fired.fault {
+            logger?.info("fault preflight-failure (rule \(fired.ruleID)) fired on OPTIONS \(request.target)")
+            responder.send(FaultExecutor.failedPreflight(request, fault, cors: cors))
+        } else {
+            responder.send(.respond(cors.preflight(request)))
         }
     }
 
