@@ -16,7 +16,9 @@ if [ -z "$log" ] || [ ! -r "$log" ]; then
 fi
 case "$count" in ''|*[!0-9]*) echo "slowest-tests: COUNT must be a whole number, got '$count'" >&2; exit 2 ;; esac
 # (The run's own closing line, "Test run with N tests … passed after", is no test.)
-grep -vE 'Test run with [0-9]+ tests' "$log" \
+{ grep -vE 'Test run with [0-9]+ tests' "$log" || true; } \
     | sed -nE 's/^.*Test (.*) (passed|failed) after ([0-9.]+) seconds.*$/\3 \2 \1/p' \
-    | sort -k1,1 -g -r | head -n "$count" \
-    | awk '{ printf "%9.3f s  %-6s  ", $1, $2; $1 = ""; $2 = ""; sub(/^  /, ""); print }'
+    | sort -k1,1 -g -r \
+    | awk -v count="$count" 'NR <= count { printf "%9.3f s  %-6s  ", $1, $2; $1 = ""; $2 = ""; sub(/^  /, ""); print }'
+# (awk reads to the end: a `head` here would close the pipe early, and under pipefail the
+# writer's SIGPIPE would fail the script, and .ci/run with it.)
