@@ -54,14 +54,30 @@ extension PubNubService {
         return nil
     }
 
-    func grant(_ route: PubNubRoute, request: HTTPRequest) -> HTTPResponse {
-        let subscribeKey = route.subscribeKey ?? ""
-        guard let keyset = keyset(for: subscribeKey) else {
-            // UNVERIFIED: a grant on a key without Access Manager; the recorded invalid-key body.
-            return PubNubErrors.accessManager(400, "Invalid Subscribe Key")
+    /// The keyset of an Access Manager v2 call (grant, audit) and the time it was checked at, or
+    /// its refusal: the recorded invalid-key body for a key without Access Manager (UNVERIFIED for
+    /// a grant), else ``v2SignatureRefusal(_:request:keyset:now:)``.
+    func v2SignedKeyset(_ route: PubNubRoute, request: HTTPRequest) -> Result<(keyset: Keyset, now: Int64), V2Refusal> {
+        guard let keyset = keyset(for: route.subscribeKey ?? "") else {
+            return .failure(V2Refusal(response: PubNubErrors.accessManager(400, "Invalid Subscribe Key")))
         }
         let now = clock.unixSeconds
-        if let refusal = v2SignatureRefusal(route, request: request, keyset: keyset, now: now) { return refusal }
+        if let refusal = v2SignatureRefusal(route, request: request, keyset: keyset, now: now) { return .failure(V2Refusal(response: refusal)) }
+        return .success((keyset, now))
+    }
+
+    /// The answer refusing an Access Manager v2 call.
+    struct V2Refusal: Error {
+        let response: HTTPResponse
+    }
+
+    func grant(_ route: PubNubRoute, request: HTTPRequest) -> HTTPResponse {
+        let subscribeKey = route.subscribeKey ?? ""
+        let now: Int64
+        switch v2SignedKeyset(route, request: request) {
+        case .failure(let refusal): return refusal.response
+        case .success(let signed): now = signed.now
+        }
         guard case .success(let request) = GrantRequest.parse(route) else {
             // UNVERIFIED wording for a ttl outside 0…525600.
             return PubNubErrors.accessManager(400, "Invalid ttl")

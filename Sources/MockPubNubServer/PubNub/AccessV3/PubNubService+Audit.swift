@@ -6,12 +6,11 @@ extension PubNubService {
     /// is (docs/access-manager.md, "Audit").
     func audit(_ route: PubNubRoute, request: HTTPRequest) -> HTTPResponse {
         let subscribeKey = route.subscribeKey ?? ""
-        guard let keyset = keyset(for: subscribeKey) else {
-            // As for a grant: the recorded invalid-key body.
-            return PubNubErrors.accessManager(400, "Invalid Subscribe Key")
+        let now: Int64
+        switch v2SignedKeyset(route, request: request) {
+        case .failure(let refusal): return refusal.response
+        case .success(let signed): now = signed.now
         }
-        let now = clock.unixSeconds
-        if let refusal = v2SignatureRefusal(route, request: request, keyset: keyset, now: now) { return refusal }
         let audit = AuditRequest(route)
         // UNVERIFIED wording; the status and layout are those of the recorded auth-only grant refusal.
         if audit.isAuthOnly { return PubNubErrors.accessManager(400, "Auth keys need a channel or channel group") }
