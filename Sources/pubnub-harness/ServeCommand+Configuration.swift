@@ -9,6 +9,8 @@ extension ServeCommand {
         configuration.transport = try transportConfiguration()
         configuration.pubNub = try pubNubConfiguration()
         configuration.admin = AdminConfiguration(allowsRemotePeers: adminRemote)
+        configuration.responses = ResponseSettings(
+            crossOrigin: !noCORS, compression: CompressionSettings(enabled: !noCompression, thresholdBytes: compressionThreshold))
         return configuration
     }
 

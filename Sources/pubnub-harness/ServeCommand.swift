@@ -96,12 +96,27 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("admin-remote"), help: "Let the /__admin/ API answer peers other than loopback.")
     var adminRemote = false
 
+    @Flag(name: .customLong("no-compression"), help: "Never gzip answers (default: as the live service, for clients that offer gzip, above --compression-threshold).")
+    var noCompression = false
+
+    @Option(name: .customLong("compression-threshold"), help: "Smallest body in bytes that is gzip-compressed (default 1024; the live threshold is UNVERIFIED).")
+    var compressionThreshold = CompressionSettings.defaultThresholdBytes
+
+    @Flag(name: .customLong("no-cors"), help: "Answer without cross-origin fields, Cache-Control and Date, and preflights as any request (default: as the live service).")
+    var noCORS = false
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535, got \(port)") }
         if let tlsPort, !(0...65535).contains(tlsPort) { throw ValidationError("--tls-port must be 0...65535, got \(tlsPort)") }
         guard longPollTimeout > 0 else { throw ValidationError("--long-poll-timeout must be positive") }
         guard headerTimeout >= 0, headerTimeout.isFinite else { throw ValidationError("--header-timeout must be >= 0 seconds") }
         guard idleTimeout >= 0, idleTimeout.isFinite else { throw ValidationError("--idle-timeout must be >= 0 seconds") }
+        guard (0...(64 << 20)).contains(compressionThreshold) else {
+            throw ValidationError("--compression-threshold must be 0...67108864 bytes, got \(compressionThreshold)")
+        }
+        if noCompression && compressionThreshold != CompressionSettings.defaultThresholdBytes {
+            throw ValidationError("--compression-threshold cannot be combined with --no-compression")
+        }
         guard (1...65536).contains(fileStorageCap) else { throw ValidationError("--file-storage-cap must be 1...65536 MiB") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level: unknown level '\(logLevel)'") }
         if tlsFault != nil && tlsPort == nil { throw ValidationError("--tls-fault needs --tls-port") }

@@ -33,13 +33,25 @@ extension Connection {
             makeResponder(token: token)
             routeUpgrade(consume request, context: context(arrival: arrival, sequence: sequence))
         case .writeResponse(let response, let keepAlive, let headRequest, let http10):
-            let encoded = loop.encode(consume response, keepAlive: keepAlive, headRequest: headRequest, http10: http10)
+            let encoded = loop.encode(
+                consume response, keepAlive: keepAlive, headRequest: headRequest, http10: http10,
+                decoration: decoration, policy: cors)
             // Moved into the outbound buffer (the head stays shared with the loop's head cache).
             channel.enqueue(head: encoded.head, body: encoded.body)
         case .write(let bytes):
             channel.enqueue(bytes)
         case .writeErrorResponse(let error):
-            channel.enqueue(HTTPResponseEncoder.encode(core.parseErrorResponse(error), keepAlive: false))
+            // No request to choose a rule by (it did not parse): the policy's fallback fields, so
+            // a page still reads the 400, 408, 413, 414 or 431 (INFERRED: no such answer of the
+            // live balancer was recorded).
+            if decoratesAnswers {
+                let encoded = loop.encode(
+                    core.parseErrorResponse(error), keepAlive: false, headRequest: false, decoration: core.cors.rules.count,
+                    policy: cors)
+                channel.enqueue(head: encoded.head, body: encoded.body)
+            } else {
+                channel.enqueue(HTTPResponseEncoder.encode(core.parseErrorResponse(error), keepAlive: false))
+            }
         case .flush:
             flush()
         case .reportParseError(let error):
@@ -107,6 +119,8 @@ extension Connection {
         } else {
             responder = makeResponder(token: token)
         }
+        // The answer's cross-origin fields follow the request it answers (one in flight at a time).
+        if decoratesAnswers { decoration = cors._withUnsafeGuaranteedRef { $0.decoration(for: request) } }
         dispatching = true
         core.handlerCall.handle(request, context: context, responder: responder)
         dispatching = false

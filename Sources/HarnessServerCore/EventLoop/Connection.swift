@@ -15,6 +15,14 @@ final class Connection: LoopHandler {
     var responder: (token: UInt64, responder: Responder)?
     /// True while the agenda's actions are being performed: nested inputs queue behind the current one.
     var performing = false
+    /// The `CORSPolicy` rule of the request in flight (its answer's fields); -1 = none.
+    var decoration = -1
+    /// The host's policy (`core.cors`), read per request and per answer without a retain or a
+    /// release (a strong or unowned reference costs both on every use here).
+    // Unmanaged: `core` owns the policy and outlives this connection (the channel holds `core`).
+    let cors: Unmanaged<CORSPolicy>
+    /// Whether answers carry `cors`'s fields (`core.decoratesAnswers`).
+    let decoratesAnswers: Bool
     var timers: [TimerHandle] = []
     /// True while the handler is being called for this connection's current request.
     var dispatching = false
@@ -31,6 +39,8 @@ final class Connection: LoopHandler {
 
     init(loop: EventLoop, core: ServerCore, fd: Int32, stream: any StreamIO, localPort: Int, isTLS: Bool) {
         channel = SocketChannel(loop: loop, core: core, fd: fd, stream: stream, localPort: localPort, isTLS: isTLS)
+        cors = Unmanaged.passUnretained(core.cors)
+        decoratesAnswers = core.decoratesAnswers
         agenda = HTTPConnectionAgenda(machine: HTTPConnectionMachine(
             limits: core.limits, maxQueuedRequests: core.maxQueuedRequests, upgradesPossible: core.upgradeRouter != nil))
     }

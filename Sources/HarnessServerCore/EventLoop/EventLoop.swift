@@ -39,6 +39,9 @@ final class EventLoop: @unchecked Sendable {
     /// Monotonic nanoseconds read once when `epoll_wait` returned: a clock for deadlines that
     /// tolerate the length of one event batch (connection timeouts), without a clock read each.
     private(set) var batchTime: UInt64 = cposix_monotonic_nanos()
+    /// The wall-clock second `wallSecond()` answers until `batchTime` reaches `wallSecondEnds`.
+    private var wallSecondNow = 0
+    private var wallSecondEnds: UInt64 = 0
     private let cancelledTimers = CancelledTimerCounter()
     /// The registered handlers, by slot: a registration's id is its slot (plus one, in the low 32
     /// bits; 0 is the eventfd's) and the slot's generation (the high 32 bits), so that an event
@@ -143,9 +146,29 @@ final class EventLoop: @unchecked Sendable {
     /// The wire bytes of `response` as its head and its body (loop thread only): the body is the
     /// response's own array, shared by every connection answered with it, and the loop's
     /// connections share one head per response (`ResponseHeadCache`).
-    func encode(_ response: consuming HTTPResponse, keepAlive: Bool, headRequest: Bool, http10: Bool = false) -> EncodedResponse {
+    /// With a `policy`, the answer carries the fields of its rule `decoration` and a `Date` (-1: none).
+    func encode(
+        _ response: consuming HTTPResponse, keepAlive: Bool, headRequest: Bool, http10: Bool = false,
+        decoration: Int = -1, policy: Unmanaged<CORSPolicy>? = nil
+    ) -> EncodedResponse {
         assertInLoop("encode")
-        return heads.encode(response, keepAlive: keepAlive, headRequest: headRequest, http10: http10)
+        guard decoration >= 0, let policy else {
+            return heads.encode(response, keepAlive: keepAlive, headRequest: headRequest, http10: http10)
+        }
+        return heads.encode(
+            response, keepAlive: keepAlive, headRequest: headRequest, http10: http10,
+            decoration: decoration, policy: policy, unixSecond: wallSecond())
+    }
+
+    /// The wall clock's second for `Date` lines: the real clock read once per second, the loop's
+    /// batch time (monotonic) in between (loop thread only).
+    private func wallSecond() -> Int {
+        if batchTime < wallSecondEnds { return wallSecondNow }
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        wallSecondNow = Int(now.tv_sec)
+        wallSecondEnds = cposix_monotonic_nanos() &+ UInt64(max(0, 1_000_000_000 - now.tv_nsec))
+        return wallSecondNow
     }
 
     /// Storage for a connection's action list while it performs its actions (loop thread only):

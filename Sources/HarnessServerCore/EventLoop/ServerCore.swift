@@ -37,13 +37,21 @@ final class ServerCore: Sendable {
     let webSocketOverflows = Atomic<Int>(0)
     /// Told about connections that end without a request being answered normally.
     let diagnostics: (@Sendable (ConnectionDiagnostic) -> Void)?
+    /// The cross-origin fields every well-framed answer carries (with `Date`), when
+    /// `decoratesAnswers`. Not optional, so the per-request reads borrow it without a retain.
+    let cors: CORSPolicy
+    /// Whether answers carry `cors`'s fields (false: `cors` is an empty policy, never read).
+    let decoratesAnswers: Bool
 
     init(
         handler: any RequestHandler, parseErrorResponse: @escaping HTTPParseErrorResponder, limits: HTTPRequestParser.Limits, maxQueuedRequests: Int, finDrainNanos: UInt64,
         requestTimeoutNanos: UInt64 = 0, idleTimeoutNanos: UInt64 = 0, logger: Logger? = nil,
         diagnostics: (@Sendable (ConnectionDiagnostic) -> Void)? = nil,
-        upgradeRouter: (any WebSocketUpgradeRouter)? = nil, webSocket: WebSocketSettings = WebSocketSettings()
+        upgradeRouter: (any WebSocketUpgradeRouter)? = nil, webSocket: WebSocketSettings = WebSocketSettings(),
+        cors: CORSPolicy? = nil
     ) {
+        self.cors = cors ?? CORSPolicy.none
+        decoratesAnswers = cors != nil
         self.upgradeRouter = upgradeRouter
         self.webSocket = webSocket
         self.diagnostics = diagnostics

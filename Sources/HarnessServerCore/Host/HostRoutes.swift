@@ -15,6 +15,9 @@ package struct HostRoutes: Sendable {
     package var upgrades: [any ServerExtension] = []
     /// Answers what no route matches (default: 404 plain text).
     package var fallback: any RequestHandler = NotFoundHandler()
+    /// Whether `fallback` answers preflights (`OPTIONS`) itself (a module that journals them or
+    /// lets faults fail them); otherwise, with a ``CORSPolicy``, the table answers them for it.
+    package var fallbackAnswersPreflight = false
 
     package init(routes: [HostRoute] = [], upgrades: [any ServerExtension] = [], fallback: any RequestHandler = NotFoundHandler()) {
         self.routes = routes
@@ -44,8 +47,14 @@ package struct HostRoutes: Sendable {
         return (administrative, other)
     }
 
-    /// The request handler this table stands for (plain HTTP requests).
-    var handler: any RequestHandler { HostRouter(routes: routes, fallback: fallback) }
+    /// The request handler this table stands for (plain HTTP requests); with `cors`, preflights
+    /// are answered by the policy after the route's admission check (see `fallbackAnswersPreflight`).
+    var handler: any RequestHandler { handler(cors: nil) }
+
+    /// ``handler`` answering preflights with `cors` (nil: as ``handler``).
+    func handler(cors: CORSPolicy?) -> any RequestHandler {
+        HostRouter(routes: routes, fallback: fallback, cors: cors, fallbackAnswersPreflight: fallbackAnswersPreflight)
+    }
 
     /// The upgrade router, or nil when no module takes upgrades (then no request ever switches).
     var upgradeRouter: (any WebSocketUpgradeRouter)? { upgrades.isEmpty ? nil : ExtensionUpgradeRouter(extensions: upgrades) }
@@ -100,10 +109,15 @@ final class HostRouter: RequestHandler {
     /// Whether every pattern is ASCII (else every request is matched as strings: a non-ASCII
     /// pattern can equal other bytes as a string).
     private let asciiPatterns: Bool
+    /// Answers preflights (nil: they go to the routes like any request).
+    private let cors: CORSPolicy?
+    private let fallbackAnswersPreflight: Bool
 
-    init(routes: [HostRoute], fallback: any RequestHandler) {
+    init(routes: [HostRoute], fallback: any RequestHandler, cors: CORSPolicy? = nil, fallbackAnswersPreflight: Bool = false) {
         self.routes = routes
         self.fallback = fallback
+        self.cors = cors
+        self.fallbackAnswersPreflight = fallbackAnswersPreflight
         routeCalls = routes.map { opened($0.handler) }
         fallbackCall = opened(fallback)
         patterns = routes.map { route in
@@ -117,11 +131,17 @@ final class HostRouter: RequestHandler {
 
     func handle(_ request: HTTPRequest, context: RequestContext, responder: Responder) {
         guard let index = request.withRawPathBytes({ firstMatch($0) }) ?? stringMatch(request.rawPath) else {
+            if !fallbackAnswersPreflight, CORSPolicy.isPreflight(request), let cors {
+                responder.send(.respond(cors.preflight(request)))
+                return
+            }
             fallbackCall.handle(request, context: context, responder: responder)
             return
         }
         if let admission = routes[index].admission, let refusal = admission(context) {
             responder.send(.respond(refusal))
+        } else if CORSPolicy.isPreflight(request), let cors {
+            responder.send(.respond(cors.preflight(request)))
         } else {
             routeCalls[index].handle(request, context: context, responder: responder)
         }

@@ -61,7 +61,7 @@ public final class ServerHost: Sendable {
         ) { scheduler in
             let routes = makeRoutes(HostSetup(scheduler: scheduler, tlsMaterial: material))
             for case let scheduling as any SchedulingServerExtension in routes.upgrades { scheduling.attach(scheduler: scheduler) }
-            let root = routes.handler
+            let root = routes.handler(cors: configuration.cors)
             // Not installed when the logger would drop its lines anyway: then it costs nothing per request.
             guard let level = configuration.requestLogLevel, let logger, logger.logLevel <= level else {
                 return (root, routes.upgradeRouter)

@@ -31,6 +31,9 @@ public struct TransportConfiguration: Sendable {
     public var webSocket = WebSocketSettings()
     /// Request bodies larger than the general limit that some paths accept (a module's upload route).
     package var bodyLimitOverrides: [BodyLimitOverride] = []
+    /// Cross-origin resource sharing: the fields (and `Date`) every well-framed answer carries,
+    /// and the preflight answers of the routing table; nil = none (a protocol module sets its own).
+    public var cors: CORSPolicy? = nil
 
     public init() {}
 
@@ -44,6 +47,7 @@ public struct TransportConfiguration: Sendable {
         configuration.idleTimeout = idleTimeout
         configuration.webSocket = webSocket
         configuration.bodyLimitOverrides = bodyLimitOverrides
+        configuration.cors = cors
         return configuration
     }
 }

@@ -92,7 +92,8 @@ package final class HTTPServer: Sendable {
             finDrainNanos: configuration.finDrainTimeout.clampedNanoseconds,
             requestTimeoutNanos: configuration.headerTimeout?.clampedNanoseconds ?? 0,
             idleTimeoutNanos: configuration.idleTimeout?.clampedNanoseconds ?? 0, logger: logger,
-            diagnostics: diagnostics, upgradeRouter: routing.upgradeRouter, webSocket: configuration.webSocket)
+            diagnostics: diagnostics, upgradeRouter: routing.upgradeRouter, webSocket: configuration.webSocket,
+            cors: configuration.cors)
     }
 
     deinit { stop() }

@@ -35,6 +35,8 @@ public struct HTTPServerConfiguration: Sendable, Hashable {
     public var webSocket = WebSocketSettings()
     /// Body limits other than `maxBodyBytes` for some path prefixes (the file storage's uploads).
     package var bodyLimitOverrides: [BodyLimitOverride] = []
+    /// The cross-origin fields (and `Date`) of every well-framed answer; nil = none (the default).
+    public var cors: CORSPolicy? = nil
 
     /// Creates a configuration; every parameter has the documented default.
     public init(

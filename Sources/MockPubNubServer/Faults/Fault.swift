@@ -47,6 +47,17 @@ public indirect enum Fault: Sendable, Hashable {
     case cursorBackwards(by: UInt64)
     /// Answer a subscribe response (request's `tt`, no messages) naming another region.
     case regionChange(region: Int)
+    /// Forward, then answer without the cross-origin fields (`Access-Control-*`): a browser
+    /// refuses the answer; other clients see no difference.
+    case noCORS
+    /// Fail a browser's preflight (`OPTIONS`; matches only preflights): answer `status`, or a 2xx
+    /// that leaves out what `omit` names.
+    case preflightFailure(PreflightFault)
+    /// Forward, then send the body gzip-compressed (`Content-Encoding: gzip`) but cut after
+    /// `bytes` compressed bytes (default half), with a `Content-Length` that matches the cut.
+    case truncatedGzip(bytes: Int?)
+    /// Forward, then send the body gzip-compressed whose first deflate block is invalid.
+    case corruptGzip
 
     /// The `kind` string of the schema.
     public var kind: FaultKind {
@@ -72,6 +83,10 @@ public indirect enum Fault: Sendable, Hashable {
         case .foreignEncrypted: .foreignEncrypted
         case .cursorBackwards: .cursorBackwards
         case .regionChange: .regionChange
+        case .noCORS: .noCORS
+        case .preflightFailure: .preflightFailure
+        case .truncatedGzip: .truncatedGzip
+        case .corruptGzip: .corruptGzip
         }
     }
 }
@@ -99,6 +114,10 @@ public enum FaultKind: String, Sendable, Hashable, Codable, CaseIterable {
     case foreignEncrypted = "foreign-encrypted"
     case cursorBackwards = "cursor-backwards"
     case regionChange = "region-change"
+    case noCORS = "no-cors"
+    case preflightFailure = "preflight-failure"
+    case truncatedGzip = "truncated-gzip"
+    case corruptGzip = "corrupt-gzip"
 }
 
 /// How a `truncated-body` fault frames the cut body.
@@ -143,4 +162,27 @@ public struct HeaderField: Sendable, Hashable, Codable {
         self.name = name
         self.value = value
     }
+}
+
+/// A failing preflight: a status that is not 2xx, or a 2xx without a part a browser needs.
+public struct PreflightFault: Sendable, Hashable {
+    /// The status of the answer (default 403 without `omit`, 204 with it).
+    public var status: Int
+    /// What a 2xx answer leaves out; `nil` = nothing (then `status` is the failure).
+    public var omit: PreflightOmission?
+
+    public init(status: Int? = nil, omit: PreflightOmission? = nil) {
+        self.status = status ?? (omit == nil ? 403 : 204)
+        self.omit = omit
+    }
+}
+
+/// The part of a preflight answer a `preflight-failure` fault leaves out.
+public enum PreflightOmission: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The requested method is not in `Access-Control-Allow-Methods`.
+    case method
+    /// The requested headers are not in `Access-Control-Allow-Headers`.
+    case headers
+    /// No cross-origin field at all (no `Access-Control-Allow-Origin`).
+    case origin
 }

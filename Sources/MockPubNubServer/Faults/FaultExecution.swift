@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: MIT
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Encrypts a message's JSON text with another key: `(cipherKey, scheme, jsonText) -> base64`.
 ///
@@ -21,6 +26,8 @@ struct FaultExecutor: Sendable {
     static let foreignMessage = "{\"text\":\"encrypted with another key\"}"
 
     var encryptor: ForeignMessageEncryptor?
+    /// The cross-origin fields answers carry; hand-written heads (`raw`, `drip`) take them from here.
+    var cors: CORSPolicy?
 
     func execution(
         for fault: Fault, request: HTTPRequest, route: PubNubRoute?, context: RequestContext
@@ -59,25 +66,80 @@ struct FaultExecutor: Sendable {
             case .transform(let transform): return .transform { .delay(delay, then: transform($0)) }
             case .closeLongPoll(let after, let mode): return .closeLongPoll(after: after + delay, mode: mode)
             }
+        case .preflightFailure(let preflight):
+            // Matched only by preflights (the fault layer answers those); any other request passes.
+            guard let cors else { return .transform { $0 } }
+            return .answer(Self.failedPreflight(request, preflight, cors: cors))
         case .malformedJSON, .truncatedJSON, .wrongContentType, .invalidChunked, .resetAfterHeaders,
-            .resetAfterBodyBytes, .truncatedBody, .drip:
-            return .transform { action in Self.transform(action, with: fault) }
+            .resetAfterBodyBytes, .truncatedBody, .drip, .noCORS, .truncatedGzip, .corruptGzip:
+            let rule = cors.map { $0.rule(at: $0.ruleIndex(for: request)) }
+            return .transform { action in Self.transform(action, with: fault, rule: rule) }
         }
     }
 
-    /// Applies an answer-transforming fault to the service's answer (through `.delay`; other actions pass).
-    static func transform(_ action: ResponseAction, with fault: Fault) -> ResponseAction {
+    /// The answer of a `preflight-failure`: a status that is not 2xx (with the usual fields), or a
+    /// preflight answer without the method, the headers, or any cross-origin field.
+    static func failedPreflight(_ request: HTTPRequest, _ fault: PreflightFault, cors: CORSPolicy) -> ResponseAction {
+        switch fault.omit {
+        case nil:
+            return .respond(HTTPResponse(status: fault.status, headers: ["Content-Type": "text/plain; charset=UTF-8"]))
+        case .method?, .headers?:
+            var answer = cors.preflight(request, omitting: fault.omit == .method ? [.requestedMethod] : [.requestedHeaders])
+            answer.status = fault.status
+            return .respond(answer)
+        case .origin?:
+            var answer = cors.preflight(request)
+            answer.status = fault.status
+            return .raw(FaultWire.complete(withDate(answer), closing: false), then: .keepAlive)
+        }
+    }
+
+    /// `response` with a `Date` field of now (hand-written heads; the transport adds it to the others).
+    static func withDate(_ response: HTTPResponse) -> HTTPResponse {
+        var dated = response
+        dated.headers.set("Date", HTTPDate.format(unixSeconds: Int(time(nil))))
+        return dated
+    }
+
+    /// `response` with the fields of `rule` and `Date`, as the transport adds them to a
+    /// well-framed answer (`Cache-Control` only when it has none); as it is without a rule.
+    static func wired(_ response: HTTPResponse, rule: CORSRule?, crossOrigin: Bool = true) -> HTTPResponse {
+        guard let rule else { return response }
+        var wired = response
+        for field in rule.fields(withCacheControl: response.headers["Cache-Control"] == nil)
+        where crossOrigin || !field.name.hasPrefix("Access-Control-") {
+            wired.headers.add(field.name, field.value)
+        }
+        return withDate(wired)
+    }
+
+    /// Applies an answer-transforming fault to the service's answer (through `.delay`; other
+    /// actions pass). `rule`: the cross-origin fields hand-written heads carry (nil: none).
+    static func transform(_ action: ResponseAction, with fault: Fault, rule: CORSRule? = nil) -> ResponseAction {
         switch action {
-        case .delay(let delay, let inner): return .delay(delay, then: transform(inner, with: fault))
-        case .respond(let response): return transform(response, with: fault)
+        case .delay(let delay, let inner): return .delay(delay, then: transform(inner, with: fault, rule: rule))
+        case .respond(let response): return transform(response, with: fault, rule: rule)
         default: return action
         }
     }
 
-    static func transform(_ response: HTTPResponse, with fault: Fault) -> ResponseAction {
-        var changed = response
-        let body = response.body
+    static func transform(_ given: HTTPResponse, with fault: Fault, rule: CORSRule? = nil) -> ResponseAction {
+        var changed = given
+        let body = given.body
+        // What a hand-written head carries: the fields the transport adds to well-framed answers.
+        let response = wired(given, rule: rule)
         switch fault {
+        case .noCORS:
+            return .raw(FaultWire.complete(wired(given, rule: rule, crossOrigin: false), closing: false), then: .keepAlive)
+        case .truncatedGzip(let bytes):
+            guard var gzipped = AnswerCompression.gzipped(AnswerCompression.identity(given)) else { return .respond(given) }
+            gzipped.body = Array(gzipped.body.prefix(FaultWire.keptCount(requested: bytes, total: gzipped.body.count)))
+            return .respond(gzipped)
+        case .corruptGzip:
+            guard var gzipped = AnswerCompression.gzipped(AnswerCompression.identity(given)) else { return .respond(given) }
+            // BFINAL 1, BTYPE 11 (reserved): every inflater stops at the first block.
+            gzipped.body[AnswerCompression.deflateOffset] = 0xFF
+            return .respond(gzipped)
         case .malformedJSON:
             changed.body = Array("{".utf8) + body
             return .respond(changed)
@@ -106,7 +168,7 @@ struct FaultExecutor: Sendable {
                 FaultWire.complete(response, closing: false), chunkSize: chunkSize,
                 interval: .milliseconds(interval), then: .keepAlive)
         default:
-            return .respond(response)
+            return .respond(given)
         }
     }
 

@@ -82,6 +82,11 @@ package final class FaultLayer: RequestHandler {
     private let journalCapacity: Int
     private let seedSource: @Sendable () -> UInt64
     private let executor: FaultExecutor
+    /// Answers preflights (`OPTIONS`) after journaling them and asking the plan; nil = this layer
+    /// treats them as any request.
+    private let cors: CORSPolicy?
+    /// When the service's answers go out gzip-compressed.
+    private let compression: CompressionSettings
     private let state = Mutex(State())
     /// Where fault firings and plan installs/clears are logged (at info), if anywhere.
     let logger: Logger?
@@ -97,15 +102,18 @@ package final class FaultLayer: RequestHandler {
         upstream: any RequestHandler, scheduler: any Scheduler, journalCapacity: Int = 10_000,
         seedSource: @escaping @Sendable () -> UInt64 = { UInt64.random(in: .min ... .max) },
         encryptor: ForeignMessageEncryptor? = FaultLayer.cryptoModuleEncryptor,
+        cors: CORSPolicy? = nil, compression: CompressionSettings = CompressionSettings(enabled: false),
         logger: Logger? = nil
     ) {
+        self.cors = cors
+        self.compression = compression
         self.logger = logger
         self.upstream = upstream
         service = upstream as? PubNubService
         self.scheduler = scheduler
         self.journalCapacity = journalCapacity
         self.seedSource = seedSource
-        executor = FaultExecutor(encryptor: encryptor)
+        executor = FaultExecutor(encryptor: encryptor, cors: cors)
         service?.pushObserver.withLock { $0 = { [weak self] notices in self?.journal(notices) } }
     }
 
@@ -130,10 +138,14 @@ package final class FaultLayer: RequestHandler {
     // MARK: - Handling
 
     package func handle(_ request: HTTPRequest, context: RequestContext, responder: Responder) {
-        let classified = PubNubRoute.classify(request)
+        // A browser's preflight is classified as the request it announces.
+        let preflight = cors != nil && request.method.utf8.count == 7 && CORSPolicy.isPreflight(request)
+        let announcedMethod = preflight ? Self.announcedMethod(request) : ""
+        let classified = preflight ? PubNubRoute.classify(Self.announced(by: request, method: announcedMethod)) : PubNubRoute.classify(request)
         // Read in place: the route is copied only for a rule to look at.
         var routeKey: String?
         var routeUUID: String?
+        var compressible = false
         if case .success(let route) = classified {
             if route.endpoint == .admin {
                 upstream.handle(request, context: context, responder: responder)
@@ -141,6 +153,7 @@ package final class FaultLayer: RequestHandler {
             }
             routeKey = route.subscribeKey
             routeUUID = route.uuid
+            compressible = AnswerCompression.compresses(route.endpoint)
         }
         let uuid = routeUUID ?? request.queryItems?["uuid"]
         // Stored as a value; rendered only when the journal is read. The record is made under
@@ -152,7 +165,9 @@ package final class FaultLayer: RequestHandler {
             if !state.planners.isEmpty, case .success(let route) = classified {
                 let planKey = state.planners[key] != nil ? key : Self.wildcardKey
                 // Mutated in place through the dictionary, so the counters are not copied per request.
-                decision = state.planners[planKey]?.decide(route, method: request.method) ?? .passThrough
+                decision = preflight
+                    ? state.planners[planKey]?.decide(route, method: announcedMethod, preflight: true) ?? .passThrough
+                    : state.planners[planKey]?.decide(route, method: request.method) ?? .passThrough
             }
             let ring = state.ring(key, capacity: journalCapacity, owner: self)
             let (position, evicted) = ring.append(
@@ -166,7 +181,15 @@ package final class FaultLayer: RequestHandler {
         // An observer on the connection's own responder, not a closure: a batch of answers (a
         // publish waking parked long-polls) still reaches each event loop in one hop, and a
         // parked request holds one responder.
-        let responder = responder.observed(by: JournalAnswerWriter(ring: ring, position: position))
+        var responder = responder.observed(by: JournalAnswerWriter(ring: ring, position: position))
+        if preflight, let cors {
+            answerPreflight(request, fired: decision.firedRule, cors: cors, responder: responder)
+            return
+        }
+        if compressible && compression.enabled && AnswerCompression.offersGzip(request) {
+            let threshold = compression.thresholdBytes
+            responder = Self.transforming(responder) { AnswerCompression.compress($0, threshold: threshold) }
+        }
         guard let fired = decision.firedRule else {
             if let service { // the common case: hand over the route instead of classifying again
                 service.handle(request, classified: classified, context: context, responder: responder)
@@ -183,12 +206,41 @@ package final class FaultLayer: RequestHandler {
         case .answer(let action):
             responder.send(action)
         case .transform(let transform):
-            let inner = Responder { action in responder.send(transform(action)) }
-            // Weakly: `inner` keeps `responder`; the upstream holds `inner` while the request is open.
-            responder.onCancel { [weak inner] in inner?.cancel() }
-            upstream.handle(request, context: context, responder: inner)
+            upstream.handle(request, context: context, responder: Self.transforming(responder, transform))
         case .closeLongPoll(let after, let mode):
             closeLongPoll(request, context: context, responder: responder, after: after, mode: mode)
+        }
+    }
+
+    /// The method a preflight announces (`Access-Control-Request-Method`; GET without).
+    private static func announcedMethod(_ preflight: HTTPRequest) -> String {
+        preflight.headers["Access-Control-Request-Method"]?.trimmingHTTPWhitespace().uppercased() ?? "GET"
+    }
+
+    /// The request a preflight announces: its path with `method`.
+    private static func announced(by preflight: HTTPRequest, method: String) -> HTTPRequest {
+        var announced = preflight
+        announced.method = method
+        return announced
+    }
+
+    /// A responder that passes every answer through `transform` before `outer` sends it.
+    private static func transforming(
+        _ outer: Responder, _ transform: @escaping @Sendable (ResponseAction) -> ResponseAction
+    ) -> Responder {
+        let inner = Responder { action in outer.send(transform(action)) }
+        // Weakly: `inner` keeps `outer`; the upstream holds `inner` while the request is open.
+        outer.onCancel { [weak inner] in inner?.cancel() }
+        return inner
+    }
+
+    /// Answers a preflight: the policy's answer, or the failing one of a fired `preflight-failure`.
+    private func answerPreflight(_ request: HTTPRequest, fired: FiredRule?, cors: CORSPolicy, responder: Responder) {
+        if let fired, case .preflightFailure(let fault) = fired.fault {
+            logger?.info("fault preflight-failure (rule \(fired.ruleID)) fired on OPTIONS \(request.target)")
+            responder.send(FaultExecutor.failedPreflight(request, fault, cors: cors))
+        } else {
+            responder.send(.respond(cors.preflight(request)))
         }
     }
 

@@ -113,7 +113,7 @@ extension Fault {
         .truncatedBody: ["bytes", "contentLength"], .drip: ["chunkSize", "intervalMs"],
         .closeLongPoll: ["afterMs", "mode"], .messages: ["count", "channel"],
         .foreignEncrypted: ["cipherKey", "scheme", "message"], .cursorBackwards: ["by"],
-        .regionChange: ["region"],
+        .regionChange: ["region"], .preflightFailure: ["status", "omit"], .truncatedGzip: ["bytes"],
     ]
 
     init(json: JSONValue, path: String) throws(FaultPlanError) {
@@ -197,6 +197,18 @@ extension Fault {
                 throw FaultPlanError(path: r.fieldPath("region"), message: "missing required field")
             }
             self = .regionChange(region: region)
+        case .noCORS: self = .noCORS
+        case .preflightFailure:
+            let omit = try r.string("omit").map { text throws(FaultPlanError) in
+                guard let value = PreflightOmission(rawValue: text) else {
+                    throw FaultPlanError(path: r.fieldPath("omit"), message: "expected \"method\", \"headers\" or \"origin\"")
+                }
+                return value
+            }
+            self = .preflightFailure(PreflightFault(status: try r.int("status", in: 100...599, expected: PlanExpected.status), omit: omit))
+        case .truncatedGzip:
+            self = .truncatedGzip(bytes: try r.int("bytes", in: 0...Int.max, expected: PlanExpected.nonNegative))
+        case .corruptGzip: self = .corruptGzip
         }
     }
 

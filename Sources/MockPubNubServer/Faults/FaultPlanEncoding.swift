@@ -83,7 +83,11 @@ extension Fault {
             add("message", message.map(JSONValue.string))
         case .cursorBackwards(let by): add("by", .int(by))
         case .regionChange(let region): add("region", .int(region))
-        case .malformedJSON, .invalidChunked, .hang, .close, .reset, .resetAfterHeaders: break
+        case .preflightFailure(let fault):
+            add("status", .int(fault.status))
+            add("omit", fault.omit.map { JSONValue.string($0.rawValue) })
+        case .truncatedGzip(let bytes): add("bytes", bytes.map(JSONValue.int))
+        case .malformedJSON, .invalidChunked, .hang, .close, .reset, .resetAfterHeaders, .noCORS, .corruptGzip: break
         }
         return .object(JSONObject(members))
     }

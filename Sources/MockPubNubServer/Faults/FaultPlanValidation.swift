@@ -58,7 +58,7 @@ extension Fault {
                 try check(!field.value.contains(where: { $0 == "\r" || $0 == "\n" }), "headers", "header value holds CR or LF")
             }
             if let seconds = fault.retryAfter { try check(seconds >= 0, "retryAfter", PlanExpected.nonNegative) }
-        case .truncatedJSON(let bytes), .truncatedBody(let bytes, _):
+        case .truncatedJSON(let bytes), .truncatedBody(let bytes, _), .truncatedGzip(let bytes):
             if let bytes { try check(bytes >= 0, "bytes", PlanExpected.nonNegative) }
         case .wrongShape(let body):
             if let body { try check((try? JSONValue.parse(body)) != nil, "body", "expected JSON text") }
@@ -94,7 +94,10 @@ extension Fault {
             }
         case .regionChange(let region):
             try check((0...Int(Int32.max)).contains(region), "region", PlanExpected.region)
-        case .malformedJSON, .html, .invalidChunked, .hang, .close, .reset, .resetAfterHeaders, .cursorBackwards:
+        case .preflightFailure(let fault):
+            try check((100...599).contains(fault.status), "status", PlanExpected.status)
+        case .malformedJSON, .html, .invalidChunked, .hang, .close, .reset, .resetAfterHeaders, .cursorBackwards, .noCORS,
+            .corruptGzip:
             break
         }
     }

@@ -28,11 +28,14 @@ package struct FaultPlanner: Sendable, Hashable {
     }
 
     /// Decides what happens to a request with `route` and `method`, updating the counters.
-    package mutating func decide(_ route: PubNubRoute, method: String) -> FaultDecision {
+    ///
+    /// `preflight`: the request is a browser's preflight (`OPTIONS`) for a request of `method`:
+    /// only `preflight-failure` rules see preflights, and only preflights see them.
+    package mutating func decide(_ route: PubNubRoute, method: String, preflight: Bool = false) -> FaultDecision {
         var matchNumbers: [Int?] = []
         matchNumbers.reserveCapacity(plan.rules.count)
         for (index, rule) in plan.rules.enumerated() {
-            if rule.match.matches(route, method: method) {
+            if (rule.fault.kind == .preflightFailure) == preflight && rule.match.matches(route, method: method) {
                 counters[index].matched += 1
                 matchNumbers.append(counters[index].matched)
             } else {

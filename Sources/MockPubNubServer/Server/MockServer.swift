@@ -33,7 +33,10 @@ public final class MockServer: Sendable {
             host = try ServerHost(configuration: Self.transport(configuration), logger: logger, parseErrorResponse: BalancerErrors.response) {
                 setup in
                 let service = PubNubService(configuration: configuration.pubNub, scheduler: setup.scheduler)
-                let faults = FaultLayer(upstream: service, scheduler: setup.scheduler, logger: logger)
+                let faults = FaultLayer(
+                    upstream: service, scheduler: setup.scheduler,
+                    cors: configuration.responses.crossOrigin ? PubNubCORS.policy : nil,
+                    compression: configuration.responses.compression, logger: logger)
                 made = (service, faults)
                 return Self.routes(
                     configuration: configuration, service: service, faults: faults, control: control,
@@ -54,6 +57,7 @@ public final class MockServer: Sendable {
         var transport = configuration.transport
         transport.bodyLimitOverrides.append(
             BodyLimitOverride(pathPrefix: FileRoutes.storagePrefix, maxBodyBytes: configuration.pubNub.files.maxUploadBodyBytes))
+        if configuration.responses.crossOrigin && transport.cors == nil { transport.cors = PubNubCORS.policy }
         return transport
     }
 
@@ -69,7 +73,10 @@ public final class MockServer: Sendable {
             serviceControl: AdminServiceControl(service: service))
         let split = HostRoutes.extensionRoutes(configuration.extensions, admission: { admin.refusal(for: $0) })
         let adminRoutes = [HostRoute(.exact("/__admin"), handler: admin), HostRoute(.prefix(HostRoutes.adminPrefix), handler: admin)]
-        return HostRoutes(routes: split.administrative + adminRoutes + split.other, upgrades: configuration.extensions, fallback: faults)
+        var routes = HostRoutes(routes: split.administrative + adminRoutes + split.other, upgrades: configuration.extensions, fallback: faults)
+        // The fault layer journals preflights and lets `preflight-failure` faults fail them.
+        routes.fallbackAnswersPreflight = configuration.responses.crossOrigin
+        return routes
     }
 
     /// Binds every listener and starts serving; returns the plain HTTP address.

@@ -13,6 +13,8 @@ public struct MockServerConfiguration: Sendable {
     /// Modules served beside PubNub on the same listeners: they claim WebSocket upgrades and HTTP
     /// path prefixes (docs/websocket.md). None = the PubNub server alone, unchanged.
     public var extensions: [any ServerExtension] = []
+    /// What the answers carry for browsers and slow links: cross-origin fields, gzip.
+    public var responses = ResponseSettings()
 
     public init() {}
 
@@ -21,6 +23,20 @@ public struct MockServerConfiguration: Sendable {
         var configuration = MockServerConfiguration()
         configuration.transport.tlsPort = tls ? 0 : nil
         return configuration
+    }
+}
+
+/// How answers are dressed as the live service dresses them.
+public struct ResponseSettings: Sendable, Hashable {
+    /// Whether every answer carries the live service's cross-origin fields (`Access-Control-*`),
+    /// `Cache-Control` and `Date`, and preflights (`OPTIONS`) are answered (docs/endpoints.md "CORS").
+    public var crossOrigin: Bool
+    /// When answers go out gzip-compressed (docs/endpoints.md "Compression").
+    public var compression: CompressionSettings
+
+    public init(crossOrigin: Bool = true, compression: CompressionSettings = CompressionSettings()) {
+        self.crossOrigin = crossOrigin
+        self.compression = compression
     }
 }
 

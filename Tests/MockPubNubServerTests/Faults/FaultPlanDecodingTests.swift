@@ -82,6 +82,11 @@ import Testing
             (#"{"kind":"foreign-encrypted","cipherKey":"k"}"#, .foreignEncrypted(cipherKey: "k", scheme: nil, message: nil)),
             (#"{"kind":"cursor-backwards"}"#, .cursorBackwards(by: 600_000_000)),
             (#"{"kind":"region-change","region":7}"#, .regionChange(region: 7)),
+            (#"{"kind":"no-cors"}"#, .noCORS),
+            (#"{"kind":"preflight-failure"}"#, .preflightFailure(PreflightFault(status: 403))),
+            (#"{"kind":"preflight-failure","omit":"headers"}"#, .preflightFailure(PreflightFault(status: 204, omit: .headers))),
+            (#"{"kind":"truncated-gzip"}"#, .truncatedGzip(bytes: nil)),
+            (#"{"kind":"corrupt-gzip"}"#, .corruptGzip),
         ]
         #expect(Set(faults.map(\.1.kind)) == Set(FaultKind.allCases))
         for (json, expected) in faults {

@@ -110,7 +110,8 @@ struct WebSocketHandshakeSocketTests {
             #expect(time.hasPrefix("HTTP/1.1 200 OK\r\n"))
             #expect(time.hasSuffix("]"))
             http.send("GET /ext/hello HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(http.readResponse() == "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 14\r\nConnection: keep-alive\r\n\r\next /ext/hello")
+            #expect(withoutCrossOrigin(http.readResponse() ?? "", "GET", "/ext/hello")
+                == "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 14\r\nConnection: keep-alive\r\n\r\next /ext/hello")
             // An upgrade request for a path no extension claims is an ordinary PubNub request.
             http.send("GET /time/0 HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n")
             #expect(http.readResponse()?.hasPrefix("HTTP/1.1 200 OK\r\n") == true)
