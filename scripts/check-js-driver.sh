@@ -6,7 +6,8 @@
 #      browser host (headless Chromium), on the suites it passes fully;
 #   2. when PUBNUB_JS_SDK points at the official SDK (a bundle such as dist/web/pubnub.js, or a
 #      package folder), the whole catalog through the Node host with the SDK's expectation file
-#      (Fixtures/expectations/javascript-sdk-<version>-node.json).
+#      (Fixtures/expectations/javascript-sdk-<version>-node.json), and, unless --no-browser, through
+#      the browser host (a bundle only) with Fixtures/expectations/javascript-sdk-<version>-chromium.json.
 #
 #   scripts/check-js-driver.sh [--bin PATH] [--no-browser]
 #
@@ -70,5 +71,10 @@ if [ -n "$SDK" ] && [ "$SDK" != "$MINI" ]; then
     [ -f "$ROOT/$EXPECT" ] || { echo "check-js-driver: no expectation file $EXPECT for SDK $VERSION"; exit 1; }
     PUBNUB_JS_SDK="$SDK" run "pubnub-js-$VERSION-node" "env PUBNUB_JS_SDK=$SDK node Drivers/javascript/node-host.mjs" \
         --expectations "$EXPECT"
+    if [ "$BROWSER" = 1 ] && [ -f "$SDK" ]; then
+        EXPECT="Fixtures/expectations/javascript-sdk-$VERSION-chromium.json"
+        [ -f "$ROOT/$EXPECT" ] || { echo "check-js-driver: no expectation file $EXPECT for SDK $VERSION"; exit 1; }
+        run "pubnub-js-$VERSION-chromium" "node Drivers/javascript/browser-host.mjs --sdk $SDK" --expectations "$EXPECT"
+    fi
 fi
 echo "check-js-driver: ok"

@@ -18,14 +18,13 @@
 // killed when the host exits (stdin closed, SIGTERM, or an error).
 import http from 'node:http';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import { spawn } from 'node:child_process';
 import tls from 'node:tls';
 import crypto from 'node:crypto';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { startChromium as launchChromium } from './chromium.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -140,55 +139,28 @@ const port = server.address().port;
 
 // --- Chromium ---------------------------------------------------------------------------------
 
-let chromium = null;
-let profile = null;
+let chromium = null; // { stop } of the running browser
 let page = null; // the connected page's socket
 let waiting = []; // lines for the page, sent once it is ready
 let readyWaiters = [];
 let exiting = false;
 
-function removeProfile() {
-  if (profile) {
-    try { fs.rmSync(profile, { recursive: true, force: true }); } catch (e) { /* best effort */ }
-    profile = null;
-  }
-}
-
 function killChromium() {
-  if (chromium && chromium.exitCode === null) {
-    try { process.kill(-chromium.pid, 'SIGKILL'); } catch (e) { try { chromium.kill('SIGKILL'); } catch (e2) { /* gone */ } }
-  }
+  if (chromium) chromium.stop();
   chromium = null;
-  removeProfile();
 }
 
 function startChromium(extraFlags = []) {
   killChromium();
-  profile = fs.mkdtempSync(path.join(os.tmpdir(), 'harness-chromium-'));
-  const flags = [
-    '--headless=new', `--user-data-dir=${profile}`, '--no-first-run', '--no-default-browser-check',
-    '--disable-gpu', '--disable-extensions', '--disable-background-networking', '--disable-component-update',
-    '--disable-sync', '--metrics-recording-only', '--disable-crash-reporter', '--disable-breakpad', '--mute-audio', '--disable-dev-shm-usage',
-    // Chromium refuses to run as root with its sandbox; the page is our own, served on loopback.
-    ...(process.getuid && process.getuid() === 0 ? ['--no-sandbox'] : []),
-    // Chromium ends itself when this pipe closes, so it never outlives the host, even a host
-    // killed with SIGKILL (nothing is ever written to it).
-    '--remote-debugging-pipe',
-    ...extraFlags,
-    `http://127.0.0.1:${port}/`,
-  ];
-  chromium = spawn(chromiumPath, flags, { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'], detached: true });
-  chromium.on('error', (error) => {
-    if (!exiting) { log(`cannot start ${chromiumPath}: ${error.message}`); shutdown(3); }
-  });
-  let tail = '';
-  chromium.stderr.on('data', (chunk) => { tail = (tail + chunk).slice(-2000); });
-  const child = chromium;
-  chromium.on('exit', (code, signal) => {
-    if (child === chromium && !exiting) {
-      log(`chromium exited (${code ?? signal}): ${tail.split('\n').slice(-5).join(' | ')}`);
-      shutdown(4);
-    }
+  chromium = launchChromium({
+    chromiumPath, url: `http://127.0.0.1:${port}/`, extraFlags,
+    onError: (error) => { if (!exiting) { log(`cannot start ${chromiumPath}: ${error.message}`); shutdown(3); } },
+    onExit: (code, tail) => {
+      if (!exiting) {
+        log(`chromium exited (${code}): ${tail.split('\n').slice(-5).join(' | ')}`);
+        shutdown(4);
+      }
+    },
   });
 }
 
