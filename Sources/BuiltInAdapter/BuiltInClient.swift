@@ -57,6 +57,27 @@ public struct BuiltInClient: ConformanceClient {
         config.presenceHeartbeatValue = settings.presenceHeartbeatValue
         config.presenceHeartbeatInterval = Double(settings.presenceHeartbeatIntervalMs) / 1_000
         config.filterExpression = settings.filterExpression
+        if let engine = settings.eventEngine {
+            config.enableEventEngine = true
+            config.retryPolicy = try retryPolicy(engine)
+            config.suppressLeaveEvents = engine.suppressLeaveEvents
+        }
         return config
+    }
+
+    /// The client's retry policy for a case's event-engine settings.
+    static func retryPolicy(_ settings: EventEngineSettings) throws -> RetryPolicy {
+        guard let kind = RetryPolicy.Kind(rawValue: settings.kind) else {
+            throw ClientAdapterError.unsupported("retry policy kind \(settings.kind)")
+        }
+        var excluded: Set<RetryPolicy.Endpoint> = []
+        for name in settings.excluded {
+            guard let endpoint = RetryPolicy.Endpoint(rawValue: name) else {
+                throw ClientAdapterError.unsupported("retry policy endpoint \(name)")
+            }
+            excluded.insert(endpoint)
+        }
+        return RetryPolicy(kind: kind, delay: Double(settings.delayMs) / 1_000, maximumDelay: Double(settings.maximumDelayMs) / 1_000,
+                           maximumRetries: settings.maximumRetries, excluded: excluded)
     }
 }

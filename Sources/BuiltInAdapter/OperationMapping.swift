@@ -37,6 +37,12 @@ enum OperationMapping {
                 return result(of: await client.unsubscribe(channels: channels, channelGroups: groups))
             case .unsubscribeAll:
                 return result(of: await client.unsubscribeAll())
+            case .disconnect:
+                await client.disconnect()
+                return OperationResult(category: nil, isError: false, statusCode: nil, data: [:])
+            case .reconnect(let timetoken):
+                await client.reconnect(timetoken: try timetokenValue(timetoken))
+                return OperationResult(category: nil, isError: false, statusCode: nil, data: [:])
             case .hereNow(let channels, let groups, let includeUUIDs, let includeState):
                 let result = try await client.hereNow(channels: channels, channelGroups: groups, includeUUIDs: includeUUIDs,
                                                       includeState: includeState)

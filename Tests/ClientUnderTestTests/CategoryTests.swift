@@ -164,10 +164,10 @@ import HarnessHTTPClient
     }
 
     @Test func categoryNamesAndErrorFlags() {
-        #expect(PNStatusCategory.allCases.count == 20)
+        #expect(PNStatusCategory.allCases.count == 23)
         #expect(PNStatusCategory(rawValue: "PNTLSUntrustedCertificateCategory") == .tlsUntrustedCertificate)
         #expect(PNStatusCategory.allCases.filter { !$0.isError }
-            == [.acknowledgment, .connected, .reconnected, .disconnected, .unexpectedDisconnect, .cancelled])
+            == [.acknowledgment, .connected, .reconnected, .disconnected, .unexpectedDisconnect, .cancelled, .subscriptionChanged])
     }
 
     @Test func retryResendsTheRequest() async throws {

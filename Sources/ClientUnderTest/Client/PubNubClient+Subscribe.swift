@@ -116,8 +116,20 @@ extension PubNubClient {
         }
     }
 
+    /// Stops the subscribe loop, keeping its channels and cursor (`PNDisconnectedCategory`);
+    /// `reconnect` resumes it. No leave is sent.
+    public func disconnect() async {
+        await subscriber.disconnect()
+    }
+
+    /// Resumes a subscribe loop that was disconnected or that gave up (event-engine mode), from
+    /// its last cursor or from `timetoken`: a handshake, then `PNReconnectedCategory`.
+    public func reconnect(timetoken: UInt64? = nil) async {
+        await subscriber.reconnect(timetoken: timetoken)
+    }
+
     func leave(channels: [String], groups: [String]) async -> PNStatus {
-        guard !channels.isEmpty || !groups.isEmpty else {
+        guard !channels.isEmpty || !groups.isEmpty, !configuration.suppressLeaveEvents else {
             return PNStatus(category: .acknowledgment, operation: .unsubscribe)
         }
         let request = SubscribeEndpoints.leave(subscribeKey: configuration.subscribeKey, channels: channels, groups: groups)

@@ -12,14 +12,17 @@ public struct PNErrorData: Sendable, Equatable {
     public var body: JSONValue?
     /// Transport diagnosis (errno text, OpenSSL verify result), when the request failed below HTTP.
     public var transportError: TransportError?
+    /// The answer's `Retry-After` in seconds (a 429 or 503 that names one).
+    public var retryAfterSeconds: Int?
 
     public init(information: String, channels: [String] = [], channelGroups: [String] = [], body: JSONValue? = nil,
-                transportError: TransportError? = nil) {
+                transportError: TransportError? = nil, retryAfterSeconds: Int? = nil) {
         self.information = information
         self.channels = channels
         self.channelGroups = channelGroups
         self.body = body
         self.transportError = transportError
+        self.retryAfterSeconds = retryAfterSeconds
     }
 }
 

@@ -23,12 +23,18 @@ public enum PNStatusCategory: String, CaseIterable, Codable, Sendable {
     case unknown = "PNUnknownCategory"
     /// HTTP 412: an App Context write with an `If-Match` eTag the object no longer has.
     case preconditionFailed = "PNPreconditionFailedCategory"
+    /// Event-engine mode: the handshake failed after the retry policy's last attempt.
+    case connectionError = "PNConnectionErrorCategory"
+    /// Event-engine mode: a long-poll failed after the retry policy's last attempt.
+    case disconnectedUnexpectedly = "PNDisconnectedUnexpectedlyCategory"
+    /// Event-engine mode: the channel list changed while receiving (the cursor is kept).
+    case subscriptionChanged = "PNSubscriptionChangedCategory"
 
     /// Whether a status of this category is an error (`PNStatus.isError`): false for
     /// acknowledgment, connection changes and cancellation, true for everything else.
     public var isError: Bool {
         switch self {
-        case .acknowledgment, .connected, .reconnected, .disconnected, .unexpectedDisconnect, .cancelled: false
+        case .acknowledgment, .connected, .reconnected, .disconnected, .unexpectedDisconnect, .cancelled, .subscriptionChanged: false
         default: true
         }
     }

@@ -69,6 +69,16 @@ public struct PubNubConfiguration: Sendable {
     public var reconnectionPingInterval: Double = 10
     /// Subscribe filter expression (`filter-expr`), nil = none.
     public var filterExpression: String?
+    /// Event-engine mode (today's SDKs) instead of the 4.x loop: failed subscribe and heartbeat
+    /// requests are retried by `retryPolicy` and the client gives up after its last attempt
+    /// (`PNConnectionErrorCategory`, `PNDisconnectedUnexpectedlyCategory`) instead of pinging
+    /// `/time/0`; a list change while receiving keeps the cursor (`PNSubscriptionChangedCategory`);
+    /// subscribe and heartbeat requests carry `ee=1`; `reconnect()` resumes from the last cursor.
+    public var enableEventEngine: Bool = false
+    /// The retry policy of the event-engine mode (the 4.x loop ignores it).
+    public var retryPolicy: RetryPolicy = RetryPolicy(kind: .exponential, delay: 2, maximumDelay: 150, maximumRetries: 6)
+    /// No leave request when unsubscribing (so no leave event for the others).
+    public var suppressLeaveEvents: Bool = false
     /// The `pnsdk` query value.
     public var sdkName: String = "PubNub-Swift-Linux/1.0.0"
 
@@ -142,6 +152,7 @@ public struct PubNubConfiguration: Sendable {
             throw .init(field: "filterExpression", reason: "must not be empty when set")
         }
         if sdkName.isEmpty { throw .init(field: "sdkName", reason: "must not be empty") }
+        if let problem = retryPolicy.validationError() { throw .init(field: "retryPolicy", reason: problem) }
     }
 }
 

@@ -62,7 +62,8 @@ enum ResponseClassifier {
         }
         let info = serverMessage(body) ?? "HTTP \(code)"
         return PNStatus(category: category, operation: request.operation, statusCode: code,
-                        errorData: PNErrorData(information: info, channels: channels, channelGroups: groups, body: body),
+                        errorData: PNErrorData(information: info, channels: channels, channelGroups: groups, body: body,
+                                               retryAfterSeconds: response.header("retry-after").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }),
                         request: summary)
     }
 

@@ -7,8 +7,12 @@ import Synchronization
 /// (a handshake timeout is an unexpected disconnect);
 /// 403 / 414 / 481 stop the loop and are reported once with their own category; any other failure
 /// reports `PNUnexpectedDisconnectCategory` and starts the reconnection pings (`Reconnection.swift`).
+/// In event-engine mode (`PubNubConfiguration.enableEventEngine`) failures are retried by the
+/// retry policy instead, and the loop gives up after its last attempt (`Subscriber+EventEngine.swift`).
 actor Subscriber {
-    enum Phase: Equatable { case idle, handshaking, receiving, disconnectedUnexpectedly, stopped }
+    /// `failed`: the event-engine mode gave up (the cursor is kept for `reconnect`); `paused`:
+    /// `disconnect()` stopped the loop, keeping the channels and the cursor.
+    enum Phase: Equatable { case idle, handshaking, receiving, disconnectedUnexpectedly, stopped, failed, paused }
 
     private struct WeakClient: Sendable { weak var client: PubNubClient? }
     private nonisolated let clientRef = Mutex(WeakClient())
@@ -28,6 +32,8 @@ actor Subscriber {
     var pingTask: Task<Void, Never>?
     var heartbeatTask: Task<Void, Never>?
     var delivered = DeliveredMessageCache()
+    /// Event-engine mode: the failed attempts in a row of the request being retried.
+    var failedAttempts = 0
 
     nonisolated func attach(_ client: PubNubClient) { clientRef.withLock { $0.client = client } }
     nonisolated var client: PubNubClient? { clientRef.withLock { $0.client } }
@@ -74,6 +80,7 @@ actor Subscriber {
     /// Restarts the loop with a handshake (list change, uuid change).
     func restart() {
         guard !set.isEmpty else { return }
+        if changeWhileReceiving() { return }
         if let cursor, cursor.timetoken != 0, client?.configuration.keepTimeTokenOnListChange == true {
             lastCursor = cursor
         } else if phase != .disconnectedUnexpectedly {
@@ -98,7 +105,7 @@ actor Subscriber {
         }
     }
 
-    private func stopTasks() {
+    func stopTasks() {
         currentCancel?.cancel()
         currentCancel = nil
         loopTask?.cancel()
@@ -118,13 +125,14 @@ actor Subscriber {
             let request = SubscribeEndpoints.subscribe(subscribeKey: config.subscribeKey, set: set,
                                                        cursor: isHandshake ? nil : cursor,
                                                        heartbeat: config.presenceHeartbeatValue,
-                                                       filter: config.filterExpression)
+                                                       filter: config.filterExpression, eventEngine: config.enableEventEngine)
             let cancel = CancellationSignal()
             currentCancel = cancel
             let outcome = await client.send(request, timeout: config.subscribeMaximumIdleTime, cancel: cancel)
             guard gen == generation else { return }
             switch outcome {
             case .success(let body):
+                failedAttempts = 0
                 guard let parsed = SubscribeResponseParser.parse(body) else {
                     let status = ResponseClassifier.malformed(request, request.path, 200, "unexpected subscribe response shape", body)
                     handleFailure(status, generation: gen)
@@ -141,6 +149,10 @@ actor Subscriber {
                 // A long-poll timeout restarts it silently (an idle cursor); a handshake that is
                 // not answered is a failure like any other (ObjC4: Timeout → UnexpectedDisconnect).
                 if status.category == .timeout && !isHandshake { continue }
+                if config.enableEventEngine {
+                    guard await retryAfterFailure(status, handshake: isHandshake, policy: config.retryPolicy, generation: gen) else { return }
+                    continue
+                }
                 handleFailure(status, generation: gen)
                 return
             }
@@ -177,11 +189,16 @@ actor Subscriber {
     private func handleFailure(_ status: PNStatus, generation gen: Int) {
         switch status.category {
         case .accessDenied, .requestURITooLong, .malformedFilterExpression:
-            phase = .stopped
-            heartbeatTask?.cancel()
-            client?.emit(.status(status))
+            handleStop(status)
         default:
             disconnectedUnexpectedly(status, generation: gen)
         }
+    }
+
+    /// A refusal no retry cures: the loop stops and the status is reported once.
+    func handleStop(_ status: PNStatus) {
+        phase = .stopped
+        heartbeatTask?.cancel()
+        client?.emit(.status(status))
     }
 }

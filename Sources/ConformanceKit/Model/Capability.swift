@@ -26,4 +26,7 @@ public enum Capability: String, Sendable, Hashable, Codable, CaseIterable {
     case filters
     /// Wildcard subscriptions (`a.*`), reported with the wildcard as `subscription`.
     case wildcardSubscribe
+    /// An event engine run with a case's retry policy (`eventEngine`, `retryPolicy`,
+    /// `suppressLeaveEvents` in `configure`), and the `disconnect` and `reconnect` operations.
+    case eventEngine
 }

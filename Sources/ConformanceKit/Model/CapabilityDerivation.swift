@@ -18,9 +18,12 @@ public enum CapabilityDerivation {
         testCase.steps.reduce(testCase.requires.union(required(by: testCase.client))) { $0.union(required(by: $1)) }
     }
 
-    /// What client settings need (a filter expression).
+    /// What client settings need (a filter expression, event-engine settings).
     public static func required(by overrides: ClientOverrides) -> Set<Capability> {
-        overrides.filterExpression == nil ? [] : [.filters]
+        var needed = Set<Capability>()
+        if overrides.filterExpression != nil { needed.insert(.filters) }
+        if overrides.eventEngine != nil { needed.insert(.eventEngine) }
+        return needed
     }
 
     /// What one step needs.
@@ -56,6 +59,8 @@ public enum CapabilityDerivation {
             return [.push]
         case .grantToken, .revokeToken, .setToken, .parseToken:
             return [.accessTokens]
+        case .disconnect, .reconnect:
+            return [.eventEngine]
         case .files(let file):
             switch file {
             case .sendFile(_, _, _, _, _, let customMessageType), .publishFileMessage(_, _, _, _, let customMessageType):
@@ -86,7 +91,8 @@ public enum CapabilityDerivation {
         switch expectation {
         case .count(_, let query, _, _): queries = [query]
         case .followedBy(_, let afterQuery, _, let query), .noneAfter(_, let afterQuery, _, let query): queries = [afterQuery, query]
-        case .spacing, .cursorReused, .pathContains: queries = []
+        case .spacing(_, let query, _, _): queries = [query]
+        case .cursorReused, .pathContains: queries = []
         }
         return Set(queries.flatMap(\.keys).compactMap { featureParameters[$0] })
     }

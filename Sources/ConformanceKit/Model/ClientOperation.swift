@@ -15,6 +15,11 @@ public enum ClientOperation: Sendable, Hashable {
     case subscribe(channels: [String], groups: [String] = [], withPresence: Bool = false, timetoken: String? = nil)
     case unsubscribe(channels: [String], groups: [String] = [])
     case unsubscribeAll
+    /// Stops the subscribe loop keeping its channels and cursor (no leave); `reconnect` resumes it
+    /// (protocol 9, capability `eventEngine`).
+    case disconnect
+    /// Resumes a disconnected loop, or one that gave up, from its cursor or `timetoken`.
+    case reconnect(timetoken: String? = nil)
     case hereNow(channels: [String], groups: [String] = [], includeUUIDs: Bool = true, includeState: Bool = false)
     case whereNow(uuid: String?)
     case setState(channels: [String], groups: [String] = [], state: JSONValue)
@@ -61,6 +66,8 @@ public enum ClientOperation: Sendable, Hashable {
         case .subscribe: "subscribe"
         case .unsubscribe: "unsubscribe"
         case .unsubscribeAll: "unsubscribeAll"
+        case .disconnect: "disconnect"
+        case .reconnect: "reconnect"
         case .hereNow: "hereNow"
         case .whereNow: "whereNow"
         case .setState: "setState"
@@ -91,8 +98,10 @@ public enum ClientOperation: Sendable, Hashable {
         func put(_ key: String, _ value: String?) { if let value { fields[key] = .string(value) } }
         func put(_ key: String, _ value: Int?) { if let value { fields[key] = .int(value) } }
         switch self {
-        case .time, .unsubscribeAll:
+        case .time, .unsubscribeAll, .disconnect:
             break
+        case .reconnect(let timetoken):
+            put("timetoken", timetoken)
         case .publish(let channel, let message, let meta, let store, let usePOST, let customMessageType):
             fields["channel"] = .string(channel)
             fields["message"] = message

@@ -26,6 +26,8 @@ public struct ClientOverrides: Sendable, Hashable {
     public var uuid: String?
     /// The subscribe filter expression (`filter-expr`).
     public var filterExpression: String?
+    /// Run the client's event engine with these settings (nil: the client's default mode).
+    public var eventEngine: EventEngineSettings?
 
     public init(
         tls: Bool? = nil, cipherKey: String? = nil, cipherScheme: String? = nil,
@@ -87,6 +89,8 @@ public struct ClientSessionConfiguration: Sendable, Hashable {
     public var presenceHeartbeatIntervalMs: Int
     /// The subscribe filter expression, when the case sets one.
     public var filterExpression: String?
+    /// The event-engine settings, when the case sets them.
+    public var eventEngine: EventEngineSettings?
 
     /// The request timeout of a case that sets none (short: a case's budget is a few seconds).
     public static let defaultNonSubscribeTimeoutMs = 400
@@ -117,6 +121,7 @@ public struct ClientSessionConfiguration: Sendable, Hashable {
         self.presenceHeartbeatValue = overrides.presenceHeartbeatValue ?? 20
         self.presenceHeartbeatIntervalMs = overrides.presenceHeartbeatIntervalMs ?? 0
         self.filterExpression = overrides.filterExpression
+        self.eventEngine = overrides.eventEngine
     }
 
     /// The configuration as the driver protocol's `configure` object.
@@ -140,6 +145,11 @@ public struct ClientSessionConfiguration: Sendable, Hashable {
         if let cipherKey { fields["cipherKey"] = .string(cipherKey) }
         if let cipherScheme { fields["cipherScheme"] = .string(cipherScheme) }
         if let filterExpression { fields["filterExpression"] = .string(filterExpression) }
+        if let eventEngine {
+            fields["eventEngine"] = .bool(true)
+            fields["retryPolicy"] = eventEngine.retryPolicyJSON
+            fields["suppressLeaveEvents"] = .bool(eventEngine.suppressLeaveEvents)
+        }
         return fields
     }
 }

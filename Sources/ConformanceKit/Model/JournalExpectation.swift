@@ -5,9 +5,10 @@ public enum JournalExpectation: Sendable, Hashable {
     /// At least `atLeast` (and at most `atMost`) requests to the endpoint matching `query`
     /// (fault-plan query syntax: `"*"` present, `"!"` absent, `"!v"` not v).
     case count(endpoint: String, query: [String: String] = [:], atLeast: Int, atMost: Int? = nil)
-    /// At least `count` requests to the endpoint, consecutive ones at least `ms` apart (with
-    /// 10% tolerance for timer jitter) — e.g. the reachability pings to `/time/0`.
-    case spacing(endpoint: String, count: Int, minimumIntervalMs: Int)
+    /// At least `count` requests to the endpoint matching `query`, consecutive ones at least `ms`
+    /// apart (with 10% tolerance for timer jitter) — e.g. the reachability pings to `/time/0`, or
+    /// a retry policy's delays between long-polls.
+    case spacing(endpoint: String, query: [String: String] = [:], count: Int, minimumIntervalMs: Int)
     /// After the first request matching `after`, a request to `endpoint` matching `query`.
     case followedBy(after: String, afterQuery: [String: String], endpoint: String, query: [String: String])
     /// Whether two subscribe requests carry the same non-zero `tt`: a cursor reused after a
@@ -23,8 +24,8 @@ public enum JournalExpectation: Sendable, Hashable {
         switch self {
         case .count(let endpoint, let query, let atLeast, let atMost):
             return "\(atLeast)\(atMost.map { "…\($0)" } ?? "+") \(endpoint) request(s)\(Self.describe(query))"
-        case .spacing(let endpoint, let count, let ms):
-            return "\(count)+ \(endpoint) requests at least \(ms) ms apart"
+        case .spacing(let endpoint, let query, let count, let ms):
+            return "\(count)+ \(endpoint) requests\(Self.describe(query)) at least \(ms) ms apart"
         case .followedBy(let after, let afterQuery, let endpoint, let query):
             return "\(after)\(Self.describe(afterQuery)) followed by \(endpoint)\(Self.describe(query))"
         case .cursorReused(let reused):

@@ -25,6 +25,12 @@ public enum StatusCategory: String, Sendable, Hashable, Codable, CaseIterable, C
     case tlsUntrustedCertificate = "PNTLSUntrustedCertificateCategory"
     /// HTTP 412: an App Context write whose `If-Match` eTag is stale.
     case preconditionFailed = "PNPreconditionFailedCategory"
+    /// Event engines: the handshake failed after the retry policy's last attempt.
+    case connectionError = "PNConnectionErrorCategory"
+    /// Event engines: a long-poll failed after the retry policy's last attempt.
+    case disconnectedUnexpectedly = "PNDisconnectedUnexpectedlyCategory"
+    /// Event engines: the channel list changed while receiving.
+    case subscriptionChanged = "PNSubscriptionChangedCategory"
 
     /// The 4.x `error` flag: no for lifecycle categories and acknowledgments (spec §11.1).
     public var isError: Bool {

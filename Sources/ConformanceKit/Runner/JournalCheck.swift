@@ -7,8 +7,8 @@ enum JournalCheck {
         case .count(let endpoint, let query, let atLeast, let atMost):
             let count = entries.count { $0.endpointName == endpoint && $0.queryMatches(query) }
             return count >= atLeast && (atMost.map { count <= $0 } ?? true)
-        case .spacing(let endpoint, let count, let minimumIntervalMs):
-            let times = entries.filter { $0.endpointName == endpoint }.map(\.arrivalTime)
+        case .spacing(let endpoint, let query, let count, let minimumIntervalMs):
+            let times = entries.filter { $0.endpointName == endpoint && $0.queryMatches(query) }.map(\.arrivalTime)
             guard times.count >= count else { return false }
             // 10% for timer jitter, and a microsecond for the arithmetic of arrival-time doubles.
             let minimum = Double(minimumIntervalMs) * 0.9 - 0.001
