@@ -172,13 +172,19 @@ def parsed_token_data(parsed):
 
 
 # The driver protocol version this driver is written for (docs/driver-protocol.md, "Protocol versions").
-PROTOCOL_VERSION = 8
+PROTOCOL_VERSION = 9
 
 
-def capabilities():
+def capabilities(flavour="sync"):
     """What this SDK offers, as the harness's capability names: each one checked against what
     the installed SDK has (the driver maps every operation; an SDK without the API cannot serve it)."""
     caps = ["tls", "encryption", "presence", "history", "channelGroups", "accessManager"]
+    # The asyncio flavour's event engine (8.x on) takes a linear or exponential policy with its
+    # delay and retry count (pnconfiguration.py: reconnect_policy, reconnection_interval,
+    # maximum_reconnection_retries); the threaded flavour has none.
+    if flavour == "asyncio" and sdk_major() >= 8 and PNConfiguration is not None \
+            and hasattr(PNConfiguration(), "reconnection_interval"):
+        caps.append("eventEngine")
     if has_token_api():
         caps.append("accessTokens")
     if PNReconnectionPolicy is not None:
@@ -352,8 +358,28 @@ def make_configuration(fields):
             set_if(config, "maximum_reconnection_retries", -1)
         else:
             config.reconnect_policy = PNReconnectionPolicy.NONE
+    if fields.get("eventEngine"):
+        configure_event_engine(config, fields)
     set_if(config, "daemon", True)
     return config
+
+
+def configure_event_engine(config, fields):
+    """The case's retry policy on the event engine (driver protocol 9). The SDK adds up to 1 s of
+    random jitter to every delay (managers.py LinearDelay/ExponentialDelay.calculate) and has no
+    list of excluded endpoints: a policy with `excluded` is unsupported."""
+    policy = fields.get("retryPolicy") or {}
+    if policy.get("excluded"):
+        raise Unsupported("the SDK's retry policy excludes no endpoint (pnconfiguration.py has no such setting)")
+    kinds = {"none": PNReconnectionPolicy.NONE, "linear": PNReconnectionPolicy.LINEAR,
+             "exponential": PNReconnectionPolicy.EXPONENTIAL}
+    if policy.get("kind", "exponential") not in kinds:
+        raise Unsupported("retry policy kind %s" % policy.get("kind"))
+    config.reconnect_policy = kinds[policy.get("kind", "exponential")]
+    config.maximum_reconnection_retries = int(policy.get("maximumRetries", 6))
+    config.reconnection_interval = policy.get("delayMs", 2000) / 1000.0
+    set_if(config, "maximum_reconnection_interval", policy.get("maximumDelayMs", 150000) / 1000.0)
+    config.suppress_leave_events = bool(fields.get("suppressLeaveEvents"))
 
 
 # --- Listener --------------------------------------------------------------------------------
@@ -768,6 +794,15 @@ class Operations:
         self.pubnub.unsubscribe_all()
         return {"category": None, "error": False, "data": {}}
 
+    def reconnect(self, step):
+        if step.get("timetoken"):
+            raise Unsupported("reconnect() takes no timetoken in this SDK (pubnub_core.py reconnect)")
+        self.pubnub.reconnect()
+        return {"category": None, "error": False, "data": {}}
+
+    def disconnect(self, step):
+        raise Unsupported("PubNubCore has no disconnect() (pubnub_core.py: reconnect only)")
+
 
 # --- App Context ---------------------------------------------------------------------------
 
@@ -996,7 +1031,7 @@ class SyncDriver:
         self.ops = Operations(self.pubnub)
 
     def perform(self, step):
-        if step["type"] in ("subscribe", "unsubscribe", "unsubscribeAll"):
+        if step["type"] in ("subscribe", "unsubscribe", "unsubscribeAll", "reconnect", "disconnect"):
             return getattr(self.ops, step["type"])(step)
         if step["type"] in Operations.LOCAL:
             return self.ops.local(step)
@@ -1163,7 +1198,7 @@ def hello_reply(ident, flavour):
                      # Starting Python and importing the SDK takes a few hundred ms of CPU per
                      # case: on a busy machine `configure` may need more than the default 5 s.
                      "controlTimeoutMs": 15000,
-                     "capabilities": capabilities(), "profile": profile(flavour),
+                     "capabilities": capabilities(flavour), "profile": profile(flavour),
                      # One process serves many cases (its close can prove the case gone). Offered
                      # for 10.x, the major compared case by case with one process per case
                      # (docs/performance.md); older majors keep one process per case.
@@ -1174,7 +1209,7 @@ def hello_reply(ident, flavour):
 OPERATIONS = {"time", "publish", "fire", "signal", "subscribe", "unsubscribe", "unsubscribeAll", "hereNow",
               "whereNow", "setState", "getState", "history", "fetchMessages", "messageCounts",
               "deleteMessages", "addChannelsToGroup", "removeChannelsFromGroup", "listChannelsInGroup",
-              "deleteGroup", "grant", "grantToken", "revokeToken", "setToken", "parseToken"} | {"addPushChannels", "removePushChannels", "listPushChannels", "removePushDevice"}
+              "deleteGroup", "grant", "grantToken", "revokeToken", "setToken", "parseToken", "reconnect", "disconnect"} | {"addPushChannels", "removePushChannels", "listPushChannels", "removePushDevice"}
 
 PUSH_OPERATIONS = {"addPushChannels", "removePushChannels", "listPushChannels", "removePushDevice"}
 
@@ -1241,7 +1276,7 @@ class AsyncioDriver:
         return await case_cleanup.settle_async(self.baseline, 3.0)
 
     async def perform(self, step):
-        if step["type"] in ("subscribe", "unsubscribe", "unsubscribeAll"):
+        if step["type"] in ("subscribe", "unsubscribe", "unsubscribeAll", "reconnect", "disconnect"):
             return getattr(self.ops, step["type"])(step)
         if step["type"] in Operations.LOCAL:
             return self.ops.local(step)
