@@ -40,7 +40,8 @@ extension ServeCommand {
         pubNub.files.storageBytesPerKeyspace = fileStorageCap * 1024 * 1024
         pubNub.features = KeyFeatures(
             wildcardSubscribe: !noWildcardSubscribe, invalidFilter: InvalidFilterAnswer(rawValue: invalidFilter) ?? .reject,
-            presenceAnnounceMax: presenceAnnounceMax, presenceInterval: presenceInterval)
+            presenceAnnounceMax: presenceAnnounceMax, presenceInterval: presenceInterval,
+            eventEngineSubscribePresence: eeSubscribePresence == "on")
         for key in noWildcardKeys {
             var features = pubNub.features
             features.wildcardSubscribe = false

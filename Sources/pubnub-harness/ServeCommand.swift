@@ -78,6 +78,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("invalid-filter"), help: "How an unparsable filter-expr is answered: reject (481, default) or match-nothing.")
     var invalidFilter = "reject"
 
+    @Option(name: .customLong("ee-subscribe-presence"), help: "Whether a subscribe with the event-engine flag ee announces and keeps presence: on (default) or off (presence from heartbeat requests only; UNVERIFIED which the service does).")
+    var eeSubscribePresence = "on"
+
     @Option(name: .customLong("presence-announce-max"), help: "Interval presence mode: above this occupancy a channel gets periodic interval events instead of each join/leave/timeout (default: off).")
     var presenceAnnounceMax: Int?
 
@@ -131,6 +134,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard (1...3600).contains(presenceInterval) else { throw ValidationError("--presence-interval must be 1...3600 seconds") }
         if InvalidFilterAnswer(rawValue: invalidFilter) == nil {
             throw ValidationError("--invalid-filter must be reject or match-nothing, got '\(invalidFilter)'")
+        }
+        if eeSubscribePresence != "on" && eeSubscribePresence != "off" {
+            throw ValidationError("--ee-subscribe-presence must be on or off, got '\(eeSubscribePresence)'")
         }
     }
 

@@ -17,11 +17,19 @@ public struct KeyFeatures: Sendable, Hashable, Codable {
     /// More changes than this in one interval send `here_now_refresh: true` instead of the arrays
     /// (UNVERIFIED: the service's limit is not documented).
     public var presenceDeltaLimit: Int
+    /// Whether a subscribe carrying the event-engine flag `ee` announces and keeps the client's
+    /// presence like any subscribe (the default). UNVERIFIED: the SDKs send `ee` (Swift bare,
+    /// Python asyncio `ee=1`) with subscribe and heartbeat requests when their event engine runs,
+    /// and no source says what the service does with it; the plausible other reading (presence
+    /// only from the engine's own heartbeat requests) is this switch off
+    /// (`serve --ee-subscribe-presence off`).
+    public var eventEngineSubscribePresence: Bool
 
     public init(
         wildcardSubscribe: Bool = true, invalidFilter: InvalidFilterAnswer = .reject, presenceAnnounceMax: Int? = nil,
-        presenceInterval: Int = 10, presenceDeltaLimit: Int = 20
+        presenceInterval: Int = 10, presenceDeltaLimit: Int = 20, eventEngineSubscribePresence: Bool = true
     ) {
+        self.eventEngineSubscribePresence = eventEngineSubscribePresence
         self.wildcardSubscribe = wildcardSubscribe
         self.invalidFilter = invalidFilter
         self.presenceAnnounceMax = presenceAnnounceMax

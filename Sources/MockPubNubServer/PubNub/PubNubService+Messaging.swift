@@ -132,7 +132,7 @@ extension PubNubService {
                 return .answer(denied)
             }
             let handshake = cursor == 0 ? env.timetokens.next() : nil
-            if let uuid = route.uuid {
+            if let uuid = route.uuid, Self.subscribeKeepsPresence(route, features: env.configuration.features(for: subscribeKey)) {
                 let channels = presenceChannels(route, state: state)
                 let given = applyStateParameter(route, uuid: uuid, channels: channels, state: &state, env: env, outbox: &outbox)
                 state.heartbeat(uuid: uuid, channels: channels, timeout: timeout, stateGiven: given, env: env, outbox: &outbox)
@@ -192,5 +192,13 @@ extension PubNubService {
             given.formUnion(targets)
         }
         return given
+    }
+}
+
+extension PubNubService {
+    /// Whether this subscribe announces and refreshes the client's presence: always, unless it
+    /// carries the event-engine flag `ee` on a key whose `eventEngineSubscribePresence` is off.
+    static func subscribeKeepsPresence(_ route: PubNubRoute, features: KeyFeatures) -> Bool {
+        features.eventEngineSubscribePresence || route.query["ee"] == nil
     }
 }

@@ -23,6 +23,22 @@ import Testing
         try #require(EndToEndServer.cursor(server.call("/v2/subscribe/demo/\(channel)-pnpres/0?tt=0&uuid=watcher").1))
     }
 
+    @Test(arguments: [true, false])
+    func aSubscribeWithTheEventEngineFlagKeepsPresenceUnlessTheKeyTurnsItOff(_ keeps: Bool) throws {
+        let server = try EndToEndServer(features: KeyFeatures(eventEngineSubscribePresence: keeps))
+        func occupancy() throws -> Int? {
+            (EndToEndServer.json(try server.call("/v2/presence/sub-key/demo/channel/ee-room?uuid=observer").1) as? [String: Any])?["occupancy"] as? Int
+        }
+        #expect(try server.call("/v2/subscribe/demo/ee-room/0?tt=0&uuid=engine&heartbeat=60&ee=1").0 == 200)
+        #expect(try occupancy() == (keeps ? 1 : 0))
+        // Without the flag a subscribe keeps presence whatever the switch; the engine's own
+        // heartbeat request (with the flag) always does.
+        #expect(try server.call("/v2/subscribe/demo/ee-room/0?tt=0&uuid=classic&heartbeat=60").0 == 200)
+        #expect(try occupancy() == (keeps ? 2 : 1))
+        #expect(try server.call("/v2/presence/sub-key/demo/channel/ee-room/heartbeat?uuid=engine&heartbeat=60&ee=1").0 == 200)
+        #expect(try occupancy() == 2)
+    }
+
     @Test func joinStateChangeLeaveAndTimeoutEvents() throws {
         let server = try EndToEndServer()
         var cursor = try start(server, "room")

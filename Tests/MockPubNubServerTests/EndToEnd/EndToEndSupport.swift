@@ -13,9 +13,11 @@ final class EndToEndServer {
     let server: MockServer
     let port: Int
 
-    init(keysets: [Keyset] = [], longPollIdleTimeout: Duration = .seconds(280), files: FileServiceSettings = FileServiceSettings()) throws {
+    init(keysets: [Keyset] = [], longPollIdleTimeout: Duration = .seconds(280), files: FileServiceSettings = FileServiceSettings(),
+         features: KeyFeatures = KeyFeatures()) throws {
         var configuration = MockServerConfiguration()
         configuration.files = files
+        configuration.keyFeatures = features
         configuration.keysets = keysets
         configuration.longPollIdleTimeout = longPollIdleTimeout
         configuration.eventLoopCount = 2
