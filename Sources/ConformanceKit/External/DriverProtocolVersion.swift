@@ -29,6 +29,8 @@ public struct DriverProtocolVersion: Sendable, Hashable {
         DriverProtocolVersion(7, "push registration, custom message types, filter expressions, wildcard subscriptions",
                               added: [.push, .messageTypes, .filters, .wildcardSubscribe]),
         DriverProtocolVersion(8, "protocol in hello; custom message types in fetched history", added: [.historyMessageTypes]),
+        DriverProtocolVersion(9, "message actions: add, get with paging, remove, messageAction events, fetch with actions",
+                              added: [.messageActions]),
     ]
 
     /// The newest version this runner speaks.

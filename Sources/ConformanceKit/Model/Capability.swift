@@ -26,4 +26,7 @@ public enum Capability: String, Sendable, Hashable, Codable, CaseIterable {
     case filters
     /// Wildcard subscriptions (`a.*`), reported with the wildcard as `subscription`.
     case wildcardSubscribe
+    /// Message actions: add, get (with paging) and remove actions, `messageAction` events, and
+    /// fetched messages with their actions (`includeMessageActions` on `fetchMessages`).
+    case messageActions
 }
