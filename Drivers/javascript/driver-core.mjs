@@ -55,7 +55,7 @@ const RESULT_OPERATIONS = new Set([
   'listChannelsInGroup', 'grantToken', 'listFiles', 'getFileURL', 'downloadFile', 'listPushChannels',
   'getUUIDMetadata', 'setUUIDMetadata', 'getAllUUIDMetadata', 'getChannelMetadata', 'setChannelMetadata',
   'getAllChannelMetadata', 'getMemberships', 'setMemberships', 'removeMemberships', 'getMembers',
-  'setMembers', 'removeMembers',
+  'setMembers', 'removeMembers', 'getMessageActions',
 ]);
 
 export const OPERATIONS = [
@@ -66,7 +66,7 @@ export const OPERATIONS = [
   'removeChannelMetadata', 'getMemberships', 'setMemberships', 'removeMemberships', 'getMembers', 'setMembers',
   'removeMembers', 'grantToken', 'revokeToken', 'setToken', 'parseToken', 'sendFile', 'publishFileMessage',
   'listFiles', 'getFileURL', 'downloadFile', 'deleteFile', 'addPushChannels', 'removePushChannels',
-  'listPushChannels', 'removePushDevice',
+  'listPushChannels', 'removePushDevice', 'addMessageAction', 'getMessageActions', 'removeMessageAction',
 ];
 
 // --- SDK version and profile ----------------------------------------------------------------
@@ -104,15 +104,16 @@ function isMiniClient(PubNub) {
 }
 
 /** The driver protocol version this driver was written for (docs/driver-protocol.md). */
-const PROTOCOL_VERSION = 8;
+const PROTOCOL_VERSION = 9;
 
 function capabilities(PubNub, host) {
   if (isMiniClient(PubNub)) return PubNub.__harnessMiniClient.capabilities.slice();
-  // Protocol 8's capabilities (docs/driver-protocol.md, "What changed in each version"): the SDK
+  // Protocol 9's capabilities (docs/driver-protocol.md, "What changed in each version"): the SDK
   // has every one (App Context, push, custom message types in publish, signal, subscribe and
-  // fetch, filter expressions, wildcard subscribe).
+  // fetch, filter expressions, wildcard subscribe, message actions).
   const caps = ['encryption', 'presence', 'history', 'channelGroups', 'accessManager', 'accessTokens',
-    'reconnection', 'files', 'objects', 'push', 'messageTypes', 'historyMessageTypes', 'filters', 'wildcardSubscribe'];
+    'reconnection', 'files', 'objects', 'push', 'messageTypes', 'historyMessageTypes', 'filters', 'wildcardSubscribe',
+    'messageActions'];
   if (host.tls) caps.unshift('tls');
   return caps;
 }
@@ -286,6 +287,14 @@ function membershipItems(items) {
 
 const PUSH_GATEWAYS = { apns: 'apns', apns2: 'apns2', gcm: 'gcm', fcm: 'fcm', mpns: 'mpns' };
 
+/** An SDK message action as the driver protocol shows it (timetokens as strings). */
+function messageActionData(action) {
+  const data = { type: action.type, value: action.value, uuid: action.uuid };
+  if (action.messageTimetoken != null) data.messageTimetoken = tt(action.messageTimetoken);
+  if (action.actionTimetoken != null) data.actionTimetoken = tt(action.actionTimetoken);
+  return data;
+}
+
 function errorText(error) {
   if (!error) return 'unknown error';
   if (typeof error === 'string') return error;
@@ -345,6 +354,12 @@ export function createDriver({ PubNub, host, emit, log }) {
         const entity = body.type === 'uuid' || body.type === 'user' ? 'uuid'
           : body.type === 'channel' || body.type === 'space' ? 'channel' : body.type;
         send({ type: 'appContext', channel: event.channel, event: body.event, entity, data: body.data });
+      },
+      // Message-action events (e = 3): the SDK names the event and adds the actor's uuid to
+      // `data` (src/core/endpoints/subscribe.ts, BaseSubscribeRequest.messageActionFromEnvelope).
+      messageAction(event) {
+        send({ type: 'messageAction', channel: event.channel, event: event.event == null ? null : String(event.event),
+          action: messageActionData(event.data || {}) });
       },
       file(event) {
         const content = { file: Object.assign({}, event.file || {}) };
@@ -579,6 +594,7 @@ export function createDriver({ PubNub, host, emit, log }) {
       if (step.end != null) p.end = String(step.end);
       if (step.max != null) p.count = step.max;
       if (step.includeCustomMessageType) p.includeCustomMessageType = true;
+      if (step.includeMessageActions) p.includeMessageActions = true;
       const o = await call(client, 'fetchMessages', p);
       if (!o.response || o.status.error) return reply('fetchMessages', o);
       let failed = false;
@@ -806,6 +822,36 @@ export function createDriver({ PubNub, host, emit, log }) {
     },
     async deleteFile(step) {
       return reply('deleteFile', await call(client, 'deleteFile', { channel: step.channel, id: step.fileID, name: step.fileName }), {});
+    },
+    // --- message actions
+    async addMessageAction(step) {
+      const p = { channel: step.channel, messageTimetoken: String(step.messageTimetoken),
+        action: { type: step.action.type, value: step.action.value } };
+      const o = await call(client, 'addMessageAction', p);
+      return reply('addMessageAction', o, o.response && messageActionData(o.response.data || {}));
+    },
+    async getMessageActions(step) {
+      const p = { channel: step.channel };
+      if (step.start != null) p.start = String(step.start);
+      if (step.end != null) p.end = String(step.end);
+      if (step.limit != null) p.limit = step.limit;
+      const o = await call(client, 'getMessageActions', p);
+      let data;
+      if (o.response) {
+        data = { actions: (o.response.data || []).map(messageActionData) };
+        const more = o.response.more;
+        if (more) {
+          data.more = {};
+          for (const key of ['start', 'end', 'limit', 'url']) {
+            if (more[key] != null) data.more[key] = key === 'start' || key === 'end' ? tt(more[key]) : more[key];
+          }
+        }
+      }
+      return reply('getMessageActions', o, data);
+    },
+    async removeMessageAction(step) {
+      const p = { channel: step.channel, messageTimetoken: String(step.messageTimetoken), actionTimetoken: String(step.actionTimetoken) };
+      return reply('removeMessageAction', await call(client, 'removeMessageAction', p), {});
     },
     // --- push
     async addPushChannels(step) { return push('addChannels', 'addPushChannels', step); },

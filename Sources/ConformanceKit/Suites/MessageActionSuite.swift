@@ -173,7 +173,9 @@ enum MessageActionSuite {
     }
 
     static let refusedAlternatives = [
-        Alternative([.acknowledgment, .unknown], reason: "a client without a bad-request category reports the 400 as PNUnknownCategory"),
+        Alternative([.acknowledgment, .unknown],
+                    reason: "JavaScript refuses the type before sending with its own PNValidationErrorCategory (AddMessageActionRequest.validate), "
+                        + "read as PNUnknownCategory; a client without a bad-request category reports the 400 so"),
     ]
 
     static var refusals: [ConformanceCase] {
