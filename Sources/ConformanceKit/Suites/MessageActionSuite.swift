@@ -149,7 +149,7 @@ enum MessageActionSuite {
         return [
             ConformanceCase(
                 "message-actions.fetch.with-actions", "Fetch with actions attaches each message's actions by type and value",
-                spec: "§7.2", requiresHistory: true,
+                spec: "§7.2",
                 steps: publish("m1") + publish("m2") + publish("m3")
                     + add("reaction", "smile", to: 1) + add("receipt", "read", to: 1) + add("reaction", "frown", to: 3)
                     + [.perform(.fetchMessages(channels: [channel], includeMessageActions: true)),
@@ -159,16 +159,16 @@ enum MessageActionSuite {
                            entry("m3", 3, ["reaction": ["frown": [by(3)]]]),
                        ]]])),
                        .expectJournal(.count(endpoint: "fetch-messages-with-actions", atLeast: 1), withinMs: 0)],
-                expected: [.acknowledgment]),
+                expected: [.acknowledgment], timeBudget: budget, requires: [.history]),
             ConformanceCase(
                 "message-actions.fetch.removed-gone", "An action removed before the fetch is not attached to its message",
-                spec: "§7.2", requiresHistory: true,
+                spec: "§7.2",
                 steps: publish("m1") + add("reaction", "smile", to: 1) + add("reaction", "heart", to: 1)
                     + [.perform(.messageActions(.remove(channel: channel, messageTimetoken: "{message.1}", actionTimetoken: "{action.1}"))), ack,
                        .perform(.fetchMessages(channels: [channel], includeMessageActions: true)),
                        .expectResult(.success(["channels": [channel: [entry("m1", 1, ["reaction": ["heart": [by(2)]]])]]],
                                               absentPaths: ["channels.ma-ch.0.actions.reaction.smile"]))],
-                expected: [.acknowledgment]),
+                expected: [.acknowledgment], timeBudget: budget, requires: [.history]),
         ]
     }
 
@@ -232,13 +232,5 @@ enum MessageActionSuite {
                     alternatives: f.requestAlternatives.map { Alternative(setup + $0.categories, reason: $0.reason) }, timeBudget: budget)
             }
         }
-    }
-}
-
-private extension ConformanceCase {
-    /// A case that also needs history (fetch): `requires` the first protocol's `history`.
-    init(_ id: String, _ title: String, spec: String, requiresHistory: Bool, steps: [CaseStep], expected: [StatusCategory]) {
-        self.init(id, title, spec: spec, steps: steps, expected: expected, timeBudget: MessageActionSuite.budget,
-                  requires: requiresHistory ? [.history] : [])
     }
 }
