@@ -19,7 +19,7 @@ import os
 import re
 
 SUITES = ["publish", "subscribe", "presence", "history", "groups", "pam", "faults", "tls", "transport",
-          "reconnect", "threshold", "encryption", "objects", "access-v3", "files", "push", "message-types", "filters"]
+          "reconnect", "threshold", "encryption", "objects", "access-v3", "files", "push", "message-types", "filters", "message-actions"]
 
 
 def version_key(name):

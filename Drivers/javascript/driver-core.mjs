@@ -55,7 +55,7 @@ const RESULT_OPERATIONS = new Set([
   'listChannelsInGroup', 'grantToken', 'listFiles', 'getFileURL', 'downloadFile', 'listPushChannels',
   'getUUIDMetadata', 'setUUIDMetadata', 'getAllUUIDMetadata', 'getChannelMetadata', 'setChannelMetadata',
   'getAllChannelMetadata', 'getMemberships', 'setMemberships', 'removeMemberships', 'getMembers',
-  'setMembers', 'removeMembers',
+  'setMembers', 'removeMembers', 'getMessageActions',
 ]);
 
 export const OPERATIONS = [
@@ -66,7 +66,8 @@ export const OPERATIONS = [
   'removeChannelMetadata', 'getMemberships', 'setMemberships', 'removeMemberships', 'getMembers', 'setMembers',
   'removeMembers', 'grantToken', 'revokeToken', 'setToken', 'parseToken', 'sendFile', 'publishFileMessage',
   'listFiles', 'getFileURL', 'downloadFile', 'deleteFile', 'addPushChannels', 'removePushChannels',
-  'listPushChannels', 'removePushDevice',
+  'listPushChannels', 'removePushDevice', 'addMessageAction', 'getMessageActions', 'removeMessageAction',
+  'disconnect', 'reconnect',
 ];
 
 // --- SDK version and profile ----------------------------------------------------------------
@@ -104,15 +105,17 @@ function isMiniClient(PubNub) {
 }
 
 /** The driver protocol version this driver was written for (docs/driver-protocol.md). */
-const PROTOCOL_VERSION = 8;
+const PROTOCOL_VERSION = 9;
 
 function capabilities(PubNub, host) {
   if (isMiniClient(PubNub)) return PubNub.__harnessMiniClient.capabilities.slice();
-  // Protocol 8's capabilities (docs/driver-protocol.md, "What changed in each version"): the SDK
+  // Protocol 9's capabilities (docs/driver-protocol.md, "What changed in each version"): the SDK
   // has every one (App Context, push, custom message types in publish, signal, subscribe and
-  // fetch, filter expressions, wildcard subscribe).
+  // fetch, filter expressions, wildcard subscribe, message actions, the event engine: a case's
+  // retry policy is given as the SDK's own, or answered unsupported where the SDK refuses it).
   const caps = ['encryption', 'presence', 'history', 'channelGroups', 'accessManager', 'accessTokens',
-    'reconnection', 'files', 'objects', 'push', 'messageTypes', 'historyMessageTypes', 'filters', 'wildcardSubscribe'];
+    'reconnection', 'files', 'objects', 'push', 'messageTypes', 'historyMessageTypes', 'filters', 'wildcardSubscribe',
+    'messageActions', 'eventEngine'];
   if (host.tls) caps.unshift('tls');
   return caps;
 }
@@ -286,6 +289,14 @@ function membershipItems(items) {
 
 const PUSH_GATEWAYS = { apns: 'apns', apns2: 'apns2', gcm: 'gcm', fcm: 'fcm', mpns: 'mpns' };
 
+/** An SDK message action as the driver protocol shows it (timetokens as strings). */
+function messageActionData(action) {
+  const data = { type: action.type, value: action.value, uuid: action.uuid };
+  if (action.messageTimetoken != null) data.messageTimetoken = tt(action.messageTimetoken);
+  if (action.actionTimetoken != null) data.actionTimetoken = tt(action.actionTimetoken);
+  return data;
+}
+
 function errorText(error) {
   if (!error) return 'unknown error';
   if (typeof error === 'string') return error;
@@ -345,6 +356,12 @@ export function createDriver({ PubNub, host, emit, log }) {
         const entity = body.type === 'uuid' || body.type === 'user' ? 'uuid'
           : body.type === 'channel' || body.type === 'space' ? 'channel' : body.type;
         send({ type: 'appContext', channel: event.channel, event: body.event, entity, data: body.data });
+      },
+      // Message-action events (e = 3): the SDK names the event and adds the actor's uuid to
+      // `data` (src/core/endpoints/subscribe.ts, BaseSubscribeRequest.messageActionFromEnvelope).
+      messageAction(event) {
+        send({ type: 'messageAction', channel: event.channel, event: event.event == null ? null : String(event.event),
+          action: messageActionData(event.data || {}) });
       },
       file(event) {
         const content = { file: Object.assign({}, event.file || {}) };
@@ -410,8 +427,39 @@ export function createDriver({ PubNub, host, emit, log }) {
         throw new Unsupported(`cipher scheme ${scheme}`);
       }
     }
+    if (f.eventEngine) applyEventEngine(config, f);
     if (PubNub.__harnessMiniClient) config.__harness = { reconnectPingIntervalMs: f.reconnectPingIntervalMs, keepTimeTokenOnListChange: f.keepTimeTokenOnListChange !== false };
     return config;
+  }
+
+  // The case's event-engine settings (protocol 9) as the SDK's retryConfiguration. The SDK's
+  // policies refuse delays under 2 s (src/core/components/retry-policy.ts:256 linear, :284
+  // exponential): such a policy is unsupported, with that reason.
+  function applyEventEngine(config, f) {
+    if (isMiniClient(PubNub)) throw new Unsupported('the mini client has no event engine');
+    const policy = f.retryPolicy || {};
+    const seconds = (policy.delayMs ?? 2000) / 1000;
+    const excluded = (policy.excluded || []).map((name) => {
+      const endpoint = PubNub.Endpoint && PubNub.Endpoint[name.charAt(0).toUpperCase() + name.slice(1)];
+      if (endpoint === undefined) throw new Unsupported(`no Endpoint for ${name} in this SDK's retry policies`);
+      return endpoint;
+    });
+    config.enableEventEngine = true;
+    config.suppressLeaveEvents = Boolean(f.suppressLeaveEvents);
+    if (policy.kind === 'none') {
+      if (typeof PubNub.NoneRetryPolicy !== 'function') throw new Unsupported('no NoneRetryPolicy in this SDK');
+      config.retryConfiguration = PubNub.NoneRetryPolicy();
+      return;
+    }
+    const linear = policy.kind !== 'exponential';
+    if (seconds < 2) {
+      throw new Unsupported(`a ${linear ? 'linear' : 'exponential'} retry delay of ${seconds} s: the SDK refuses delays `
+        + `under 2 s (src/core/components/retry-policy.ts:${linear ? 256 : 284})`);
+    }
+    config.retryConfiguration = linear
+      ? PubNub.LinearRetryPolicy({ delay: seconds, maximumRetry: policy.maximumRetries ?? 2, excluded })
+      : PubNub.ExponentialRetryPolicy({ minimumDelay: seconds, maximumDelay: (policy.maximumDelayMs ?? 150000) / 1000,
+        maximumRetry: policy.maximumRetries ?? 6, excluded });
   }
 
   // Calls an SDK method in its callback form: (status, response). The status carries the
@@ -520,6 +568,14 @@ export function createDriver({ PubNub, host, emit, log }) {
       client.unsubscribeAll();
       return { category: null, error: false, data: {} };
     },
+    async disconnect() {
+      client.disconnect();
+      return { category: null, error: false, data: {} };
+    },
+    async reconnect(step) {
+      client.reconnect(step.timetoken ? { timetoken: step.timetoken } : undefined);
+      return { category: null, error: false, data: {} };
+    },
     async hereNow(step) {
       const p = { channels: step.channels || [], channelGroups: step.groups || [],
         includeUUIDs: step.includeUUIDs !== false, includeState: Boolean(step.includeState) };
@@ -579,6 +635,7 @@ export function createDriver({ PubNub, host, emit, log }) {
       if (step.end != null) p.end = String(step.end);
       if (step.max != null) p.count = step.max;
       if (step.includeCustomMessageType) p.includeCustomMessageType = true;
+      if (step.includeMessageActions) p.includeMessageActions = true;
       const o = await call(client, 'fetchMessages', p);
       if (!o.response || o.status.error) return reply('fetchMessages', o);
       let failed = false;
@@ -806,6 +863,36 @@ export function createDriver({ PubNub, host, emit, log }) {
     },
     async deleteFile(step) {
       return reply('deleteFile', await call(client, 'deleteFile', { channel: step.channel, id: step.fileID, name: step.fileName }), {});
+    },
+    // --- message actions
+    async addMessageAction(step) {
+      const p = { channel: step.channel, messageTimetoken: String(step.messageTimetoken),
+        action: { type: step.action.type, value: step.action.value } };
+      const o = await call(client, 'addMessageAction', p);
+      return reply('addMessageAction', o, o.response && messageActionData(o.response.data || {}));
+    },
+    async getMessageActions(step) {
+      const p = { channel: step.channel };
+      if (step.start != null) p.start = String(step.start);
+      if (step.end != null) p.end = String(step.end);
+      if (step.limit != null) p.limit = step.limit;
+      const o = await call(client, 'getMessageActions', p);
+      let data;
+      if (o.response) {
+        data = { actions: (o.response.data || []).map(messageActionData) };
+        const more = o.response.more;
+        if (more) {
+          data.more = {};
+          for (const key of ['start', 'end', 'limit', 'url']) {
+            if (more[key] != null) data.more[key] = key === 'start' || key === 'end' ? tt(more[key]) : more[key];
+          }
+        }
+      }
+      return reply('getMessageActions', o, data);
+    },
+    async removeMessageAction(step) {
+      const p = { channel: step.channel, messageTimetoken: String(step.messageTimetoken), actionTimetoken: String(step.actionTimetoken) };
+      return reply('removeMessageAction', await call(client, 'removeMessageAction', p), {});
     },
     // --- push
     async addPushChannels(step) { return push('addChannels', 'addPushChannels', step); },

@@ -203,6 +203,8 @@ def capabilities(flavour="sync"):
         caps.append("historyMessageTypes")
     if PNConfiguration is not None and hasattr(PNConfiguration(), "filter_expression"):
         caps.append("filters")
+    if has_message_actions():
+        caps.append("messageActions")
     # A wildcard is a channel name to the SDK; the listener reports the subscription it arrived through.
     caps.append("wildcardSubscribe")
     return caps
@@ -216,6 +218,18 @@ def has_custom_message_types():
     except ImportError:
         return False
     return hasattr(Publish, "custom_message_type") and hasattr(Signal, "custom_message_type")
+
+
+def has_message_actions():
+    """Whether the SDK adds, lists and removes message actions, fetches messages with their
+    actions and has a listener callback for action events (4.1 and later)."""
+    try:
+        from pubnub.pubnub_core import PubNubCore
+        from pubnub.endpoints.fetch_messages import FetchMessages
+    except ImportError:
+        return False
+    return (all(hasattr(PubNubCore, m) for m in ("add_message_action", "get_message_actions", "remove_message_action"))
+            and hasattr(FetchMessages, "include_message_actions") and hasattr(SubscribeCallback, "message_action"))
 
 
 def fetch_reports_custom_message_type():
@@ -457,6 +471,14 @@ class Listener(SubscribeCallback):
     def membership(self, pubnub, membership):
         self._app_context(membership, "membership")
 
+    # Message-action events (e = 3). The SDK hands the listener the action only
+    # (`SubscribeMessageWorker._process_incoming_payload` keeps `d["data"]` and drops `d["event"]`,
+    # pubnub/workers.py:196-202 in 10.8.0), so whether it was added or removed is unknown here:
+    # `event` is reported as the result's `event` attribute if a release has one, else null.
+    def message_action(self, pubnub, message_action):
+        emit({"type": "messageAction", "channel": getattr(message_action, "channel", None),
+              "event": getattr(message_action, "event", None), "action": message_action_data(message_action)})
+
 
 class GatedListener(Listener):
     """One case's listener in a reusable process: silent once its case is closed. Every public
@@ -596,6 +618,8 @@ class Operations:
                 builder.maximum_per_channel(int(step["max"]))
             if step.get("includeCustomMessageType") and not builder_call(builder, "include_custom_message_type", True):
                 raise Unsupported("fetch_messages().include_custom_message_type() is not in this SDK version")
+            if step.get("includeMessageActions") and not builder_call(builder, "include_message_actions", True):
+                raise Unsupported("fetch_messages().include_message_actions() is not in this SDK version")
             if getattr(self.pubnub.config, "cipher_key", None) or getattr(self.pubnub.config, "crypto_module", None):
                 builder_call(builder, "decrypt_messages", True)  # 10.x decrypts fetched messages only when asked
             return builder, self.fetch_reply
@@ -660,6 +684,8 @@ class Operations:
             return build_app_context(p, step)
         if kind in PUSH_OPERATIONS:
             return self.push(kind, step)
+        if kind in MESSAGE_ACTION_OPERATIONS:
+            return self.message_actions(kind, step)
         raise Unsupported(kind)
 
     def build_file(self, step):
@@ -725,6 +751,36 @@ class Operations:
             return builder, lambda r, s: result_reply(s, {"channels": list(r.channels or [])})
         return builder, lambda r, s: status_reply(s, {})
 
+    def message_actions(self, kind, step):
+        """Message actions (docs/driver-protocol.md): add, get with start/end/limit, remove."""
+        if kind == "addMessageAction":
+            from pubnub.models.consumer.message_actions import PNMessageAction
+            action = PNMessageAction()
+            action.type, action.value = step["action"]["type"], step["action"]["value"]
+            action.message_timetoken = str(step["messageTimetoken"])
+            builder = self.need("add_message_action").channel(step["channel"]).message_action(action)
+            return builder, lambda r, s: status_reply(s, message_action_data(r))
+        if kind == "getMessageActions":
+            builder = self.need("get_message_actions").channel(step["channel"])
+            # The builder's setters take strings (they assert it); it sends `end` only without `start`.
+            for name in ("start", "end", "limit"):
+                if step.get(name) is not None:
+                    getattr(builder, name)(str(step[name]))
+
+            def listed(r, s):
+                data = {"actions": [message_action_data(a) for a in (r.actions or [])]}
+                # The result keeps the service's answer (`_result`) but offers no accessor for its
+                # `more` (pubnub/models/consumer/message_actions.py, PNGetMessageActionsResult): read there.
+                more = (getattr(r, "_result", None) or {}).get("more")
+                if more:
+                    data["more"] = {key: (str(more[key]) if key in ("start", "end") else more[key])
+                                    for key in ("start", "end", "limit", "url") if more.get(key) is not None}
+                return result_reply(s, data)
+            return builder, listed
+        builder = self.need("remove_message_action").channel(step["channel"])
+        builder.message_timetoken(int(step["messageTimetoken"])).action_timetoken(int(step["actionTimetoken"]))
+        return builder, lambda r, s: status_reply(s, {})
+
     @staticmethod
     def here_now_data(result, step):
         channels = {}
@@ -760,6 +816,8 @@ class Operations:
             entry = {"message": item.message, "timetoken": timetoken_text(item.timetoken)}
             if getattr(item, "custom_message_type", None):
                 entry["customMessageType"] = item.custom_message_type
+            if getattr(item, "actions", None):
+                entry["actions"] = item.actions  # the service's type → value → [{uuid, actionTimetoken}]
             return entry
 
         channels, failed = {}, False
@@ -1209,9 +1267,23 @@ def hello_reply(ident, flavour):
 OPERATIONS = {"time", "publish", "fire", "signal", "subscribe", "unsubscribe", "unsubscribeAll", "hereNow",
               "whereNow", "setState", "getState", "history", "fetchMessages", "messageCounts",
               "deleteMessages", "addChannelsToGroup", "removeChannelsFromGroup", "listChannelsInGroup",
-              "deleteGroup", "grant", "grantToken", "revokeToken", "setToken", "parseToken", "reconnect", "disconnect"} | {"addPushChannels", "removePushChannels", "listPushChannels", "removePushDevice"}
+              "deleteGroup", "grant", "grantToken", "revokeToken", "setToken", "parseToken", "reconnect", "disconnect"} \
+    | {"addPushChannels", "removePushChannels", "listPushChannels", "removePushDevice"} \
+    | {"addMessageAction", "getMessageActions", "removeMessageAction"}
 
 PUSH_OPERATIONS = {"addPushChannels", "removePushChannels", "listPushChannels", "removePushDevice"}
+
+MESSAGE_ACTION_OPERATIONS = {"addMessageAction", "getMessageActions", "removeMessageAction"}
+
+
+def message_action_data(action):
+    """An SDK message action (`PNMessageAction` and its subclasses) as the driver protocol shows it."""
+    data = {"type": action.type, "value": action.value, "uuid": action.uuid}
+    for key, attribute in (("messageTimetoken", "message_timetoken"), ("actionTimetoken", "action_timetoken")):
+        value = getattr(action, attribute, None)
+        if value is not None:
+            data[key] = str(value)
+    return data
 
 
 # --- Asyncio flavour ---------------------------------------------------------------------------

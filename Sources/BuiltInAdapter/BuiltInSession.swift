@@ -76,6 +76,11 @@ final class EventForwarder: PubNubListener {
         continuation.yield(.appContext(AppContextEvent(channel: event.channel, event: event.event, type: event.type, data: event.data)))
     }
 
+    func client(_ client: PubNubClient, didReceiveMessageAction event: PNMessageActionEvent) {
+        continuation.yield(.messageAction(MessageActionEvent(channel: event.channel, event: event.event,
+                                                             action: MessageActionMapping.data(event.action))))
+    }
+
     func client(_ client: PubNubClient, didReceiveStatus status: PNStatus) {
         let category = StatusCategory(rawValue: status.category.rawValue) ?? .unknown
         let timetoken = status.currentTimetoken == 0 ? nil : String(status.currentTimetoken)

@@ -65,10 +65,11 @@ enum OperationMapping {
                     "start": .string(String(result.start)), "end": .string(String(result.end)),
                 ]
                 return historyResult(data, failed: result.messages.contains(where: \.decryptionFailed))
-            case .fetchMessages(let channels, let start, let end, let max, let includeCustomMessageType):
+            case .fetchMessages(let channels, let start, let end, let max, let includeCustomMessageType, let includeMessageActions):
                 let result = try await client.fetchMessages(channels: channels, start: try timetokenValue(start),
                                                             end: try timetokenValue(end), maximumPerChannel: max,
-                                                            includeCustomMessageType: includeCustomMessageType)
+                                                            includeCustomMessageType: includeCustomMessageType,
+                                                            includeMessageActions: includeMessageActions)
                 let data: JSONValue = ["channels": .object(JSONObject(result.channels.mapValues { JSONValue.array($0.map(historyEntry)) }))]
                 return historyResult(data, failed: result.channels.values.contains { $0.contains(where: \.decryptionFailed) })
             case .messageCounts(let channels, let timetokens):
@@ -92,6 +93,8 @@ enum OperationMapping {
                 return try await FileOperationMapping.perform(operation, on: client)
             case .push(let operation):
                 return try await PushMapping.perform(operation, on: client)
+            case .messageActions(let operation):
+                return try await MessageActionMapping.perform(operation, on: client)
             }
         } catch let status as PNStatus {
             return result(of: status)
@@ -127,6 +130,7 @@ enum OperationMapping {
         var members: [String: JSONValue] = ["message": entry.message]
         if let timetoken = entry.timetoken { members["timetoken"] = .string(String(timetoken)) }
         if let customMessageType = entry.customMessageType { members["customMessageType"] = .string(customMessageType) }
+        if let actions = entry.messageActions, !actions.isEmpty { members["actions"] = MessageActionMapping.historyActions(actions) }
         return .object(JSONObject(members))
     }
 

@@ -53,6 +53,22 @@ import Testing
         #expect(needs([.subscribe(["a.b"])]) == [])
     }
 
+    @Test func messageActions() {
+        #expect(needs([.perform(.messageActions(.add(channel: "a", messageTimetoken: "1", type: "t", value: "v")))]) == [.messageActions])
+        #expect(needs([.perform(.messageActions(.get(channel: "a", limit: 2)))]) == [.messageActions])
+        #expect(needs([.perform(.messageActions(.remove(channel: "a", messageTimetoken: "1", actionTimetoken: "2")))]) == [.messageActions])
+        #expect(needs([.perform(.fetchMessages(channels: ["a"], includeMessageActions: true))]) == [.messageActions])
+        #expect(needs([.perform(.fetchMessages(channels: ["a"], includeCustomMessageType: true, includeMessageActions: true))])
+            == [.messageActions, .historyMessageTypes])
+        #expect(needs([.expectMessageAction(ExpectedMessageAction(channel: "a", event: "added", action: [:]), withinMs: 100)]) == [.messageActions])
+        // A runner-side request adding an action needs nothing of the client.
+        #expect(needs([.serverRequest(method: "POST", path: "/v1/message-actions/{sub}/channel/a/message/1", query: [:],
+                                      body: ["type": "t", "value": "v"])]) == [])
+        #expect(DriverProtocolVersion.introducing(.messageActions) == 9)
+        #expect(!DriverProtocolVersion.capabilities(of: 8).contains(.messageActions))
+        #expect(DriverProtocolVersion.capabilities(of: 9).contains(.messageActions))
+    }
+
     @Test func everyCaseOfTheFeatureSuitesNeedsItsFeature() throws {
         let all = ConformanceCatalog.all()
         func suite(_ name: String) -> [ConformanceCase] { all.filter { $0.suite == name } }
@@ -63,6 +79,8 @@ import Testing
         for testCase in suite("objects") { #expect(testCase.requiredCapabilities.contains(.objects), "\(testCase.id)") }
         for testCase in suite("push") { #expect(testCase.requiredCapabilities.contains(.push), "\(testCase.id)") }
         for testCase in suite("files") { #expect(testCase.requiredCapabilities.contains(.files), "\(testCase.id)") }
+        #expect(suite("message-actions").count == 23)
+        for testCase in suite("message-actions") { #expect(testCase.requiredCapabilities.contains(.messageActions), "\(testCase.id)") }
         let fetched = try #require(all.first { $0.id == "message-types.fetch.included" })
         #expect(fetched.requiredCapabilities == [.history, .messageTypes, .historyMessageTypes])
     }

@@ -41,6 +41,7 @@ import Testing
         static func news(in step: CaseStep) -> [String] {
             switch step {
             case .expectAppContextEvent: return ["appContext event"]
+            case .expectMessageAction: return ["messageAction event"]
             case .expectMessages(let messages, _):
                 return messages.flatMap { message -> [String] in
                     (message.isFile ? ["file event"] : []) + (message.customMessageType == nil ? [] : ["customMessageType"])
@@ -78,7 +79,8 @@ import Testing
         for testCase in catalog where !testCase.requiredCapabilities.isSubset(of: capabilities) {
             #expect(skippedIDs.contains(testCase.id), "\(testCase.id) needs \(testCase.requiredCapabilities.subtracting(capabilities))")
         }
-        for id in ["filters.meta.equal", "filters.wildcard.child", "message-types.publish.delivered", "message-types.fetch.included"] {
+        for id in ["filters.meta.equal", "filters.wildcard.child", "message-types.publish.delivered", "message-types.fetch.included",
+                   "message-actions.add.returned", "message-actions.events.added", "message-actions.fetch.with-actions"] {
             #expect(skippedIDs.contains(id), "\(id)")
         }
         #expect(report.results.filter { $0.id.hasPrefix("filters.") || $0.id.hasPrefix("message-types.") }.allSatisfy { skippedIDs.contains($0.id) })
@@ -99,6 +101,30 @@ import Testing
             var news = FirstProtocol.news(in: configuration.driverFields, configure: true) + runs.flatMap(FirstProtocol.news(in:))
             for case .perform(let operation) in runs { news += FirstProtocol.news(in: operation.driverFields, configure: false) }
             #expect(news.isEmpty, "\(result.id): \(news)")
+        }
+    }
+
+    /// Message actions came with protocol 9: a driver declaring protocol 8, or listing its
+    /// capabilities without `messageActions` (as every driver before 9 did), gets none of them.
+    @Test func aDriverBeforeProtocolNineGetsNoMessageActionCase() async throws {
+        let cases = try ConformanceCatalog.select(ConformanceCatalog.all(), suites: ["message-actions"], ids: [])
+        #expect(cases.count == 23)
+        let hellos: [(DriverHello, String)] = [
+            (DriverHello(data: ["protocol": 8]), "its driver declares protocol 8 and lists no capabilities; messageActions came with protocol 9"),
+            (DriverHello(data: ["protocol": 9, "capabilities": .array(DriverProtocolVersion.capabilities(of: 8).map { .string($0.rawValue) })]),
+             "not in the capabilities its driver's hello lists"),
+        ]
+        for (hello, reason) in hellos {
+            let (capabilities, origin) = hello.resolvedCapabilities
+            let client = ScriptedClient(server: FakeServer(), capabilities: capabilities, capabilityOrigin: origin) { operation, _ in
+                Issue.record("\(operation.name) reached a driver without messageActions")
+                throw ClientAdapterError.unsupported(operation.name)
+            }
+            let runner = ConformanceRunner(server: FakeServer(), client: client,
+                                           options: RunOptions(seed: 2, concurrency: 8, timeScale: 1, retryMissedTime: false))
+            let report = await runner.run(cases)
+            #expect(report.summary.failed == 0)
+            #expect(report.results.allSatisfy { $0.outcome == .skipped && $0.detail.contains(reason) }, "\(report.results.map(\.detail))")
         }
     }
 

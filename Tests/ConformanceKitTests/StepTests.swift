@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import Foundation
+import Synchronization
 import Testing
 @testable import ConformanceKit
 
@@ -65,6 +66,18 @@ import Testing
         // An unexpected timeout is retried alone; a client that times out every time fails again.
         #expect(result.outcome == .fail)
         #expect(result.detail == "\(spelled)\n(failed again on a serial retry; first attempt: \(spelled))")
+    }
+
+    @Test func anAbsentPathMayBeMissingOrNullButNothingElse() async {
+        let testCase = ConformanceCase.test("s.t.absent", steps: [
+            .perform(.messageActions(.get(channel: "c"))), .expectResult(.success(absentPaths: ["more", "gone"])),
+            .perform(.messageActions(.get(channel: "c"))), .expectResult(.success(absentPaths: ["more"])),
+        ], expected: [])
+        let answers = Mutex([OperationResult(data: ["actions": [], "gone": .null]),
+                             OperationResult(data: ["actions": [], "more": ["start": "17000000000000000"]])])
+        let (result, _) = await run(testCase) { _, _ in answers.withLock { $0.removeFirst() } }
+        #expect(result.outcome == .fail)
+        #expect(result.detail.hasPrefix(#"step 4: result more is {"start":"17000000000000000"}, expected absent"#), "\(result.detail)")
     }
 
     @Test func aStatusThatMustNotAppearFails() async {

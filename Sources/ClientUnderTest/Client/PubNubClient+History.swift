@@ -50,12 +50,16 @@ extension PubNubClient {
         return (request, Self.shaped(request, parse))
     }
 
-    /// Fetch messages v3 of several channels (`maximumPerChannel` default: 100 for one channel, 25 for several).
+    /// Fetch messages v3 of several channels (`maximumPerChannel` default: 100 for one channel, 25 for
+    /// several or with actions). `includeMessageActions` fetches one channel's messages with their
+    /// actions (`/v3/history-with-actions/…`); with several channels it is refused (`PNBadRequestCategory`).
     public func fetchMessages(channels: [String], start: UInt64? = nil, end: UInt64? = nil, maximumPerChannel: Int? = nil,
                               includeMeta: Bool = false, includeUUID: Bool = false,
-                              includeCustomMessageType: Bool = false) async throws(PNStatus) -> PNFetchMessagesResult
+                              includeCustomMessageType: Bool = false,
+                              includeMessageActions: Bool = false) async throws(PNStatus) -> PNFetchMessagesResult
     {
-        let call = try fetchCall(channels, start, end, maximumPerChannel, includeMeta, includeUUID, includeCustomMessageType)
+        let call = try fetchCall(channels, start, end, maximumPerChannel, includeMeta, includeUUID, includeCustomMessageType,
+                                 includeMessageActions)
         let result = try await perform(call.request, parse: call.parse).get()
         for (channel, messages) in result.channels.sorted(by: { $0.key < $1.key }) {
             reportDecryptionFailures(messages, channel: channel, operation: .fetchMessages)
@@ -81,15 +85,22 @@ extension PubNubClient {
     }
 
     private func fetchCall(_ channels: [String], _ start: UInt64?, _ end: UInt64?, _ maximum: Int?, _ includeMeta: Bool,
-                           _ includeUUID: Bool, _ includeCustomMessageType: Bool) throws(PNStatus) -> Call<PNFetchMessagesResult>
+                           _ includeUUID: Bool, _ includeCustomMessageType: Bool,
+                           _ includeMessageActions: Bool = false) throws(PNStatus) -> Call<PNFetchMessagesResult>
     {
-        try NameValidation.check(channels, kind: "channel", operation: .fetchMessages)
+        let operation: PNOperationType = includeMessageActions ? .historyWithActions : .fetchMessages
+        try NameValidation.check(channels, kind: "channel", operation: operation)
+        if includeMessageActions && channels.count != 1 {
+            throw PNStatus(category: .badRequest, operation: operation,
+                           errorData: PNErrorData(information: "messages with actions are fetched for one channel at a time"))
+        }
         let config = configuration
-        let max = maximum ?? (channels.count == 1 ? 100 : 25)
+        let max = maximum ?? (channels.count == 1 && !includeMessageActions ? 100 : 25)
         let request = HistoryEndpoints.fetch(subscribeKey: config.subscribeKey, channels: channels, start: start, end: end,
                                              max: max, includeMeta: includeMeta, includeUUID: includeUUID,
-                                             includeCustomMessageType: includeCustomMessageType)
-        return (request, Self.shaped(request, HistoryEndpoints.parseFetch(cipher: config.cipher)))
+                                             includeCustomMessageType: includeCustomMessageType,
+                                             includeMessageActions: includeMessageActions)
+        return (request, Self.shaped(request, HistoryEndpoints.parseFetch(cipher: config.cipher, withActions: includeMessageActions)))
     }
 
     /// Deletes messages of one channel between `start` and `end`.

@@ -68,6 +68,7 @@ public final class PubNubClient: Sendable {
             case .presence(let p): listener.client(self, didReceivePresenceEvent: p)
             case .status(let s): listener.client(self, didReceiveStatus: s)
             case .appContext(let e): listener.client(self, didReceiveAppContextEvent: e)
+            case .messageAction(let e): listener.client(self, didReceiveMessageAction: e)
             }
         }
         for continuation in streams.withLock({ Array($0.values) }) { continuation.yield(event) }

@@ -62,6 +62,7 @@ public enum PubNubEvent: Sendable {
     case presence(PNPresenceEvent)
     case status(PNStatus)
     case appContext(PNAppContextEvent)
+    case messageAction(PNMessageActionEvent)
 }
 
 /// Receives streamed events. Methods are called in arrival order from the client's subscribe loop;
@@ -73,6 +74,7 @@ public protocol PubNubListener: AnyObject, Sendable {
     func client(_ client: PubNubClient, didReceivePresenceEvent event: PNPresenceEvent)
     func client(_ client: PubNubClient, didReceiveStatus status: PNStatus)
     func client(_ client: PubNubClient, didReceiveAppContextEvent event: PNAppContextEvent)
+    func client(_ client: PubNubClient, didReceiveMessageAction event: PNMessageActionEvent)
 }
 
 extension PubNubListener {
@@ -82,4 +84,5 @@ extension PubNubListener {
     public func client(_ client: PubNubClient, didReceivePresenceEvent event: PNPresenceEvent) {}
     public func client(_ client: PubNubClient, didReceiveStatus status: PNStatus) {}
     public func client(_ client: PubNubClient, didReceiveAppContextEvent event: PNAppContextEvent) {}
+    public func client(_ client: PubNubClient, didReceiveMessageAction event: PNMessageActionEvent) {}
 }

@@ -91,4 +91,8 @@ public enum PNOperationType: String, CaseIterable, Codable, Sendable {
     case removePushChannels = "PNRemovePushNotificationsFromChannelsOperation"
     case removeAllPushNotifications = "PNRemoveAllPushNotificationsOperation"
     case pushNotificationEnabledChannels = "PNPushNotificationEnabledChannelsOperation"
+    case addMessageAction = "PNAddMessageActionOperation"
+    case fetchMessageActions = "PNFetchMessageActionsOperation"
+    case removeMessageAction = "PNRemoveMessageActionOperation"
+    case historyWithActions = "PNHistoryWithActionsOperation"
 }

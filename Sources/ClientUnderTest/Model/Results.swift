@@ -53,6 +53,8 @@ public struct PNHistoryMessage: Sendable, Equatable {
     public let decryptionFailed: Bool
     /// The custom message type, when fetched with `includeCustomMessageType` and the message has one.
     public var customMessageType: String? = nil
+    /// The message's actions, when fetched with `includeMessageActions` (empty: none), in the service's order.
+    public var messageActions: [PNMessageAction]? = nil
 }
 
 /// History v2 (one channel).

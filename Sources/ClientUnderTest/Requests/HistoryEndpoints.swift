@@ -17,8 +17,9 @@ enum HistoryEndpoints {
                              query: query, channels: [channel])
     }
 
+    /// Fetch v3 (`/v3/history/…`), or with each message's actions (`/v3/history-with-actions/…`, one channel).
     static func fetch(subscribeKey: String, channels: [String], start: UInt64?, end: UInt64?, max: Int, includeMeta: Bool,
-                      includeUUID: Bool, includeCustomMessageType: Bool = false) -> PubNubRequest
+                      includeUUID: Bool, includeCustomMessageType: Bool = false, includeMessageActions: Bool = false) -> PubNubRequest
     {
         var query: [(String, String)] = [("max", String(max))]
         if let start { query.append(("start", String(start))) }
@@ -26,8 +27,9 @@ enum HistoryEndpoints {
         if includeMeta { query.append(("include_meta", "true")) }
         if includeUUID { query.append(("include_uuid", "true")) }
         if includeCustomMessageType { query.append(("include_custom_message_type", "true")) }
-        return PubNubRequest(operation: .fetchMessages,
-                             path: "/v3/history/sub-key/\(PercentEncoding.encode(subscribeKey))/channel/\(PercentEncoding.commaList(channels))",
+        let endpoint = includeMessageActions ? "history-with-actions" : "history"
+        return PubNubRequest(operation: includeMessageActions ? .historyWithActions : .fetchMessages,
+                             path: "/v3/\(endpoint)/sub-key/\(PercentEncoding.encode(subscribeKey))/channel/\(PercentEncoding.commaList(channels))",
                              query: query, channels: channels)
     }
 
@@ -69,7 +71,8 @@ enum HistoryEndpoints {
         }
     }
 
-    static func parseFetch(cipher: (any PubNubMessageCipher)?) -> @Sendable (JSONValue) -> PNFetchMessagesResult? {
+    /// `withActions`: each entry's `actions` object becomes its ``PNHistoryMessage/messageActions``.
+    static func parseFetch(cipher: (any PubNubMessageCipher)?, withActions: Bool = false) -> @Sendable (JSONValue) -> PNFetchMessagesResult? {
         { body in
             guard let map = body["channels"]?.objectValue else { return nil }
             var channels: [String: [PNHistoryMessage]] = [:]
@@ -80,10 +83,18 @@ enum HistoryEndpoints {
                     guard let raw = item["message"] else { return nil }
                     let (message, failed) = MessageCrypto.decrypt(raw, cipher: cipher)
                     let meta = item["meta"]
-                    messages.append(PNHistoryMessage(message: message, timetoken: item["timetoken"]?.timetokenValue,
+                    let timetoken = item["timetoken"]?.timetokenValue
+                    var actions: [PNMessageAction]?
+                    if withActions {
+                        guard let parsed = MessageActionEndpoints.historyActions(item["actions"], messageTimetoken: timetoken ?? 0)
+                        else { return nil }
+                        actions = parsed
+                    }
+                    messages.append(PNHistoryMessage(message: message, timetoken: timetoken,
                                                      meta: meta == .string("") ? nil : meta, publisher: item["uuid"]?.stringValue,
                                                      decryptionFailed: failed,
-                                                     customMessageType: item["custom_message_type"]?.stringValue))
+                                                     customMessageType: item["custom_message_type"]?.stringValue,
+                                                     messageActions: actions))
                 }
                 channels[name] = messages
             }

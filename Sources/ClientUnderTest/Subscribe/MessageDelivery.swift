@@ -16,6 +16,8 @@ extension Subscriber {
                 if let event = SubscribeResponseParser.presenceEvent(from: envelope) { client.emit(.presence(event)) }
             case 2:
                 if let event = AppContextEndpoints.event(from: envelope) { client.emit(.appContext(event)) }
+            case 3:
+                if let event = MessageActionEndpoints.event(from: envelope) { client.emit(.messageAction(event)) }
             case 1:
                 client.emit(.signal(messageEvent(envelope, message: envelope.payload, failed: false)))
             case 4:

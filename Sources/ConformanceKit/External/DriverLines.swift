@@ -78,6 +78,12 @@ enum DriverLines {
                 throw .protocolViolation("appContext without channel, event or entity: \(text.prefix(200))")
             }
             return .event(.appContext(AppContextEvent(channel: channel, event: event, type: entity, data: value["data"] ?? .null)))
+        case "messageAction":
+            // A message action added or removed (e = 3): `action` is `{type, value, uuid, messageTimetoken, actionTimetoken}`.
+            guard let channel = value["channel"]?.stringValue, let action = value["action"], action.objectValue != nil else {
+                throw .protocolViolation("messageAction without channel or action object: \(text.prefix(200))")
+            }
+            return .event(.messageAction(MessageActionEvent(channel: channel, event: value["event"]?.stringValue, action: action)))
         case "log":
             return .log(value["text"]?.stringValue ?? "")
         default:

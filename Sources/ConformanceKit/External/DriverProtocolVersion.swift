@@ -29,8 +29,9 @@ public struct DriverProtocolVersion: Sendable, Hashable {
         DriverProtocolVersion(7, "push registration, custom message types, filter expressions, wildcard subscriptions",
                               added: [.push, .messageTypes, .filters, .wildcardSubscribe]),
         DriverProtocolVersion(8, "protocol in hello; custom message types in fetched history", added: [.historyMessageTypes]),
-        DriverProtocolVersion(9, "event engine: eventEngine, retryPolicy and suppressLeaveEvents in configure; disconnect and reconnect",
-                              added: [.eventEngine]),
+        DriverProtocolVersion(9, "message actions (add, get with paging, remove, messageAction events, fetch with actions); "
+                                 + "event engines (eventEngine, retryPolicy and suppressLeaveEvents in configure; disconnect and reconnect)",
+                              added: [.messageActions, .eventEngine]),
     ]
 
     /// The newest version this runner speaks.

@@ -26,6 +26,9 @@ public enum Capability: String, Sendable, Hashable, Codable, CaseIterable {
     case filters
     /// Wildcard subscriptions (`a.*`), reported with the wildcard as `subscription`.
     case wildcardSubscribe
+    /// Message actions: add, get (with paging) and remove actions, `messageAction` events, and
+    /// fetched messages with their actions (`includeMessageActions` on `fetchMessages`).
+    case messageActions
     /// An event engine run with a case's retry policy (`eventEngine`, `retryPolicy`,
     /// `suppressLeaveEvents` in `configure`), and the `disconnect` and `reconnect` operations.
     case eventEngine

@@ -35,6 +35,8 @@ public enum CapabilityDerivation {
             return messages.reduce(into: Set<Capability>()) { $0.formUnion(required(by: $1)) }
         case .expectAppContextEvent:
             return [.objects]
+        case .expectMessageAction:
+            return [.messageActions]
         case .expectJournal(let expectation, _):
             return required(by: expectation)
         case .serverPublish, .serverRequest, .grant, .issueToken, .setPlan, .wait, .expectStatus, .expectMessageCount,
@@ -51,12 +53,16 @@ public enum CapabilityDerivation {
             return customMessageType == nil ? [] : [.messageTypes]
         case .subscribe(let channels, _, _, _), .unsubscribe(let channels, _):
             return channels.contains(where: isWildcard) ? [.wildcardSubscribe] : []
-        case .fetchMessages(_, _, _, _, let includeCustomMessageType):
-            return includeCustomMessageType ? [.historyMessageTypes] : []
+        case .fetchMessages(_, _, _, _, let includeCustomMessageType, let includeMessageActions):
+            var needed: Set<Capability> = includeCustomMessageType ? [.historyMessageTypes] : []
+            if includeMessageActions { needed.insert(.messageActions) }
+            return needed
         case .appContext:
             return [.objects]
         case .push:
             return [.push]
+        case .messageActions:
+            return [.messageActions]
         case .grantToken, .revokeToken, .setToken, .parseToken:
             return [.accessTokens]
         case .disconnect, .reconnect:

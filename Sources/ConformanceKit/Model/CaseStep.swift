@@ -6,9 +6,10 @@ public enum CaseStep: Sendable, Hashable {
     case perform(ClientOperation)
     /// Publish through the server, as another publisher would (plain HTTP from the runner).
     case serverPublish(channel: String, message: JSONValue)
-    /// Send a raw request to the server from the runner (e.g. another user's heartbeat);
-    /// `{sub}`, `{pub}` and `{uuid}` in `path` and query values are replaced by the case's values.
-    case serverRequest(method: String, path: String, query: [String: String])
+    /// Send a raw request to the server from the runner (e.g. another user's heartbeat, or
+    /// another user's message action with a JSON `body`); `{sub}`, `{pub}`, `{uuid}` and the
+    /// timetoken placeholders (`{message.1}`, …) in `path` and query values are replaced.
+    case serverRequest(method: String, path: String, query: [String: String], body: JSONValue? = nil)
     /// Grant (or, with all flags false, revoke) access on the case's Access Manager keyset.
     case grant(Grant)
     /// Issue an Access Manager v3 token on the case's keyset (through the admin API, as a
@@ -38,6 +39,8 @@ public enum CaseStep: Sendable, Hashable {
     case expectNoStatus(StatusCategory, forMs: Int)
     /// Wait until a matching App Context event is delivered.
     case expectAppContextEvent(ExpectedAppContextEvent, withinMs: Int)
+    /// Wait until a matching message-action event is delivered.
+    case expectMessageAction(ExpectedMessageAction, withinMs: Int)
 
     // MARK: Sugar for the catalog
 
@@ -129,19 +132,22 @@ public struct ExpectedResult: Sendable, Hashable {
     public var data: JSONValue?
     /// Paths (dot-separated) whose value must be a 17-digit timetoken (string or number).
     public var timetokenPaths: [String]
+    /// Paths (dot-separated) that must be absent or `null` (e.g. a listing's `more` on its last page).
+    public var absentPaths: [String]
 
     public init(category: StatusCategory?? = nil, isError: Bool? = nil, statusCode: Int? = nil,
-                data: JSONValue? = nil, timetokenPaths: [String] = []) {
+                data: JSONValue? = nil, timetokenPaths: [String] = [], absentPaths: [String] = []) {
         self.category = category
         self.isError = isError
         self.statusCode = statusCode
         self.data = data
         self.timetokenPaths = timetokenPaths
+        self.absentPaths = absentPaths
     }
 
     /// A successful result object containing `data`.
-    public static func success(_ data: JSONValue? = nil, timetokenPaths: [String] = []) -> ExpectedResult {
-        ExpectedResult(isError: false, data: data, timetokenPaths: timetokenPaths)
+    public static func success(_ data: JSONValue? = nil, timetokenPaths: [String] = [], absentPaths: [String] = []) -> ExpectedResult {
+        ExpectedResult(isError: false, data: data, timetokenPaths: timetokenPaths, absentPaths: absentPaths)
     }
 }
 
@@ -153,16 +159,20 @@ public struct Grant: Sendable, Hashable {
     public var read: Bool
     public var write: Bool
     public var manage: Bool
+    /// The `d` right (delete messages, remove message actions); granted by the runner only
+    /// (a client's own `grant` operation sends read, write and manage).
+    public var delete: Bool
     public var ttlMinutes: Int
 
     public init(channels: [String] = [], groups: [String] = [], authKey: String? = nil,
-                read: Bool = true, write: Bool = true, manage: Bool = false, ttlMinutes: Int = 5) {
+                read: Bool = true, write: Bool = true, manage: Bool = false, delete: Bool = false, ttlMinutes: Int = 5) {
         self.channels = channels
         self.groups = groups
         self.authKey = authKey
         self.read = read
         self.write = write
         self.manage = manage
+        self.delete = delete
         self.ttlMinutes = ttlMinutes
     }
 }

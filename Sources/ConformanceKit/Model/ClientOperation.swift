@@ -26,8 +26,10 @@ public enum ClientOperation: Sendable, Hashable {
     case getState(channels: [String], groups: [String] = [], uuid: String?)
     case history(channel: String, start: String? = nil, end: String? = nil, count: Int? = nil, reverse: Bool = false, includeTimetoken: Bool = true)
     /// Fetch messages (v3); `includeCustomMessageType` asks for each entry's custom message type
-    /// (capability `historyMessageTypes`).
-    case fetchMessages(channels: [String], start: String? = nil, end: String? = nil, max: Int? = nil, includeCustomMessageType: Bool = false)
+    /// (capability `historyMessageTypes`), `includeMessageActions` for each entry's actions (one
+    /// channel; capability `messageActions`).
+    case fetchMessages(channels: [String], start: String? = nil, end: String? = nil, max: Int? = nil, includeCustomMessageType: Bool = false,
+                       includeMessageActions: Bool = false)
     case messageCounts(channels: [String], timetokens: [String])
     case deleteMessages(channel: String, start: String? = nil, end: String? = nil)
     case addChannelsToGroup(group: String, channels: [String])
@@ -55,6 +57,8 @@ public enum ClientOperation: Sendable, Hashable {
     case files(FileOperation)
     /// Mobile push registration (add, remove, list, remove device).
     case push(PushOperation)
+    /// Message actions: add, get, remove (``MessageActionOperation``).
+    case messageActions(MessageActionOperation)
 
     /// The operation's name on the driver protocol (`"type"`).
     public var name: String {
@@ -88,6 +92,7 @@ public enum ClientOperation: Sendable, Hashable {
         case .parseToken: "parseToken"
         case .files(let operation): operation.name
         case .push(let operation): operation.name
+        case .messageActions(let operation): operation.name
         }
     }
 
@@ -146,12 +151,13 @@ public enum ClientOperation: Sendable, Hashable {
             put("count", count)
             fields["reverse"] = .bool(reverse)
             fields["includeTimetoken"] = .bool(includeTimetoken)
-        case .fetchMessages(let channels, let start, let end, let max, let includeCustomMessageType):
+        case .fetchMessages(let channels, let start, let end, let max, let includeCustomMessageType, let includeMessageActions):
             fields["channels"] = strings(channels)
             put("start", start)
             put("end", end)
             put("max", max)
             if includeCustomMessageType { fields["includeCustomMessageType"] = true }
+            if includeMessageActions { fields["includeMessageActions"] = true }
         case .messageCounts(let channels, let timetokens):
             fields["channels"] = strings(channels)
             fields["timetokens"] = strings(timetokens)
@@ -181,6 +187,8 @@ public enum ClientOperation: Sendable, Hashable {
         case .revokeToken(let token), .setToken(let token), .parseToken(let token):
             fields["token"] = .string(token)
         case .push(let operation):
+            fields.merge(operation.driverFields) { _, new in new }
+        case .messageActions(let operation):
             fields.merge(operation.driverFields) { _, new in new }
         }
         return fields

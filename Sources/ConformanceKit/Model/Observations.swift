@@ -102,4 +102,5 @@ public enum ClientEvent: Sendable, Hashable {
     case message(MessageEvent)
     case presence(PresenceEvent)
     case appContext(AppContextEvent)
+    case messageAction(MessageActionEvent)
 }

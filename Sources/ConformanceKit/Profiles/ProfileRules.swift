@@ -169,6 +169,7 @@ public enum ProfileRules {
             case .expectMessageCount(let count, let ms): .expectMessageCount(count, withinMs: ms * factor)
             case .expectPresence(let presence, let ms): .expectPresence(presence, withinMs: ms * factor)
             case .expectAppContextEvent(let event, let ms): .expectAppContextEvent(event, withinMs: ms * factor)
+            case .expectMessageAction(let event, let ms): .expectMessageAction(event, withinMs: ms * factor)
             case .expectJournal(let expectation, let ms): .expectJournal(expectation, withinMs: ms * factor)
             default: step
             }

@@ -18,7 +18,8 @@ public enum CaseBudget {
             case .wait(let ms), .expectNoMoreMessages(let ms), .expectNoStatus(_, let ms):
                 needed += .milliseconds(ms)
             case .expectStatus(_, let ms), .expectMessages(_, let ms), .expectMessageCount(_, let ms),
-                 .expectPresence(_, let ms), .expectJournal(_, let ms), .expectAppContextEvent(_, let ms):
+                 .expectPresence(_, let ms), .expectJournal(_, let ms), .expectAppContextEvent(_, let ms),
+                 .expectMessageAction(_, let ms):
                 needed += .milliseconds(ms)
             case .setPlan(let plan):
                 needed += actionMargin + .milliseconds(faultMilliseconds(in: plan))
@@ -72,6 +73,7 @@ public enum CaseBudget {
             case .expectMessageCount(let count, let ms): .expectMessageCount(count, withinMs: stretch(ms))
             case .expectPresence(let presence, let ms): .expectPresence(presence, withinMs: stretch(ms))
             case .expectAppContextEvent(let event, let ms): .expectAppContextEvent(event, withinMs: stretch(ms))
+            case .expectMessageAction(let event, let ms): .expectMessageAction(event, withinMs: stretch(ms))
             case .expectJournal(let expectation, let ms): .expectJournal(expectation, withinMs: stretch(ms))
             default: step
             }

@@ -7,6 +7,7 @@ struct ObservationSnapshot: Sendable {
     var messages: [MessageEvent] = []
     var presence: [PresenceEvent] = []
     var appContext: [AppContextEvent] = []
+    var messageActions: [MessageActionEvent] = []
     var version = 0
     /// Everything above and the steps started, with wall-clock times (for the timeline).
     var timed: [TimedObservation] = []
@@ -27,6 +28,7 @@ actor ObservationLog {
         case .message(let message): snapshot.messages.append(message)
         case .presence(let presence): snapshot.presence.append(presence)
         case .appContext(let event): snapshot.appContext.append(event)
+        case .messageAction(let event): snapshot.messageActions.append(event)
         }
         changed()
     }

@@ -64,7 +64,7 @@ public enum StartOrder {
                 longestAwaited = max(longestAwaited, ms)
                 if mayStaySilent(about: category, in: testCase) { certain += ms }
             case .expectMessages(_, let ms), .expectMessageCount(_, let ms), .expectPresence(_, let ms),
-                 .expectJournal(_, let ms), .expectAppContextEvent(_, let ms):
+                 .expectJournal(_, let ms), .expectAppContextEvent(_, let ms), .expectMessageAction(_, let ms):
                 longestAwaited = max(longestAwaited, ms)
             case .perform, .serverPublish, .serverRequest, .grant, .issueToken, .expectResult:
                 break

@@ -31,6 +31,8 @@ final class StepRunner: Sendable {
     let state = StepState()
     /// The last v3 token granted or issued in this case (`{token}` in later steps).
     let lastToken = TokenSlot()
+    /// Published message and added action timetokens, the last listing's next page (`{message.N}`, …).
+    let timetokens = CaseTimetokens()
 
     init(testCase: ConformanceCase, keys: CaseKeys, server: any HarnessServer, session: any ClientSession,
          log: ObservationLog, runSeed: UInt64) {
@@ -64,9 +66,10 @@ final class StepRunner: Sendable {
         case .perform(let planned):
             let operation = Self.resolving(await state.resolvingPlaceholders(planned), last: await state.lastResult)
             do {
-                let operation = substitutingToken(in: operation)
+                let operation = resolvingMessageActions(in: substitutingToken(in: operation))
                 let result = try await session.perform(operation)
                 rememberToken(from: operation, result: result)
+                timetokens.record(operation, result)
                 await log.record(result: result)
                 await state.set(lastResult: result)
             } catch let error as ClientAdapterError {
@@ -90,10 +93,11 @@ final class StepRunner: Sendable {
                 await state.fail(.failed("step \(number) server publish: \(error)"))
                 return false
             }
-        case .serverRequest(let method, let path, let query):
+        case .serverRequest(let method, let path, let query, let body):
             let query = query.sorted { $0.key < $1.key }.map { ($0.key, substitute($0.value)) }
+            let bytes = body.map { Array(substituted($0).jsonText.utf8) }
             return await serverCall(number, "server request") {
-                try await self.server.request(method: method, path: self.substitute(path), query: query, body: nil)
+                try await self.server.request(method: method, path: self.substitute(path), query: query, body: bytes)
             }
         case .issueToken(let grant):
             return await issueToken(grant, number: number)
@@ -154,6 +158,8 @@ final class StepRunner: Sendable {
             await expectPresence(expected, within: within, number: number)
         case .expectAppContextEvent(let expected, let within):
             if let failure = await appContextFailure(expected, within: within, number: number) { await state.fail(.failed(failure)) }
+        case .expectMessageAction(let expected, let within):
+            if let failure = await messageActionFailure(expected, within: within, number: number) { await state.fail(.failed(failure)) }
         case .expectResult(let expected):
             await checkResult(expected, number: number)
         case .expectJournal(let expectation, let within):
@@ -226,6 +232,11 @@ final class StepRunner: Sendable {
         for path in expected.timetokenPaths where !Self.isTimetoken(Self.value(at: path, in: result.data)) {
             problems.append("\(path) is not a 17-digit timetoken")
         }
+        for path in expected.absentPaths {
+            if let value = Self.value(at: path, in: result.data), value != .null {
+                problems.append("\(path) is \(value.jsonText), expected absent")
+            }
+        }
         if !problems.isEmpty {
             await state.fail(.failed("step \(number): result " + problems.joined(separator: "; ")))
         }
@@ -281,10 +292,11 @@ final class StepRunner: Sendable {
     }
 
     func substitute(_ text: String) -> String {
-        text.replacingOccurrences(of: "{sub}", with: keys.subscribeKey)
-            .replacingOccurrences(of: "{pub}", with: keys.publishKey)
-            .replacingOccurrences(of: "{uuid}", with: keys.uuid)
-            .replacingOccurrences(of: "{token}", with: lastToken.token ?? "")
+        timetokens.substitute(
+            text.replacingOccurrences(of: "{sub}", with: keys.subscribeKey)
+                .replacingOccurrences(of: "{pub}", with: keys.publishKey)
+                .replacingOccurrences(of: "{uuid}", with: keys.uuid)
+                .replacingOccurrences(of: "{token}", with: lastToken.token ?? ""))
     }
 
     /// `value` with placeholders replaced in every string.

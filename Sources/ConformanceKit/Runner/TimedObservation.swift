@@ -44,6 +44,8 @@ public struct TimedObservation: Sendable, Hashable {
                              text: "presence \(presence.action) on \(presence.channel)\(presence.uuid.map { " by \($0)" } ?? "")")
         case .appContext(let event):
             TimedObservation(kind: .event, time: time, text: "app context \(event.type) \(event.event) on \(event.channel)")
+        case .messageAction(let event):
+            TimedObservation(kind: .event, time: time, text: "message action \(event.event ?? "(unnamed)") on \(event.channel)")
         }
     }
 }
@@ -54,7 +56,7 @@ extension CaseStep {
         switch self {
         case .perform(let operation): "perform \(operation.name)"
         case .serverPublish(let channel, _): "serverPublish \(channel)"
-        case .serverRequest(let method, let path, _): "serverRequest \(method) \(path)"
+        case .serverRequest(let method, let path, _, _): "serverRequest \(method) \(path)"
         case .grant: "grant"
         case .issueToken: "issueToken"
         case .setPlan(let plan): plan == nil ? "clearPlan" : "setPlan"
@@ -68,6 +70,7 @@ extension CaseStep {
         case .expectJournal(_, let ms): "expectJournal within \(ms) ms"
         case .expectNoStatus(let category, let ms): "expectNoStatus \(category.rawValue) for \(ms) ms"
         case .expectAppContextEvent(let expected, let ms): "expectAppContextEvent \(expected.type) \(expected.event) within \(ms) ms"
+        case .expectMessageAction(let expected, let ms): "expectMessageAction \(expected.event) within \(ms) ms"
         }
     }
 }

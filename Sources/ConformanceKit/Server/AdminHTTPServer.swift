@@ -97,12 +97,16 @@ public struct AdminHTTPServer: HarnessServer {
     }
 
     public func grant(_ grant: Grant, subscribeKey: String) async throws {
-        let body: JSONValue = [
+        var body: JSONValue = [
             "channels": .array(grant.channels.map { .string($0) }), "groups": .array(grant.groups.map { .string($0) }),
             "authKeys": .array(grant.authKey.map { [.string($0)] } ?? []),
             "read": .bool(grant.read), "write": .bool(grant.write), "manage": .bool(grant.manage),
             "ttl": .int(grant.ttlMinutes),
         ]
+        if grant.delete, case .object(var members) = body {
+            members["delete"] = true
+            body = .object(members)
+        }
         let path = "/__admin/grants/\(Self.segment(subscribeKey))"
         try await expectOK(send("POST", path, body: Data(body.jsonText.utf8), operation: "grant"), "grant")
     }

@@ -95,7 +95,8 @@ public final class InProcessHarnessServer: HarnessServer {
     public func grant(_ grant: Grant, subscribeKey: String) async throws {
         server.service.grant(
             AccessGrant(channels: grant.channels, groups: grant.groups, authKeys: grant.authKey.map { [$0] } ?? [],
-                        read: grant.read, write: grant.write, manage: grant.manage, ttlMinutes: grant.ttlMinutes),
+                        read: grant.read, write: grant.write, manage: grant.manage, delete: grant.delete,
+                        ttlMinutes: grant.ttlMinutes),
             subscribeKey: subscribeKey)
     }
 

@@ -24,6 +24,7 @@ public enum ConformanceCatalog {
             ("push", PushSuite.cases),
             ("message-types", MessageTypeSuite.cases),
             ("filters", FilterSuite.cases),
+            ("message-actions", MessageActionSuite.cases),
             ("event-engine", EventEngineSuite.cases),
         ]
     }

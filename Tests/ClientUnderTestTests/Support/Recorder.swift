@@ -11,6 +11,7 @@ final class Recorder: PubNubListener {
     func client(_ client: PubNubClient, didReceiveStatus status: PNStatus) { events.append(.status(status)) }
     func client(_ client: PubNubClient, didReceiveAppContextEvent event: PNAppContextEvent) { events.append(.appContext(event)) }
     func client(_ client: PubNubClient, didReceiveFileEvent event: PNFileEvent) { events.append(.file(event)) }
+    func client(_ client: PubNubClient, didReceiveMessageAction event: PNMessageActionEvent) { events.append(.messageAction(event)) }
 
     var statuses: [PNStatus] { events.items.compactMap { if case .status(let s) = $0 { s } else { nil } } }
 
@@ -26,6 +27,7 @@ final class Recorder: PubNubListener {
 extension PubNubEvent {
     var messageEvent: PNMessageEvent? { if case .message(let m) = self { m } else { nil } }
     var fileEvent: PNFileEvent? { if case .file(let f) = self { f } else { nil } }
+    var messageActionEvent: PNMessageActionEvent? { if case .messageAction(let a) = self { a } else { nil } }
 }
 
 /// A client for a loopback origin, plain HTTP. Its request timeouts are budgets for replies that

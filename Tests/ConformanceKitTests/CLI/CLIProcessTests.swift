@@ -36,7 +36,7 @@ struct CLIProcessTests {
     }
 
     @Test func unknownSuiteAndCase() async throws {
-        let suites = "(suites: access-v3, encryption, event-engine, faults, files, filters, groups, history, message-types, objects, pam, presence, publish, push, reconnect, subscribe, threshold, tls, transport)"
+        let suites = "(suites: access-v3, encryption, event-engine, faults, files, filters, groups, history, message-actions, message-types, objects, pam, presence, publish, push, reconnect, subscribe, threshold, tls, transport)"
         Self.expectOneLineUsageError(try await HarnessProcess.run(["run", "--suite", "nope"]), "unknown suite \"nope\" \(suites)")
         Self.expectOneLineUsageError(try await HarnessProcess.run(["list", "--suite", "nope"]), "unknown suite \"nope\" \(suites)")
         Self.expectOneLineUsageError(try await HarnessProcess.run(["run", "--case", "x"]), "unknown case \"x\" (see `pubnub-harness list`)")
