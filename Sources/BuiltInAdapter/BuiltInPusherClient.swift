@@ -81,6 +81,10 @@ final class BuiltInPusherSession: PusherClientSession {
         case .event(let message):
             guard let channel = message.channel, !message.name.hasPrefix("pusher:"), !message.name.hasPrefix("pusher_internal:") else { return [] }
             return [.event(channel: channel, name: message.name, data: message.data, userID: message.userID)]
+        case .cacheMiss(let channel):
+            return [.event(channel: channel, name: "pusher:cache_miss", data: nil, userID: nil)]
+        case .subscriptionCount(let channel, let count):
+            return [.event(channel: channel, name: "pusher:subscription_count", data: ["subscription_count": .int(count)], userID: nil)]
         case .willAutomaticallyReconnect, .malformedMessage:
             return []
         }

@@ -73,8 +73,7 @@ extension PusherState {
             }
             if let member, let violation = presenceLimitViolation(member, channel: channel, appID: state.appID) { return refuse(violation) }
         }
-        add(connection, to: channel, member: member, appID: state.appID, into: &actions)
-        if kind.isCache { replayCache(channel, to: connection, appID: state.appID, now: now, into: &actions) }
+        add(connection, to: channel, member: member, appID: state.appID, now: now, into: &actions)
     }
 
     /// Why `auth` does not authorize this subscription, or nil. Signed over the exact `channel_data`
@@ -93,9 +92,11 @@ extension PusherState {
     }
 
     /// Adds the subscriber: channel_occupied for a new channel, then subscription_succeeded (with the
-    /// roster on presence channels, after member_added to the others).
+    /// roster on presence channels, after member_added to the others), a cache channel's replay (the
+    /// first event after subscription_succeeded, spec §3.7), then the new subscription count.
     private mutating func add(
-        _ connection: PusherConnectionID, to channel: String, member: PusherPresenceMember?, appID: String, into actions: inout [PusherAction]
+        _ connection: PusherConnectionID, to channel: String, member: PusherPresenceMember?, appID: String, now: PusherInstant,
+        into actions: inout [PusherAction]
     ) {
         if apps[appID]?.channels[channel] == nil {
             apps[appID]?.channels[channel] = PusherChannel()
@@ -109,6 +110,7 @@ extension PusherState {
         } else {
             actions.append(.send(connection, PusherFrames.subscriptionSucceeded(channel: channel)))
         }
+        if PusherChannelKind(name: channel).isCache { replayCache(channel, to: connection, appID: appID, now: now, into: &actions) }
         subscriptionCountChanged(appID: appID, channel: channel, into: &actions)
     }
 

@@ -20,10 +20,12 @@ public enum PusherAppArgument {
     /// worked signature example (app 3), so its published vector checks out against the mock as is.
     public static let demo = PusherApp(id: "3", key: "278d425bdf160c739803", secret: "7ad3773142a6692b25b8")
 
-    /// `ID:KEY:SECRET`. The id must be digits (the official HTTP libraries refuse anything else);
-    /// key and secret are non-empty and contain no `:` (the key is the prefix of every `key:signature`).
+    /// `ID:KEY:SECRET[,SETTING…]`. The id must be digits (the official HTTP libraries refuse anything
+    /// else); key and secret are non-empty and contain no `:` (the key is the prefix of every
+    /// `key:signature`) and no `,` (it starts the settings: ``PusherAppSettings``).
     public static func parse(_ argument: String) throws(Invalid) -> PusherApp {
-        let parts = argument.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        let pieces = argument.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        let parts = pieces[0].split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 3 else {
             throw Invalid(argument: argument, reason: "expected ID:KEY:SECRET (three parts separated by ':')")
         }
@@ -33,7 +35,15 @@ public enum PusherAppArgument {
         }
         guard !key.isEmpty else { throw Invalid(argument: argument, reason: "the key is empty") }
         guard !secret.isEmpty else { throw Invalid(argument: argument, reason: "the secret is empty") }
-        return PusherApp(id: id, key: key, secret: secret)
+        var options = PusherAppOptions()
+        for setting in pieces.dropFirst() {
+            do throws(PusherAppSettings.Refusal) {
+                try PusherAppSettings.apply(setting, to: &options)
+            } catch {
+                throw Invalid(argument: argument, reason: error.reason)
+            }
+        }
+        return PusherApp(id: id, key: key, secret: secret, options: options)
     }
 
     /// Parses every argument and refuses two apps with the same id or the same key.

@@ -29,6 +29,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("pusher-webhook"), help: "[ID=]URL: POST the Pusher apps' (or app ID's) webhooks to this loopback http:// URL (repeatable).")
     var pusherWebhooks: [String] = []
 
+    @Option(
+        name: .customLong("pusher-webhook-batch"),
+        help: "MS or off: how long webhook events of one app collect into one POST (default 250, the service's window; at most 20 events), or off for one event per POST.")
+    var pusherWebhookBatch = "250"
+
     @Option(name: .customLong("tls-port"), help: "Also serve the same endpoints over TLS on this port (0 picks a free one).")
     var tlsPort: Int?
 
@@ -126,6 +131,7 @@ struct ServeCommand: AsyncParsableCommand {
         if caOut != nil && tlsPort == nil && faultPorts.isEmpty { throw ValidationError("--tls-ca-out needs --tls-port") }
         _ = try parsedKeysets()
         _ = try parsedPusherWebhooks()
+        _ = try parsedWebhookSettings()
         _ = try parsedFaultPorts()
         _ = try parsedTLSFault()
         _ = try parsedTLSRecordLayer()
@@ -149,7 +155,7 @@ struct ServeCommand: AsyncParsableCommand {
         let webhooks: PusherWebhookDispatcher?
         do {
             let urls = try parsedPusherWebhooks()
-            webhooks = urls.isEmpty ? nil : try PusherWebhookDispatcher(apps: pusherApps, urls: urls)
+            webhooks = urls.isEmpty ? nil : try PusherWebhookDispatcher(apps: pusherApps, urls: urls, settings: try parsedWebhookSettings())
         } catch {
             throw UsageError("\(error)")
         }
@@ -221,6 +227,18 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError("\(error)")
         }
+    }
+
+    private func parsedWebhookSettings() throws -> PusherWebhookSettings {
+        var settings = PusherWebhookSettings()
+        if pusherWebhookBatch == "off" {
+            settings.batchWindow = nil
+        } else if let ms = Int(pusherWebhookBatch), (1...60_000).contains(ms) {
+            settings.batchWindow = .milliseconds(ms)
+        } else {
+            throw ValidationError("--pusher-webhook-batch must be milliseconds from 1 to 60000 or off, got '\(pusherWebhookBatch)'")
+        }
+        return settings
     }
 
     private func parsedPusherWebhooks() throws -> [String: String] {

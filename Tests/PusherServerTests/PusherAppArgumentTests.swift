@@ -10,6 +10,16 @@ struct PusherAppArgumentTests {
         #expect(app == PusherApp(id: "123", key: "app-key", secret: "s3cret"))
     }
 
+    @Test func settingsFollowTheSecret() throws {
+        let app = try PusherAppArgument.parse("123:k:s,subscription-count,cache-ttl=0.5")
+        #expect(app.secret == "s")
+        #expect(app.options.subscriptionCountEvents)
+        #expect(app.options.cacheTTL == .milliseconds(500))
+        #expect(app.options.cacheChannelsEnabled)
+        #expect(try PusherAppArgument.parse("1:k:s,no-cache").options.cacheChannelsEnabled == false)
+        #expect(try PusherAppArgument.parse("1:k:s").options == PusherAppOptions())
+    }
+
     @Test func noArgumentServesTheDemoApp() throws {
         #expect(try PusherAppArgument.parseAll([]) == [PusherAppArgument.demo])
     }
@@ -21,6 +31,11 @@ struct PusherAppArgumentTests {
         (":k:s", "invalid --pusher-app ':k:s': the app id must be digits"),
         ("1::s", "invalid --pusher-app '1::s': the key is empty"),
         ("1:k:", "invalid --pusher-app '1:k:': the secret is empty"),
+        ("1:k:s,fast", "invalid --pusher-app '1:k:s,fast': unknown setting 'fast' (expected subscription-count, cache-ttl=SECONDS or no-cache)"),
+        ("1:k:s,cache-ttl=0", "invalid --pusher-app '1:k:s,cache-ttl=0': cache-ttl: expected seconds from 0.001 to 1800, got '0'"),
+        ("1:k:s,cache-ttl=1801", "invalid --pusher-app '1:k:s,cache-ttl=1801': cache-ttl: expected seconds from 0.001 to 1800, got '1801'"),
+        ("1:k:s,subscription-count=yes",
+         "invalid --pusher-app '1:k:s,subscription-count=yes': unknown setting 'subscription-count=yes' (expected subscription-count, cache-ttl=SECONDS or no-cache)"),
     ])
     func refusesMalformedArguments(argument: String, message: String) {
         #expect(throws: PusherAppArgument.Invalid.self) { try PusherAppArgument.parse(argument) }

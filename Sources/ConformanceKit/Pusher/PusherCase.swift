@@ -18,6 +18,11 @@ public enum PusherCapability: String, Sendable, Hashable, Codable, CaseIterable 
     /// Its own `pusher:ping` after a silence the harness sets (`activityTimeoutMs`), and a lost
     /// connection when no answer comes within a pong timeout the harness sets (`pongTimeoutMs`).
     case clientPing
+    /// Reports `pusher:cache_miss` to the app as an event on the cache channel (spec §3.7).
+    case cacheMiss
+    /// Reports `pusher_internal:subscription_count` to the app as `pusher:subscription_count` with
+    /// `{"subscription_count":N}` on the channel (pusher-js's name; spec §3.7).
+    case subscriptionCount
 }
 
 /// A participant the harness itself plays inside the server (no socket): it subscribes, triggers
@@ -99,6 +104,9 @@ public enum PusherStep: Sendable, Hashable {
     case expectImmediateReconnect(beforeMs: Int)
     /// No new connection from the client for `ms` after the last one ended.
     case expectNoReconnect(forMs: Int)
+    /// The case's app emitted a webhook event named `name` (`cache_miss`, `subscription_count`, …)
+    /// for the channel, with these fields besides `name` and `channel` (nil: any).
+    case expectWebhook(name: String, channel: String, fields: JSONValue? = nil, withinMs: Int)
     /// The server's journal of this case satisfies the condition.
     case expectJournal(PusherJournalCheck, withinMs: Int)
 }

@@ -14,7 +14,7 @@ public enum PusherCaseBudget {
             case .expectConnected(_, let ms), .expectDisconnected(_, let ms), .expectSubscribed(_, let ms),
                  .expectSubscriptionError(_, let ms), .expectErrorEvent(_, let ms), .expectEvent(_, _, _, _, let ms),
                  .expectMember(_, _, _, let ms), .expectMembers(_, _, let ms), .expectPeerEvent(_, _, _, _, let ms),
-                 .expectReconnect(_, let ms), .expectJournal(_, let ms):
+                 .expectReconnect(_, let ms), .expectJournal(_, let ms), .expectWebhook(_, _, _, let ms):
                 needed += .milliseconds(ms)
             case .connect, .disconnect, .subscribe, .unsubscribe, .clientEvent, .trigger, .closeConnection, .sendErrorEvent,
                  .peerSubscribe, .peerLeave, .peerClientEvent:
@@ -54,6 +54,7 @@ public enum PusherCaseBudget {
                 .expectPeerEvent(peer, channel: channel, event: event, data: data, withinMs: stretch(ms))
             case .expectReconnect(let least, let ms): .expectReconnect(atLeastMs: least, withinMs: stretch(ms))
             case .expectJournal(let check, let ms): .expectJournal(check, withinMs: stretch(ms))
+            case .expectWebhook(let name, let channel, let fields, let ms): .expectWebhook(name: name, channel: channel, fields: fields, withinMs: stretch(ms))
             default: step
             }
         }

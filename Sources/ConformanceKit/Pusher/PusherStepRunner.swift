@@ -175,8 +175,26 @@ final class PusherStepRunner: Sendable {
             }
         case .expectJournal(let check, let ms):
             return try await expectJournal(check, withinMs: ms)
+        case .expectWebhook(let name, let channel, let fields, let ms):
+            return try await expectWebhook(name: name, channel: channel, fields: fields, withinMs: ms)
         }
         return nil
+    }
+
+    /// The case's app emitted the webhook event (polled on the server's record).
+    private func expectWebhook(name: String, channel: String, fields: JSONValue?, withinMs ms: Int) async throws -> String? {
+        func matches(_ event: JSONValue) -> Bool {
+            guard event["name"]?.stringValue == name, event["channel"]?.stringValue == channel else { return false }
+            return (fields?.objectValue.map(Array.init) ?? []).allSatisfy { event[$0.key] == $0.value }
+        }
+        let end = deadline(ms)
+        var seen: [JSONValue] = []
+        repeat {
+            seen = try await server.webhookEvents(appKey: app.key)
+            if seen.contains(where: matches) { return nil }
+            try? await Task.sleep(for: .milliseconds(10))
+        } while ContinuousClock.now < end
+        return "no \(name) webhook for \(channel) within \(ms) ms (emitted: \(seen.suffix(4).map(\.jsonText)))"
     }
 
     /// A connection opened after the last close, no sooner than `least` ms after it. The close is

@@ -102,6 +102,8 @@ public final class PusherClient: Sendable {
 
     public func subscriptionStatus(of channelName: String) -> PusherSubscriptionStatus? { runtime.snapshot.status(of: channelName) }
     public func members(of channelName: String) -> [PusherMember] { runtime.snapshot.members(of: channelName) }
+    /// pusher-js's `channel.subscriptionCount`: the last count the server sent (nil before one).
+    public func subscriptionCount(of channelName: String) -> Int? { runtime.snapshot.subscriptionCount(of: channelName) }
 
     /// Triggers a client event (`client-` added when missing); it is sent once the channel's
     /// subscription has succeeded. Refused at once on public and unsubscribed channels.
@@ -130,7 +132,7 @@ public final class PusherClient: Sendable {
         case .subscriptionFailed(let channel, let error): delegate.pusher(self, didFailToSubscribeTo: channel, error: error)
         case .errorEvent(let code, let message): delegate.pusher(self, didReceiveErrorEvent: code, message: message)
         case .event(let message): delegate.pusher(self, didReceive: message)
-        case .memberAdded, .memberRemoved, .malformedMessage: break
+        case .memberAdded, .memberRemoved, .malformedMessage, .cacheMiss, .subscriptionCount: break
         }
     }
 

@@ -30,6 +30,8 @@ struct PusherChannelRecord: Sendable, Hashable {
     var members: [PusherMember] = []
     /// This connection's own presence user id, from the `channel_data` it subscribed with.
     var myUserID: String?
+    /// The last `pusher_internal:subscription_count` of this connection (nil before one arrives).
+    var subscriptionCount: Int?
 
     init(name: String) {
         self.name = name
@@ -40,6 +42,7 @@ struct PusherChannelRecord: Sendable, Hashable {
     mutating func connectionLost() {
         status = .pending
         members = []
+        subscriptionCount = nil
     }
 
     /// Replaces the members from `subscription_succeeded` data `{"presence":{"hash":{id: info}}}`

@@ -34,6 +34,8 @@ public struct PusherConnectionMachine: Sendable {
     public func status(of channel: String) -> PusherSubscriptionStatus? { record(channel)?.status }
     /// The presence members of `channel` (empty until subscribed).
     public func members(of channel: String) -> [PusherMember] { record(channel)?.members ?? [] }
+    /// The channel's last subscription count from the server (nil before one arrives).
+    public func subscriptionCount(of channel: String) -> Int? { record(channel)?.subscriptionCount }
     /// This connection's presence user id on `channel`.
     public func myUserID(on channel: String) -> String? { record(channel)?.myUserID }
     public var socketID: String? { if case .connected(let id) = state { id } else { nil } }
@@ -157,6 +159,13 @@ public struct PusherConnectionMachine: Sendable {
         case "pusher_internal:member_removed":
             if let name = message.channel, let position = index(name), let member = channels[position].removeMember(fromData: message.data) {
                 actions.append(.emit(.memberRemoved(channel: name, member: member)))
+            }
+        case "pusher:cache_miss":
+            if let name = message.channel, index(name) != nil { actions.append(.emit(.cacheMiss(channel: name))) }
+        case "pusher_internal:subscription_count":
+            if let name = message.channel, let position = index(name), let count = message.data?["subscription_count"]?.intValue {
+                channels[position].subscriptionCount = Int(count)
+                actions.append(.emit(.subscriptionCount(channel: name, count: Int(count))))
             }
         default:
             break

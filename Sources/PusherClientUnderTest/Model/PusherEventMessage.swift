@@ -56,6 +56,11 @@ public enum PusherClientEvent: Sendable, Hashable {
     case memberAdded(channel: String, member: PusherMember)
     /// A presence member left (`pusher_internal:member_removed`).
     case memberRemoved(channel: String, member: PusherMember)
+    /// A cache channel had nothing cached (`pusher:cache_miss`, spec §3.7).
+    case cacheMiss(channel: String)
+    /// The channel's subscriber count changed (`pusher_internal:subscription_count`, spec §3.7);
+    /// pusher-js hands it to the app as `pusher:subscription_count`.
+    case subscriptionCount(channel: String, count: Int)
     /// Every event received, on the client (`PTPusherEventReceivedNotification`); channel events
     /// carry their channel and also reach that channel's stream.
     case event(PusherEventMessage)

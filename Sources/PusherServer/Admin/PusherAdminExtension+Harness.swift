@@ -9,7 +9,7 @@ import MockPusher
 /// over HTTP does exactly what a run in process does.
 extension PusherAdminExtension {
     static let harnessRoutes: [(method: String, path: String, description: String)] = [
-        ("GET, POST", "/__admin/pusher/apps", "the apps served; POST {id,key,secret[,activityTimeoutMs,pongTimeoutMs,serverPing]} adds one"),
+        ("GET, POST", "/__admin/pusher/apps", "the apps served; POST {id,key,secret[,activityTimeoutMs,pongTimeoutMs,serverPing,subscriptionCount,cacheChannels,cacheTtlMs]} adds one"),
         ("POST", "/__admin/pusher/peers/subscribe", "{appKey,name,channel[,userId]}: a socketless peer subscribes (signed by the server)"),
         ("POST", "/__admin/pusher/peers/event", "{appKey,name,channel,event,data}: the peer sends a client event"),
         ("GET", "/__admin/pusher/peers/messages?app_key=KEY&name=NAME", "what the server sent the peer"),
@@ -18,6 +18,7 @@ extension PusherAdminExtension {
         ("POST", "/__admin/pusher/connections/send", "{appKey,text}: sends the text as is on the key's open connections"),
         ("POST", "/__admin/pusher/auth/KEY/USER", "a channel auth endpoint (form socket_id, channel_name); user \"refused\" gets 403"),
         ("GET, DELETE", "/__admin/pusher/record?app_key=KEY[&since=N]", "journal, auth requests and the server clock in one read"),
+        ("GET", "/__admin/pusher/webhooks?app_key=KEY", "the webhook events the key's app emitted (the last 1,000)"),
     ]
 
     /// The answer of a harness route; nil when the path is none of them.
@@ -57,6 +58,15 @@ extension PusherAdminExtension {
             guard let appKey = parameter("app_key"), !appKey.isEmpty else { return Self.error(400, "app_key: required") }
             let removed = parameter("name").map { service.peerLeave($0, appKey: appKey) ? 1 : 0 } ?? service.removePeers(appKey: appKey)
             return Self.ok(.object([("appKey", .string(appKey)), ("removed", .int(removed))]))
+        case "/__admin/pusher/webhooks":
+            guard request.method == "GET" else { return Self.methodNotAllowed(request.method, allowed: "GET") }
+            guard let appKey = parameter("app_key"), !appKey.isEmpty else { return Self.error(400, "app_key: required") }
+            do throws(PusherHarnessError) {
+                let events = try service.webhookEvents(appKey: appKey)
+                return Self.ok(.object([("appKey", .string(appKey)), ("events", .array(events.map(\.json)))]))
+            } catch {
+                return Self.error(404, error.description)
+            }
         case "/__admin/pusher/record":
             guard let appKey = parameter("app_key"), !appKey.isEmpty else { return Self.error(400, "app_key: required") }
             switch request.method {
@@ -102,6 +112,9 @@ extension PusherAdminExtension {
             case "pusher"?: options.serverPing = .pusherEvent
             case let other?: throw AdminBodyError(400, "serverPing: expected \"websocket\" or \"pusher\", got \"\(other)\"")
             }
+            PusherAppSettings.apply(
+                subscriptionCount: try fields.optionalBool("subscriptionCount"), cacheChannels: try fields.optionalBool("cacheChannels"),
+                cacheTTLMilliseconds: try fields.optionalInt("cacheTtlMs", in: 1...PusherAppSettings.maximumCacheTTLMilliseconds), to: &options)
             let app = PusherApp(id: try fields.string("id"), key: try fields.string("key"), secret: try fields.string("secret"), options: options)
             do throws(PusherAppRegistrationError) {
                 let added = try service.register(app)
@@ -165,6 +178,12 @@ struct AdminBody {
         guard let value = object[name], value != .null else { return nil }
         guard let text = value.stringValue else { throw AdminBodyError(400, "\(name): expected a string") }
         return text
+    }
+
+    func optionalBool(_ name: String) throws(AdminBodyError) -> Bool? {
+        guard let value = object[name], value != .null else { return nil }
+        guard case .bool(let flag) = value else { throw AdminBodyError(400, "\(name): expected true or false") }
+        return flag
     }
 
     func optionalInt(_ name: String, in range: ClosedRange<Int>) throws(AdminBodyError) -> Int? {

@@ -30,6 +30,7 @@ public final class PusherService: Sendable {
     /// The harness's socketless members (`/__admin/pusher/peers`) and its auth endpoint's record.
     let peers = PusherHarnessPeers()
     let authorizations = PusherAuthorizationJournal()
+    let webhookRecord = PusherWebhookRecord()
     private let sink: Mutex<@Sendable (String, PusherWebhookEvent) -> Void>
 
     public init(apps: [PusherApp], options: PusherServiceOptions = PusherServiceOptions()) {
@@ -102,6 +103,7 @@ public final class PusherService: Sendable {
                 }
             case let .webhook(appID, event):
                 batch.flush()
+                webhookRecord.append(appID: appID, event)
                 sink.withLock { $0 }(appID, event)
             }
         }

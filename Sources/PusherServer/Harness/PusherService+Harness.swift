@@ -107,6 +107,13 @@ extension PusherService {
     public func clearRecords(appKey: String) {
         journal.clear(appKey)
         authorizations.clear(appKey)
+        if let app = core.app(key: appKey) { webhookRecord.clear(appID: app.id) }
+    }
+
+    /// The webhook events the core emitted for the key's app (the last 1,000), oldest first.
+    public func webhookEvents(appKey: String) throws(PusherHarnessError) -> [PusherWebhookEvent] {
+        guard let app = core.app(key: appKey) else { throw .unknownAppKey(appKey) }
+        return webhookRecord.events(appID: app.id)
     }
 
     static func peerChannelData(userID: String) -> String {

@@ -21,9 +21,10 @@ public struct PusherWebhookDelivery: Sendable, Hashable {
     public var result: Result
 }
 
-/// Sends the core's webhook events (the WebSocket bridge's `webhookSink`) to each app's URL, one
-/// event per POST, in order, from one thread of its own: nothing here blocks an event loop or the
-/// Swift concurrency pool. Non-2xx answers are retried with exponential backoff within
+/// Sends the core's webhook events (the WebSocket bridge's `webhookSink`) to each app's URL in
+/// order, batched as the service does (`settings.batchWindow`, `batchLimit`; nil window: one event
+/// per POST), from one thread of its own: nothing here blocks an event loop or the Swift
+/// concurrency pool. Non-2xx answers are retried with exponential backoff within
 /// `settings.retryWindow`; the queue holds at most `settings.queueCapacity` events. Call `stop()`
 /// when done: the thread keeps the dispatcher alive until then.
 public final class PusherWebhookDispatcher: Sendable {
@@ -38,13 +39,24 @@ public final class PusherWebhookDispatcher: Sendable {
     private let finished = DispatchSemaphore(value: 0)
 
     private struct State {
-        var queue: [PusherWebhookDelayBuffer.Item] = []
+        var queue: [PusherWebhookBatcher.Batch] = []
         var head = 0
+        /// Events in `queue[head...]`.
+        var queuedEvents = 0
         var buffer: PusherWebhookDelayBuffer
+        var batcher: PusherWebhookBatcher
         var stopped = false
         var dropped = 0
         var delivered = 0
         var gaveUp = 0
+
+        /// Queues closed batches for the dispatcher's thread.
+        mutating func enqueue(_ batches: [PusherWebhookBatcher.Batch]) {
+            for batch in batches {
+                queue.append(batch)
+                queuedEvents += batch.events.count
+            }
+        }
     }
 
     /// - Parameters:
@@ -72,7 +84,9 @@ public final class PusherWebhookDispatcher: Sendable {
         self.clients = clients
         self.observer = observer
         self.wallClockMilliseconds = wallClockMilliseconds
-        self.state = Mutex(State(buffer: PusherWebhookDelayBuffer(delay: settings.vacateDelay)))
+        self.state = Mutex(State(
+            buffer: PusherWebhookDelayBuffer(delay: settings.vacateDelay),
+            batcher: PusherWebhookBatcher(window: settings.batchWindow, limit: settings.batchLimit)))
         let thread = Thread { [self] in run() }
         thread.name = "pusher-webhooks"
         thread.start()
@@ -86,10 +100,10 @@ public final class PusherWebhookDispatcher: Sendable {
         state.withLock { state in
             guard !state.stopped else { return }
             for item in state.buffer.receive(.init(appID: appID, event: event), at: now) {
-                if state.queue.count - state.head >= settings.queueCapacity {
+                if state.queuedEvents + state.batcher.heldCount >= settings.queueCapacity {
                     state.dropped += 1
                 } else {
-                    state.queue.append(item)
+                    state.enqueue(state.batcher.receive(item, at: now))
                 }
             }
         }
@@ -118,12 +132,12 @@ public final class PusherWebhookDispatcher: Sendable {
     public var deliveredCount: Int { state.withLock { $0.delivered } }
     public var gaveUpCount: Int { state.withLock { $0.gaveUp } }
     /// Events queued or held, not yet sent.
-    public var pendingCount: Int { state.withLock { $0.queue.count - $0.head + $0.buffer.heldCount } }
+    public var pendingCount: Int { state.withLock { $0.queuedEvents + $0.buffer.heldCount + $0.batcher.heldCount } }
 
     // MARK: - The dispatcher's thread
 
     private enum Step {
-        case send(PusherWebhookDelayBuffer.Item)
+        case send(PusherWebhookBatcher.Batch)
         case wait(milliseconds: Int64?)
         case stop
     }
@@ -145,23 +159,26 @@ public final class PusherWebhookDispatcher: Sendable {
         let now = Self.monotonicMilliseconds()
         return state.withLock { state in
             if state.stopped { return .stop }
-            for item in state.buffer.due(at: now) where state.queue.count - state.head < settings.queueCapacity {
-                state.queue.append(item)
+            for item in state.buffer.due(at: now) where state.queuedEvents + state.batcher.heldCount < settings.queueCapacity {
+                state.enqueue(state.batcher.receive(item, at: now))
             }
+            state.enqueue(state.batcher.due(at: now))
             if state.head < state.queue.count {
                 let item = state.queue[state.head]
                 state.head += 1
+                state.queuedEvents -= item.events.count
                 if state.head > 1024, state.head * 2 > state.queue.count {
                     state.queue.removeFirst(state.head)
                     state.head = 0
                 }
                 return .send(item)
             }
-            return .wait(milliseconds: state.buffer.nextDue.map { $0 - now })
+            let next = [state.buffer.nextDue, state.batcher.nextDue].compactMap { $0 }.min()
+            return .wait(milliseconds: next.map { $0 - now })
         }
     }
 
-    private func deliver(_ item: PusherWebhookDelayBuffer.Item) {
+    private func deliver(_ item: PusherWebhookBatcher.Batch) {
         guard let app = apps[item.appID], let client = clients[item.appID], let target = targets[item.appID] else { return }
         let started = Self.monotonicMilliseconds()
         let window = settings.retryWindow.wholeMilliseconds
@@ -170,17 +187,17 @@ public final class PusherWebhookDispatcher: Sendable {
         // Bounded by the retry window (each attempt has its own deadline, each wait is at least 1 ms).
         while true {
             attempts += 1
-            let request = PusherWebhookRequest(app: app, events: [item.event], timeMilliseconds: wallClockMilliseconds())
+            let request = PusherWebhookRequest(app: app, events: item.events, timeMilliseconds: wallClockMilliseconds())
             let response = client.performBlocking(
                 HTTPClientRequest(method: "POST", target: target.target, body: request.body, headers: request.headers),
                 timeout: Double(settings.requestTimeout.wholeMilliseconds) / 1000)
             if case .success(let answer) = response, (200..<300).contains(answer.statusCode) {
-                finish(PusherWebhookDelivery(appID: item.appID, events: [item.event], attempts: attempts, result: .delivered))
+                finish(PusherWebhookDelivery(appID: item.appID, events: item.events, attempts: attempts, result: .delivered))
                 return
             }
             let elapsed = Self.monotonicMilliseconds() - started
             guard elapsed + backoff <= window, !state.withLock({ $0.stopped }) else {
-                finish(PusherWebhookDelivery(appID: item.appID, events: [item.event], attempts: attempts, result: .gaveUp))
+                finish(PusherWebhookDelivery(appID: item.appID, events: item.events, attempts: attempts, result: .gaveUp))
                 return
             }
             pause(milliseconds: backoff)
@@ -220,3 +237,4 @@ public final class PusherWebhookDispatcher: Sendable {
         return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000
     }
 }
+

@@ -17,6 +17,12 @@ public struct PusherWebhookSettings: Sendable, Hashable {
     /// client comes back). Off (nil) by default: every webhook goes out at once, in order, which is what
     /// a test wants to assert on; `.seconds(3)` models the service.
     public var vacateDelay: Duration? = nil
+    /// How long an app's batch collects events before its POST (spec §7 and Pusher's support docs:
+    /// "batched for a maximum of 250ms or until 20 webhook events"); nil sends one event per POST,
+    /// the form of an app without the dashboard's "batch webhooks" setting.
+    public var batchWindow: Duration? = .milliseconds(250)
+    /// Events in one POST at most (the service: 20).
+    public var batchLimit = 20
 
     public init() {}
 }

@@ -14,6 +14,28 @@ struct PusherHarnessRouteTests {
         #"{"error":true,"message":"# + jsonString(message) + #","status":\#(status),"service":"Admin"}"#
     }
 
+    @Test func appSettingsSwitchCacheTTLAndSubscriptionCounts() throws {
+        try withPusherServer { server in
+            let body = #"{"id":"12","key":"feature-key","secret":"s","subscriptionCount":true,"cacheTtlMs":60000}"#
+            #expect(try server.http("POST", "/__admin/pusher/apps", body: body).status == 200)
+            let socket = try server.connect(key: "feature-key")
+            _ = try socket.nextText()
+            #expect(try socket.subscribe("cache-x").contains("subscription_succeeded"))
+            // The replay (here the miss) is the first event after subscription_succeeded, then the count.
+            #expect(try socket.nextText() == #"{"event":"pusher:cache_miss","channel":"cache-x"}"#)
+            #expect(try socket.nextText() == #"{"event":"pusher_internal:subscription_count","data":"{\"subscription_count\":1}","channel":"cache-x"}"#)
+            let hooks = try server.http("GET", "/__admin/pusher/webhooks?app_key=feature-key").bodyText
+            #expect(hooks == #"{"appKey":"feature-key","events":[{"name":"channel_occupied","channel":"cache-x"},"#
+                + #"{"name":"cache_miss","channel":"cache-x"},{"name":"subscription_count","channel":"cache-x","subscription_count":1}]}"#)
+            #expect(try server.http("GET", "/__admin/pusher/webhooks?app_key=nobody").status == 404)
+            #expect(try server.http("POST", "/__admin/pusher/apps", body: #"{"id":"13","key":"k13","secret":"s","cacheTtlMs":0}"#).bodyText
+                == Self.adminError(400, "cacheTtlMs: expected an integer from 1 to 1800000"))
+            #expect(try server.http("POST", "/__admin/pusher/apps", body: #"{"id":"13","key":"k13","secret":"s","subscriptionCount":"yes"}"#).bodyText
+                == Self.adminError(400, "subscriptionCount: expected true or false"))
+            withExtendedLifetime(socket) {}
+        }
+    }
+
     @Test func appsAreAddedListedAndConflictsRefused() throws {
         try withPusherServer { server in
             let body = #"{"id":"9","key":"case-key","secret":"case-secret","activityTimeoutMs":1000,"pongTimeoutMs":500,"serverPing":"pusher"}"#

@@ -55,7 +55,8 @@ struct PusherPythonLibraryTests {
         bob.send(#"{"event":"pusher:signin","data":{"auth":"\#(PusherSignatures.userAuth(app: app, socketID: bobID, userData: userData))","user_data":\#(jsonString(userData))}}"#)
         #expect(try bob.nextText().contains("pusher:signin_success"))
         let webhook = try #require(receiver.wait(for: 1)).first
-        #expect(webhook?.body.contains(#""events":[{"name":"channel_occupied","channel":"presence-room"}]"#) == true)
+        // Batched (spec §7): member_added and news's channel_occupied may share the body; the first event is this one.
+        #expect(webhook?.body.contains(#""events":[{"name":"channel_occupied","channel":"presence-room"}"#) == true)
 
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("pusher-http-e2e-\(UUID().uuidString).py")
         try Self.script.write(to: script, atomically: true, encoding: .utf8)
@@ -73,7 +74,7 @@ struct PusherPythonLibraryTests {
         #expect(lines["channel_info"] == #"{"occupied": true, "subscription_count": 1}"#)
         #expect(lines["users_info"] == #"{"users": [{"id": "alice"}]}"#)
         #expect(lines["terminate"] == "{}")
-        #expect(lines["validate_webhook"] == #"[{"name": "channel_occupied", "channel": "presence-room"}]"#)
+        #expect(lines["validate_webhook"]?.hasPrefix(#"[{"name": "channel_occupied", "channel": "presence-room"}"#) == true)
         #expect(lines["validate_forged"] == "None")
 
         // What the WebSocket clients received from those calls.

@@ -58,6 +58,7 @@ struct PusherWebhookTests {
         defer { receiver.stop() }
         var settings = PusherWebhookSettings()
         settings.initialBackoff = .milliseconds(20)
+        settings.batchWindow = nil  // the one-event form: each event its own POST, retried on its own
         let deliveries = Mutex<[PusherWebhookDelivery]>([])
         let dispatcher = try PusherWebhookDispatcher(
             apps: [hookApp], urls: ["7": "http://127.0.0.1:\(receiver.port)/hook/pusher"], settings: settings,

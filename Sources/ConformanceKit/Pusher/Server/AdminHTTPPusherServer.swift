@@ -49,6 +49,8 @@ public final class AdminHTTPPusherServer: PusherHarnessServer {
             ("id", .string(app.id)), ("key", .string(app.key)), ("secret", .string(app.secret)),
             ("activityTimeoutMs", .int(Self.milliseconds(app.options.activityTimeout))), ("pongTimeoutMs", .int(Self.milliseconds(app.options.pongTimeout))),
             ("serverPing", app.options.serverPing == .pusherEvent ? "pusher" : "websocket"),
+            ("subscriptionCount", .bool(app.options.subscriptionCountEvents)), ("cacheChannels", .bool(app.options.cacheChannelsEnabled)),
+            ("cacheTtlMs", .int(Self.milliseconds(app.options.cacheTTL))),
         ]
         try await expectOK(send("POST", "/__admin/pusher/apps", json: .object(JSONObject(members)), operation: "register app"), "register app")
     }
@@ -132,6 +134,12 @@ public final class AdminHTTPPusherServer: PusherHarnessServer {
 
     public func removePeers(appKey: String) async throws {
         try await expectOK(send("DELETE", "/__admin/pusher/peers?app_key=\(PusherAPISigner.encode(appKey))", operation: "remove peers"), "remove peers")
+    }
+
+    public func webhookEvents(appKey: String) async throws -> [JSONValue] {
+        let answer = try await send("GET", "/__admin/pusher/webhooks?app_key=\(PusherAPISigner.encode(appKey))", operation: "webhooks")
+        try expectOK(answer, "webhooks")
+        return try object(answer.body, "webhooks")["events"]?.arrayValue ?? []
     }
 
     static func milliseconds(_ duration: Duration) -> Int {

@@ -101,4 +101,12 @@ public final class InProcessPusherServer: PusherHarnessServer {
     }
 
     public func removePeers(appKey: String) async throws { service.removePeers(appKey: appKey) }
+
+    public func webhookEvents(appKey: String) async throws -> [JSONValue] {
+        do throws(PusherHarnessError) {
+            return try service.webhookEvents(appKey: appKey).map(\.json)
+        } catch {
+            throw PusherSuiteError(error.description)
+        }
+    }
 }

@@ -34,6 +34,8 @@ public protocol PusherHarnessServer: Sendable {
     func peerLeave(_ peer: PusherPeer, appKey: String) async throws
     /// What the server sent the peer so far.
     func peerMessages(_ peer: PusherPeer, appKey: String) async throws -> [PusherPeerMessage]
+    /// The webhook events the key's app emitted (`{"name":…,"channel":…}` as in a webhook body), oldest first.
+    func webhookEvents(appKey: String) async throws -> [JSONValue]
     /// Ends every peer of the key (case cleanup).
     func removePeers(appKey: String) async throws
 }
