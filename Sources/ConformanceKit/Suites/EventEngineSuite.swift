@@ -166,6 +166,16 @@ enum EventEngineSuite {
                 ],
                 expected: [.connected], timeBudget: .seconds(3), requires: [.presence]),
             ConformanceCase(
+                "event-engine.presence.heartbeat-give-up", "A heartbeat failing at every attempt is given up after the policy's last one, and reported",
+                spec: "modern §8",
+                plan: PlanBuilder.plan(PlanBuilder.rule("heartbeats-fail", endpoint: "heartbeat", fault: PlanBuilder.status(500))),
+                client: client(heartbeatIntervalMs: 3_000),
+                steps: receiving + [
+                    .expect(.unknown, within: 2_000), .wait(ms: 400),
+                    .expectJournal(.count(endpoint: "heartbeat", atLeast: 3, atMost: 3), withinMs: 0),
+                ],
+                expected: [.connected, .unknown], timeBudget: .seconds(4), requires: [.presence]),
+            ConformanceCase(
                 "event-engine.presence.leave-on-unsubscribe", "Unsubscribing sends a leave", spec: "modern §8",
                 client: client(calm),
                 steps: receiving + [
