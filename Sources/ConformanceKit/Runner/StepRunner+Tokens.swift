@@ -11,7 +11,8 @@ final class TokenSlot: Sendable {
 }
 
 extension StepRunner {
-    /// `operation` with `{token}` replaced by the last token (and `{uuid}` etc. in a grant's authorized uuid).
+    /// `operation` with `{token}` replaced by the last token (and `{uuid}` etc. in a grant's
+    /// authorized uuid, `{message.N}` in a reconnect's timetoken).
     func substitutingToken(in operation: ClientOperation) -> ClientOperation {
         let token = lastToken.token ?? ""
         func fill(_ text: String) -> String { substitute(text).replacingOccurrences(of: "{token}", with: token) }
@@ -20,6 +21,7 @@ extension StepRunner {
         case .revokeToken(let text): return .revokeToken(token: fill(text))
         case .parseToken(let text): return .parseToken(token: fill(text))
         case .grantToken(let grant): return .grantToken(grant.substituting(substitute))
+        case .reconnect(let timetoken?): return .reconnect(timetoken: fill(timetoken))
         default: return operation
         }
     }

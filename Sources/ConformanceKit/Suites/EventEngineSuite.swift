@@ -123,6 +123,17 @@ enum EventEngineSuite {
                 ],
                 expected: [.connected, .disconnected], tolerated: [.reconnected], timeBudget: .seconds(4)),
             ConformanceCase(
+                "event-engine.reconnect.timetoken", "reconnect with a timetoken resumes after it: what came later is delivered, not what came before",
+                spec: "modern §5",
+                client: client(calm),
+                steps: receiving + [
+                    .publish("ch-e", "first"), .expectMessage("ch-e", "first"),
+                    .perform(.disconnect), .expect(.disconnected), .serverPublish(channel: "ch-e", message: "second"),
+                    .perform(.reconnect(timetoken: "{message.1}")), .expectMessage("ch-e", "second", within: 2_000),
+                    .expectNoMoreMessages(forMs: 300),
+                ],
+                expected: [.connected, .disconnected], tolerated: [.acknowledgment, .reconnected], timeBudget: .seconds(4)),
+            ConformanceCase(
                 "event-engine.list-change.keeps-cursor", "Adding a channel while receiving keeps the cursor, without a new handshake", spec: "modern §5",
                 client: client(calm),
                 steps: receiving + [
