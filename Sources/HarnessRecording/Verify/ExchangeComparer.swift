@@ -30,17 +30,19 @@ enum ExchangeComparer {
 
     /// - Parameters:
     ///   - tokenShapes: the recorded token placeholders and their shapes (``RecordedKey/tokenShape``).
+    ///   - known: values learned from earlier answers (recorded → replayed): a literal that differs
+    ///     only by such a mapping is the same value (a file id an earlier answer chose, in an event).
     ///   - tokenRename: maps a name inside a replayed token back to the recording's.
     static func compare(
         recorded: RecordedResponse, replayed: ReplayedAnswer, rules: CompiledRules, tokenShapes: [String: [String]?],
-        tokenRename: @escaping (String) -> String = { $0 }
+        known: [String: String] = [:], tokenRename: @escaping (String) -> String = { $0 }
     ) -> Result {
         var result = Result()
         if recorded.status != replayed.status {
             result.differences.append(Difference(.status, "status", recorded: String(recorded.status), actual: String(replayed.status)))
         }
         result.differences += compareHeaders(recorded.headers, replayed.headers)
-        var walker = JSONWalker(rules: rules, tokenShapes: tokenShapes, tokenRename: tokenRename)
+        var walker = JSONWalker(rules: rules, tokenShapes: tokenShapes, known: known, tokenRename: tokenRename)
         walker.compareBodies(recorded.bodyBytes, replayed.body)
         result.differences += walker.differences
         result.learned = walker.learned
@@ -103,13 +105,15 @@ enum HTTPDateFormat {
 struct JSONWalker {
     let rules: CompiledRules
     let tokenShapes: [String: [String]?]
+    let known: [String: String]
     let tokenRename: (String) -> String
     var differences: [Difference] = []
     var learned: [LearnedValue] = []
 
-    init(rules: CompiledRules, tokenShapes: [String: [String]?], tokenRename: @escaping (String) -> String) {
+    init(rules: CompiledRules, tokenShapes: [String: [String]?], known: [String: String], tokenRename: @escaping (String) -> String) {
         self.rules = rules
         self.tokenShapes = tokenShapes
+        self.known = known
         self.tokenRename = tokenRename
     }
 
@@ -177,10 +181,16 @@ struct JSONWalker {
             if old.typeName != new.typeName {
                 differences.append(Difference(.type, path.description, recorded: old.jsonText, actual: new.jsonText,
                                               note: "\(old.typeName) recorded, \(new.typeName) replayed"))
-            } else if old != new {
+            } else if old != new, !isKnownMapping(old, new) {
                 differences.append(Difference(.value, path.description, recorded: old.jsonText, actual: new.jsonText))
             }
         }
+    }
+
+    /// Whether `new` is what an earlier answer mapped `old` to.
+    private func isKnownMapping(_ old: JSONValue, _ new: JSONValue) -> Bool {
+        guard let was = Self.scalarText(old), let now = Self.scalarText(new) else { return false }
+        return known[was] == now
     }
 
     private mutating func compareToken(placeholder: String, shape: [String]?, _ new: JSONValue, at path: JSONPath) {

@@ -228,7 +228,7 @@ final class ReplayContext: Sendable {
         guard let recorded = exchange.response, let rules = rules[exchange.id] else { return verdict }
         let mapped = mapBack(raw)
         let comparison = ExchangeComparer.compare(recorded: recorded, replayed: mapped, rules: rules, tokenShapes: tokenShapes,
-                                                  tokenRename: { [identity] in identity.mapBackName($0) })
+                                                  known: mapper.substitutions().exact, tokenRename: { [identity] in identity.mapBackName($0) })
         let learned = mapper.learn(comparison.learned, startedMs: exchange.startedMs, endedMs: exchange.endedMs)
         verdict.differences = comparison.differences + learned
         verdict.outcome = verdict.differences.isEmpty ? .pass : .fail
