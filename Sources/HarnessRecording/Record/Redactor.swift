@@ -249,21 +249,24 @@ public struct Redactor: Sendable {
 
     // MARK: - Responses
 
-    /// The record of an answer: every header (credentials redacted, `Location` scrubbed), the body
+    /// The record of an answer: every end-to-end header (credentials redacted, `Location`
+    /// scrubbed; the framing fields of the hop left out), the body
     /// without its content coding and with its credentials replaced.
     public mutating func redactResponse(status: Int, headers: [(name: String, value: String)], body: [UInt8], subscribeKey: String?) -> RecordedResponse {
         var recorded = RecordedResponse(status: status, headers: [])
         let plain = RecordedBody.decoded(body, contentEncoding: headers.first { $0.name.lowercased() == "content-encoding" }?.value)
         (recorded.body, recorded.bodyBase64) = redactBody(plain)
-        recorded.headers = headers.map { field in
+        recorded.headers = headers.filter { !ForwardedMessages.hopFields.contains($0.name.lowercased()) }.map { field in
             let lower = field.name.lowercased()
+            let name = ForwardedMessages.displayName(lower)
             if Self.secretHeaders.contains(lower) || extraNames.contains(lower) {
-                return NameValue(field.name, secrets.placeholder(for: field.value, kind: .redacted))
+                return NameValue(name, secrets.placeholder(for: field.value, kind: .redacted))
             }
-            if lower == "location" { return NameValue(field.name, redactURL(field.value)) }
-            return NameValue(field.name, secrets.scrub(field.value))
+            if lower == "location" { return NameValue(name, redactURL(field.value)) }
+            return NameValue(name, secrets.scrub(field.value))
         }
-        if let subscribeKey, status == 403, Self.isAccessManagerRefusal(recorded.body) { markAccessManager(subscribeKey: subscribeKey) }
+        // Only Access Manager refuses with 403 (its own bodies, App Context's and the token errors alike).
+        if let subscribeKey, status == 403 { markAccessManager(subscribeKey: subscribeKey) }
         return recorded
     }
 
@@ -278,11 +281,5 @@ public struct Redactor: Sendable {
             return parts[0] + "=" + redactValue(value, kind: kind)
         }
         return secrets.scrub(String(url[..<mark])) + "?" + query.joined(separator: "&")
-    }
-
-    /// Whether a 403 body is an Access Manager refusal (`"service":"Access Manager"` or a token error).
-    static func isAccessManagerRefusal(_ body: String?) -> Bool {
-        guard let body else { return false }
-        return body.contains("Access Manager") || body.contains("\"source\":\"grant\"") || body.contains("Forbidden")
     }
 }

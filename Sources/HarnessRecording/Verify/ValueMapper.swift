@@ -12,9 +12,14 @@ final class ValueMapper: Sendable {
 
     private let pairs = Mutex<[String: Pair]>([:])
 
+    /// Recorded timetokens closer than this (100 ms, in 100 ns units) are not checked for order:
+    /// the recording's clock (the proxy's) and the service's differ by that much.
+    static let orderTolerance: UInt64 = 1_000_000
+
     /// Records `values` learned from an exchange; returns the differences they reveal: a value
     /// that maps to another value than before, and timetokens whose order differs from the
-    /// recording's (checked against values learned by exchanges that ended before this one began).
+    /// recording's (checked against values learned by exchanges that ended before this one began,
+    /// and more than ``orderTolerance`` apart).
     func learn(_ values: [LearnedValue], startedMs: Double, endedMs: Double) -> [Difference] {
         pairs.withLock { pairs in
             var differences: [Difference] = []
@@ -31,7 +36,8 @@ final class ValueMapper: Sendable {
                     ValueFormat.isTimetoken(value.recorded), ValueFormat.isTimetoken(value.actual)
                 {
                     for (otherRecorded, other) in pairs where other.endedMs <= startedMs {
-                        guard let r = UInt64(otherRecorded), let a = UInt64(other.actual), ValueFormat.isTimetoken(otherRecorded), r != recorded
+                        guard let r = UInt64(otherRecorded), let a = UInt64(other.actual), ValueFormat.isTimetoken(otherRecorded),
+                            max(r, recorded) - min(r, recorded) > Self.orderTolerance
                         else { continue }
                         if (r < recorded) != (a < actual) {
                             differences.append(Difference(.order, value.path, recorded: value.recorded, actual: value.actual,
