@@ -93,3 +93,15 @@ struct ProxiedHarnessServer: HarnessServer {
         try await wrapped.request(method: method, path: path, query: query, body: body)
     }
 }
+
+/// Waits until `condition` holds (state another thread settles), checking every 5 ms, at most
+/// `seconds` stretched by the load; the last answer.
+func eventually(within seconds: Double = 10, _ condition: @Sendable () -> Bool) async -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now + TestTime.duration(seconds)
+    while clock.now < deadline {
+        if condition() { return true }
+        await ProgressTime.sleep(for: .milliseconds(5))
+    }
+    return condition()
+}

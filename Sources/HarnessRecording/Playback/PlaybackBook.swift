@@ -83,3 +83,4 @@ struct PlaybackBook: Sendable {
         parameter == "auth" ? "auth" : kind
     }
 }
+
