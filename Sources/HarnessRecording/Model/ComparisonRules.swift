@@ -82,3 +82,11 @@ extension RecordingRules {
     /// The rules as a recording's `rules` member holds them (pretty JSON, sorted keys).
     public var prettyJSON: [UInt8] { Array(RecordingWriter.encode(self).utf8) }
 }
+
+extension Recording {
+    /// Checks every rule path the recording gives (its endpoint rules and each exchange's).
+    public func validateRules() throws(RecordingError) {
+        for rules in rules?.endpoints.values.map({ $0 }) ?? [] { _ = try CompiledRules(rules) }
+        for exchange in exchanges { _ = try CompiledRules(exchange.rules ?? ComparisonRules()) }
+    }
+}

@@ -43,6 +43,7 @@ public struct Replayer: Sendable {
     public func run() async throws(VerifyError) -> [ExchangeVerdict] {
         let identity = FreshIdentity(recording: recording, tag: options.tag ?? FreshIdentity.randomTag())
         var rules: [Int: CompiledRules] = [:]
+        do throws(RecordingError) { try recording.validateRules() } catch { throw .rules(error) }
         for exchange in recording.exchanges {
             do throws(RecordingError) { rules[exchange.id] = try CompiledRules(recording.rules(for: exchange)) } catch { throw .rules(error) }
         }
