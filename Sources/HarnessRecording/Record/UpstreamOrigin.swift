@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessHTTPClient
 
 /// Where the recording proxy forwards: `http://host[:port]` or `https://host[:port]`.
 public struct UpstreamOrigin: Sendable, Hashable, CustomStringConvertible {
@@ -15,39 +16,17 @@ public struct UpstreamOrigin: Sendable, Hashable, CustomStringConvertible {
     /// Parses `http://…` or `https://…` with an optional port and no path beyond `/`.
     public init(parsing text: String) throws(ProxyError) {
         let lower = text.lowercased()
-        let rest: Substring
-        if lower.hasPrefix("https://") {
-            isTLS = true
-            rest = text.dropFirst(8)
-        } else if lower.hasPrefix("http://") {
-            isTLS = false
-            rest = text.dropFirst(7)
-        } else {
+        guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else {
             throw .invalidUpstream(text, reason: "it must start with http:// or https://")
         }
-        var authority = rest
-        if let slash = authority.firstIndex(of: "/") {
-            guard authority[slash...] == "/" else { throw .invalidUpstream(text, reason: "an origin has no path") }
-            authority = authority[..<slash]
-        }
-        let defaultPort = isTLS ? 443 : 80
-        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
-            host = String(authority[authority.index(after: authority.startIndex)..<close])
-            let after = authority[authority.index(after: close)...]
-            guard after.isEmpty || after.hasPrefix(":"), let port = after.isEmpty ? defaultPort : Int(after.dropFirst()) else {
-                throw .invalidUpstream(text, reason: "bad port")
-            }
-            self.port = port
-        } else if let colon = authority.lastIndex(of: ":") {
-            host = String(authority[..<colon])
-            guard let port = Int(authority[authority.index(after: colon)...]) else { throw .invalidUpstream(text, reason: "bad port") }
-            self.port = port
-        } else {
-            host = String(authority)
-            port = defaultPort
-        }
-        guard !host.isEmpty else { throw .invalidUpstream(text, reason: "no host") }
-        guard (1...65535).contains(port) else { throw .invalidUpstream(text, reason: "port \(port) is not 1...65535") }
+        guard let url = HTTPURL(text) else { throw .invalidUpstream(text, reason: "it must be http(s)://host[:port] with a port of 1...65535") }
+        guard url.target == "/" else { throw .invalidUpstream(text, reason: "an origin has no path") }
+        self.init(url)
+    }
+
+    /// The origin of a parsed URL.
+    init(_ url: HTTPURL) {
+        self.init(isTLS: url.isTLS, host: url.host, port: url.port)
     }
 
     /// `scheme://host[:port]` (the port left out when it is the scheme's default).
@@ -59,15 +38,7 @@ public struct UpstreamOrigin: Sendable, Hashable, CustomStringConvertible {
 
     /// The origin of an absolute URL and the rest of it (`/path?query`), or nil when it is not one.
     static func split(url: String) -> (origin: UpstreamOrigin, target: String)? {
-        let lower = url.lowercased()
-        let schemeLength = lower.hasPrefix("https://") ? 8 : lower.hasPrefix("http://") ? 7 : 0
-        guard schemeLength > 0 else { return nil }
-        let afterScheme = url.index(url.startIndex, offsetBy: schemeLength)
-        let pathStart = url[afterScheme...].firstIndex { $0 == "/" || $0 == "?" } ?? url.endIndex
-        guard let origin = try? UpstreamOrigin(parsing: String(url[..<pathStart])) else { return nil }
-        var target = String(url[pathStart...])
-        if target.isEmpty || target.hasPrefix("?") { target = "/" + target }
-        return (origin, target)
+        HTTPURL(url).map { (UpstreamOrigin($0), $0.target) }
     }
 }
 
