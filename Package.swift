@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "HarnessPrimitives", targets: ["HarnessPrimitives"]),
         .library(name: "HarnessHTTP", targets: ["HarnessHTTP"]),
         .library(name: "HarnessServerCore", targets: ["HarnessServerCore"]),
+        .library(name: "HarnessRecording", targets: ["HarnessRecording"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -83,11 +84,22 @@ let package = Package(
             name: "ConformanceKit", dependencies: ["HarnessJSON", "MockPubNubServer", "PubNubCrypto", "HarnessHTTPClient", "MockPusher", "HarnessWebSocket", "PusherServer"],
             swiftSettings: strict
         ),
+        // Recordings of live traffic: the recording proxy, redaction, verify (replay and compare) and
+        // playback (docs/recordings.md).
+        .target(
+            name: "HarnessRecording",
+            dependencies: [
+                "ConformanceKit", "HarnessHTTP", "HarnessHTTPClient", "HarnessJSON", "HarnessPrimitives", "MockPubNubServer", "PubNubToken",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .target(name: "BuiltInAdapter", dependencies: ["ConformanceKit", "ClientUnderTest", "PusherClientUnderTest", "HarnessJSON", "PubNubToken"], swiftSettings: strict),
         .executableTarget(
             name: "pubnub-harness",
             dependencies: [
                 "MockPubNubServer", "ConformanceKit", "BuiltInAdapter", "PubNubCrypto", "HarnessHTTPClient", "MockPusher", "PusherServer",
+                "HarnessRecording",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -139,6 +151,14 @@ let package = Package(
         .testTarget(
             name: "PusherClientUnderTestTests",
             dependencies: ["PusherClientUnderTest", "HarnessHTTPClient", "HarnessJSON", "HarnessTesting", "HarnessWebSocket", "MockPubNubServer", "MockPusher", "PusherServer", "CPosix"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "HarnessRecordingTests",
+            dependencies: [
+                "HarnessRecording", "BuiltInAdapter", "ClientUnderTest", "ConformanceKit", "HarnessHTTPClient", "HarnessJSON", "HarnessTesting",
+                "MockPubNubServer", "PubNubToken",
+            ],
             swiftSettings: strict
         ),
         .testTarget(

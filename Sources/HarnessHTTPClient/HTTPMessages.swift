@@ -25,9 +25,14 @@ public struct HTTPClientRequest: Sendable, Equatable {
     public var summary: String { "\(method) \(target)" }
 
     /// The request bytes: request line, Host, User-Agent, Accept, `Connection` (`close`, or
-    /// `keep-alive` when the connection is to be reused), body headers, the extra fields.
+    /// `keep-alive` when the connection is to be reused), body headers, the extra fields. An extra
+    /// `User-Agent` or `Accept` field replaces the standard one (a proxy forwarding a client's).
     public func encode(hostHeader: String, userAgent: String, keepAlive: Bool = false) -> [UInt8] {
-        var head = "\(method) \(target) HTTP/1.1\r\nHost: \(hostHeader)\r\nUser-Agent: \(userAgent)\r\nAccept: */*\r\nConnection: \(keepAlive ? "keep-alive" : "close")\r\n"
+        let named = Set(headers.keys.map { $0.lowercased() })
+        var head = "\(method) \(target) HTTP/1.1\r\nHost: \(hostHeader)\r\n"
+        if !named.contains("user-agent") { head += "User-Agent: \(userAgent)\r\n" }
+        if !named.contains("accept") { head += "Accept: */*\r\n" }
+        head += "Connection: \(keepAlive ? "keep-alive" : "close")\r\n"
         if let body {
             head += "Content-Type: \(contentType)\r\nContent-Length: \(body.count)\r\n"
         }

@@ -2,14 +2,15 @@
 import ArgumentParser
 import Foundation
 
-/// The `pubnub-harness` command: serve the mock, run the conformance suites, list cases, and crypto tools.
+/// The `pubnub-harness` command: serve the mock, run the conformance suites, list cases, crypto tools, and
+/// record and verify live traffic.
 @main
 struct PubNubHarness: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pubnub-harness",
         abstract: "A PubNub protocol conformance harness: mock server, fault injection, suites and crypto tools.",
         version: HarnessVersion.current,
-        subcommands: [RunCommand.self, ListCommand.self, ServeCommand.self, CryptoCommand.self, MergeCommand.self]
+        subcommands: [RunCommand.self, ListCommand.self, ServeCommand.self, CryptoCommand.self, MergeCommand.self, RecordCommand.self, VerifyCommand.self]
     )
 
     /// Parses and runs, mapping outcomes to the harness's exit statuses: 0 success, 1 failure

@@ -5,6 +5,7 @@ import Foundation
 import Logging
 import MockPubNubServer
 import MockPusher
+import HarnessRecording
 import PusherServer
 
 /// `pubnub-harness serve`: runs the mock PubNub server until SIGINT or SIGTERM.
@@ -113,6 +114,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-cors"), help: "Answer without cross-origin fields, Cache-Control and Date, and preflights as any request (default: as the live service).")
     var noCORS = false
 
+    @Option(name: .customLong("playback"), help: "A recording (written by record) whose answers are played back, in order, to requests of the same shape; other requests are the mock's.")
+    var playback: String?
+
+    @Option(name: .customLong("playback-timing"), help: "When played-back answers go out: recorded (after as long as they took) or immediate.")
+    var playbackTiming = PlaybackTiming.recorded.rawValue
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535, got \(port)") }
         if let tlsPort, !(0...65535).contains(tlsPort) { throw ValidationError("--tls-port must be 0...65535, got \(tlsPort)") }
@@ -138,6 +145,9 @@ struct ServeCommand: AsyncParsableCommand {
         if HostName.numeric(host) == nil { throw ValidationError("--host: cannot resolve '\(host)'") }
         if let presenceAnnounceMax, presenceAnnounceMax < 0 { throw ValidationError("--presence-announce-max must be >= 0") }
         guard (1...3600).contains(presenceInterval) else { throw ValidationError("--presence-interval must be 1...3600 seconds") }
+        if PlaybackTiming(rawValue: playbackTiming) == nil {
+            throw ValidationError("--playback-timing must be recorded or immediate, got '\(playbackTiming)'")
+        }
         if InvalidFilterAnswer(rawValue: invalidFilter) == nil {
             throw ValidationError("--invalid-filter must be reject or match-nothing, got '\(invalidFilter)'")
         }
@@ -163,6 +173,8 @@ struct ServeCommand: AsyncParsableCommand {
         let pusher = PusherService(
             apps: pusherApps, options: PusherServiceOptions(webhookSink: { appID, event in webhooks?.submit(appID: appID, event: event) }))
         configuration.extensions = pusher.extensions
+        let playback = try loadPlayback()
+        configuration.interceptor = playback
 
         var plans: [(file: String, bytes: [UInt8])] = []
         for file in planFiles { plans.append((file, [UInt8](try readInput(file, what: "plan")))) }
@@ -195,6 +207,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let signals = SignalWaiter.install()
         announce(server)
+        if let playback, let file = self.playback {
+            say("playback: \(playback.recordedCount) recorded answers from \(file) (timing: \(playback.timing.rawValue))")
+        }
         announcePusher(pusher.apps, on: server)
         let signal = await signals.wait()
         say("received \(signal), stopping")
@@ -218,6 +233,17 @@ struct ServeCommand: AsyncParsableCommand {
         if let address = server.address {
             let shown = address.host.contains(":") ? "[\(address.host)]" : address.host
             say("admin API: http://\(shown):\(address.port)/__admin/ (GET /__admin/ lists the routes, /__admin/health answers ok)")
+        }
+    }
+
+    /// The `--playback` recording's answers, or nil without the option.
+    private func loadPlayback() throws -> PlaybackInterceptor? {
+        guard let file = playback else { return nil }
+        let bytes = try readInput(file, what: "recording")
+        do {
+            return PlaybackInterceptor(recording: try Recording.decode([UInt8](bytes)), timing: PlaybackTiming(rawValue: playbackTiming) ?? .recorded)
+        } catch {
+            throw UsageError("--playback \(file): \(error)")
         }
     }
 

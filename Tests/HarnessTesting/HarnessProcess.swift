@@ -68,7 +68,7 @@ package enum HarnessProcess {
                        stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
     }
 
-    /// A running `serve` (stdout and stderr both read through one pipe). A thread of its own drains
+    /// A running `serve` or `record` (stdout and stderr both read through one pipe). A thread of its own drains
     /// the pipe for the process's whole life, so a server that writes much (a sanitizer's reports)
     /// never blocks on a full pipe while the test is busy elsewhere. Every blocking wait runs on a
     /// dedicated thread, never on the Swift concurrency pool (other tests run there meanwhile).
@@ -87,7 +87,12 @@ package enum HarnessProcess {
         }
 
         /// Starts `pubnub-harness serve ARGUMENTS`.
-        package init(_ arguments: [String]) throws {
+        package convenience init(_ arguments: [String]) throws {
+            try self.init(command: "serve", arguments)
+        }
+
+        /// Starts `pubnub-harness COMMAND ARGUMENTS` (a command that runs until a signal: `serve`, `record`).
+        package init(command: String, _ arguments: [String]) throws {
             // Close-on-exec, so that no other process started meanwhile holds this pipe open.
             var fds: [Int32] = [0, 0]
             guard cposix_pipe_cloexec(&fds) == 0 else { throw POSIXError(.EMFILE) }
@@ -100,7 +105,7 @@ package enum HarnessProcess {
             // is not close-on-exec) would otherwise stay open in this server for its whole life, and a
             // test reading such a pipe to its end would wait for this server to exit.
             cposix_spawn_close_from(&actions, 3)
-            let argv = ([HarnessProcess.binary, "serve"] + arguments).map { strdup($0) } + [nil]
+            let argv = ([HarnessProcess.binary, command] + arguments).map { strdup($0) } + [nil]
             defer { argv.forEach { free($0) } }
             let environment = HarnessProcess.childEnvironment.map { strdup("\($0.key)=\($0.value)") } + [nil]
             defer { environment.forEach { free($0) } }

@@ -45,47 +45,7 @@ struct FileUploadForm: Sendable {
 
 /// Absolute URLs the file service hands out (upload URL, download Location): the transport for
 /// their host and the origin-form target.
-struct FileURL: Sendable, Equatable {
-    var isTLS: Bool
-    var host: String
-    var port: Int
-    /// Path and query.
-    var target: String
-
-    /// Parses `http(s)://host[:port]/path?query` (IPv6 hosts in brackets); nil for anything else.
-    init?(_ text: String) {
-        let lower = text.lowercased()
-        let rest: Substring
-        if lower.hasPrefix("https://") {
-            isTLS = true
-            rest = text.dropFirst(8)
-        } else if lower.hasPrefix("http://") {
-            isTLS = false
-            rest = text.dropFirst(7)
-        } else {
-            return nil
-        }
-        let slash = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
-        let authority = rest[..<slash]
-        target = slash == rest.endIndex ? "/" : (rest[slash] == "?" ? "/" + rest[slash...] : String(rest[slash...]))
-        var hostPart = authority
-        var portValue: Int?
-        if authority.hasPrefix("[") {
-            guard let close = authority.firstIndex(of: "]") else { return nil }
-            hostPart = authority[authority.index(after: authority.startIndex)..<close]
-            let after = authority[authority.index(after: close)...]
-            if after.hasPrefix(":") { portValue = Int(after.dropFirst()) ; if portValue == nil { return nil } }
-        } else if let colon = authority.lastIndex(of: ":") {
-            hostPart = authority[..<colon]
-            guard let value = Int(authority[authority.index(after: colon)...]) else { return nil }
-            portValue = value
-        }
-        guard !hostPart.isEmpty else { return nil }
-        host = String(hostPart)
-        port = portValue ?? (isTLS ? 443 : 80)
-        guard (1...65535).contains(port) else { return nil }
-    }
-}
+typealias FileURL = HTTPURL
 
 /// `multipart/form-data` as the storage expects it: the form fields in order, then `file`.
 enum MultipartBody {

@@ -88,7 +88,7 @@ public enum HTMLReport {
         list.isEmpty ? "—" : list.map { "<code>\(escape($0.rawValue))</code>" }.joined(separator: "<br>")
     }
 
-    static let style = """
+    package static let style = """
     body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#1d1d1f;background:#fff;max-width:1400px}
     h1{font-size:22px;margin:0 0 8px}h2{font-size:17px;margin:24px 0 6px}
     .verdict{padding:10px 14px;border-radius:6px;margin:8px 0}.verdict b{font-size:18px;margin-right:12px}

@@ -35,7 +35,7 @@ public struct AdminHTTPServer: HarnessServer {
     }
 
     /// Splits `host:port` (`[v6]:port` too); nil when there is no valid port.
-    static func hostAndPort(_ address: String) -> (String, Int)? {
+    public static func hostAndPort(_ address: String) -> (String, Int)? {
         guard let colon = address.lastIndex(of: ":"), let port = Int(address[address.index(after: colon)...]),
               (1...65_535).contains(port), colon != address.startIndex else { return nil }
         var host = String(address[..<colon])

@@ -21,7 +21,7 @@ public struct CompressionSettings: Sendable, Hashable {
 }
 
 /// Gzip for answers (pure apart from zlib): deciding, compressing, and the gzip faults' bytes.
-enum AnswerCompression {
+package enum AnswerCompression {
     /// Whether the live service answers `endpoint` compressed (recorded: Access Manager v3,
     /// history v2, subscribe, fetch/delete v3, fetch with actions, generate-upload-url). A switch,
     /// not a set: hashing the endpoint's raw value would cost every request a string hash.
@@ -85,7 +85,7 @@ enum AnswerCompression {
     }
 
     /// One gzip member holding `bytes` (zlib's default level), or nil when zlib fails.
-    static func gzip(_ bytes: [UInt8]) -> [UInt8]? {
+    package static func gzip(_ bytes: [UInt8]) -> [UInt8]? {
         var stream = z_stream()
         guard czlib_deflate_init_gzip(&stream, Z_DEFAULT_COMPRESSION) == Z_OK else { return nil }
         defer { deflateEnd(&stream) }

@@ -3,8 +3,8 @@ internal import CZlib
 
 /// Request bodies sent with `Content-Encoding: gzip` (ObjC compressed publish) or zlib-wrapped
 /// deflate (Python's `zlib.compress` under the same header), inflated with zlib.
-enum ContentDecoding {
-    enum Failure: Error, Equatable {
+package enum ContentDecoding {
+    package enum Failure: Error, Equatable {
         /// Not a complete gzip or zlib stream.
         case corrupt
         /// Inflates to more than the limit.
@@ -21,7 +21,7 @@ enum ContentDecoding {
     }
 
     /// Inflates one gzip or zlib stream (framing detected from its header), at most `limit` bytes out.
-    static func inflate(_ input: [UInt8], limit: Int) -> Result<[UInt8], Failure> {
+    package static func inflate(_ input: [UInt8], limit: Int) -> Result<[UInt8], Failure> {
         guard !input.isEmpty else { return .failure(.corrupt) }
         var stream = z_stream()
         guard czlib_inflate_init_auto(&stream) == Z_OK else { return .failure(.corrupt) }

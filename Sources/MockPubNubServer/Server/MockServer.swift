@@ -62,7 +62,8 @@ public final class MockServer: Sendable {
     }
 
     /// The routing table: extensions' admin routes (behind the admin API's peer check), the admin API,
-    /// the extensions' other prefixes, and the fault layer in front of the PubNub service for the rest.
+    /// the extensions' other prefixes, and the fault layer in front of the PubNub service for the rest
+    /// (behind the interceptor, when one is configured).
     private static func routes(
         configuration: MockServerConfiguration, service: PubNubService, faults: FaultLayer, control: ListenerControlBox,
         certificateAuthorityPEM: String
@@ -73,7 +74,8 @@ public final class MockServer: Sendable {
             serviceControl: AdminServiceControl(service: service))
         let split = HostRoutes.extensionRoutes(configuration.extensions, admission: { admin.refusal(for: $0) })
         let adminRoutes = [HostRoute(.exact("/__admin"), handler: admin), HostRoute(.prefix(HostRoutes.adminPrefix), handler: admin)]
-        var routes = HostRoutes(routes: split.administrative + adminRoutes + split.other, upgrades: configuration.extensions, fallback: faults)
+        let fallback: any RequestHandler = configuration.interceptor.map { InterceptingHandler(interceptor: $0, next: faults) } ?? faults
+        var routes = HostRoutes(routes: split.administrative + adminRoutes + split.other, upgrades: configuration.extensions, fallback: fallback)
         // The fault layer journals preflights and lets `preflight-failure` faults fail them.
         routes.fallbackAnswersPreflight = configuration.responses.crossOrigin
         return routes

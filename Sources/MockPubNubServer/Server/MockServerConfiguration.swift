@@ -15,6 +15,8 @@ public struct MockServerConfiguration: Sendable {
     public var extensions: [any ServerExtension] = []
     /// What the answers carry for browsers and slow links: cross-origin fields, gzip.
     public var responses = ResponseSettings()
+    /// Answers chosen requests before the fault layer (`serve --playback`); nil = none.
+    public var interceptor: (any RequestInterceptor)? = nil
 
     public init() {}
 
