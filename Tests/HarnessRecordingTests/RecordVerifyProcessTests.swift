@@ -7,8 +7,7 @@ import Testing
 /// The commands as a user runs them: `record` in front of a `serve`, `verify` in process and
 /// against `--server` with its four reports, `serve --playback`, and the exit statuses of `run`
 /// (0 all passed, 1 a difference, 2 bad input).
-@Suite(.enabled(if: HarnessProcess.exists, "needs the built pubnub-harness binary (HarnessProcess.binary)"),
-       .timeLimit(.minutes(TestTime.limitMinutes(10))), .offPool)
+@Suite(.enabled(if: HarnessProcess.exists, "needs the built pubnub-harness binary (HarnessProcess.binary)"), .timeLimit(.minutes(TestTime.limitMinutes(10))), .offPool)
 struct RecordVerifyProcessTests {
     static func port(in line: String?) -> Int? {
         guard let line, let colon = line.split(separator: " ").first?.split(separator: ":").last else { return nil }
