@@ -37,12 +37,16 @@ import Testing
         await ProgressTime.settle()
         let scale = max(TimeScale.fromProbe(await MachineProbe.measured()).factor, TestTime.scale)
         let runner = ConformanceRunner(server: proxied, client: BuiltInClient(),
-                                       options: RunOptions(seed: 11, concurrency: 4, timeScale: scale))
+                                       options: RunOptions(seed: 11, concurrency: 4, timeScale: scale, retryMissedTime: false))
         let report = await runner.run(cases)
         await proxy.shutdown()
         await upstream.shutdown()
-        let notPassed = report.results.filter { $0.outcome != .pass && $0.outcome != .flaky && $0.outcome != .skipped }
-        #expect(notPassed.map { "\($0.id): \($0.outcome) \($0.detail)" } == [], "the cases pass through the proxy")
+        // Through the proxy every request takes one hop more: a case may run out of time on a busy
+        // machine (not retried: a file case retried on its own keys sees its first attempt's files).
+        // What a case that ran out of time sent is recorded all the same (an abandoned request as
+        // `cancelled`), and verified below; any other failure is the proxy's.
+        let failed = report.results.filter { $0.outcome != .pass && $0.outcome != .flaky && $0.outcome != .skipped && !$0.missedTime }
+        #expect(failed.map { "\($0.id): \($0.outcome) \($0.detail)" } == [], "the cases pass through the proxy")
 
         let (_, recording) = try RecordingHarness.read(output)
         let verdicts = try await RecordingHarness.verify(recording)
