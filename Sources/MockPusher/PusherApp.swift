@@ -77,6 +77,8 @@ public struct PusherAppOptions: Sendable, Hashable {
     /// Close code for HTTP `terminate_connections`. UNVERIFIED (spec §10): 4009 "connection is
     /// unauthorized" makes pusher-js and libPusher stop reconnecting, which is the intent.
     public var terminateCloseCode: UInt16 = 4009
+    /// What a signin with a watchlist gets at once (UNVERIFIED, `PusherWatchlistInitialStatus`).
+    public var watchlistInitialStatus: PusherWatchlistInitialStatus = .onlineAndOffline
 
     public init() {}
 }
