@@ -10,7 +10,9 @@ import Synchronization
 /// harness's CA when the case asks for TLS, events mapped to ``PusherObservation``s.
 public struct BuiltInPusherClient: PusherConformanceClient {
     public let name = "built-in-pusher"
-    public let capabilities: Set<PusherCapability> = Set(PusherCapability.allCases)
+    /// Every capability but those of features it does not implement (encrypted channels and the
+    /// HTTP fallback transports, when they are declared).
+    public let capabilities: Set<PusherCapability> = Set(PusherCapability.allCases.filter { !["encryptedChannels", "httpFallback"].contains($0.rawValue) })
 
     public init() {}
 
@@ -22,6 +24,7 @@ public struct BuiltInPusherClient: PusherConformanceClient {
         options.connectAutomatically = false
         options.protocolVersion = configuration.settings.protocolVersion
         options.authorizationURL = configuration.authEndpoint
+        if !configuration.userAuthEndpoint.isEmpty { options.userAuthenticationURL = configuration.userAuthEndpoint }
         options.reconnectDelay = configuration.settings.reconnectDelaySeconds
         options.connectTimeout = 5
         options.authorizationTimeout = 5
@@ -79,7 +82,8 @@ final class BuiltInPusherSession: PusherClientSession {
         case .memberRemoved(let channel, let member):
             return [.memberRemoved(channel: channel, userID: member.userID), .members(channel: channel, userIDs: members(channel))]
         case .event(let message):
-            guard let channel = message.channel, !message.name.hasPrefix("pusher:"), !message.name.hasPrefix("pusher_internal:") else { return [] }
+            // Events on the user's channel are reported as user events (below).
+            guard let channel = message.channel, !channel.hasPrefix("#server-to-user-"), !message.name.hasPrefix("pusher:"), !message.name.hasPrefix("pusher_internal:") else { return [] }
             return [.event(channel: channel, name: message.name, data: message.data, userID: message.userID)]
         case .cacheMiss(let channel):
             return [.event(channel: channel, name: "pusher:cache_miss", data: nil, userID: nil)]
@@ -87,6 +91,15 @@ final class BuiltInPusherSession: PusherClientSession {
             return [.event(channel: channel, name: "pusher:subscription_count", data: ["subscription_count": .int(count)], userID: nil)]
         case .willAutomaticallyReconnect, .malformedMessage:
             return []
+        case .signedIn(let userID):
+            return [.signedIn(userID: userID)]
+        case .signinFailed(let error):
+            // A refused user authentication, as pusher-js's `pusher:signin_error` (no code).
+            return [.errorEvent(code: nil, message: "signin failed: \(error)")]
+        case .userEvent(let message):
+            return [.userEvent(name: message.name, data: message.data)]
+        case .watchlist(let name, let userIDs):
+            return [.watchlist(name: name, userIDs: userIDs)]
         }
     }
 
@@ -94,6 +107,7 @@ final class BuiltInPusherSession: PusherClientSession {
         guard let client = client.withLock({ $0 }) else { throw ClientAdapterError.protocolViolation("session closed") }
         switch operation {
         case .connect: client.connect()
+        case .signin: client.signin()
         case .disconnect: client.disconnect()
         case .subscribe(let channel): client.subscribe(to: channel)
         case .unsubscribe(let channel): client.unsubscribe(from: channel)

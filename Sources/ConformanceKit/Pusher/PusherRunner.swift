@@ -100,10 +100,13 @@ struct PusherCaseExecutor: Sendable {
         } catch {
             return result(original, .fail, "server setup: \(error)", started: started)
         }
-        let configuration = PusherSessionConfiguration(
+        var configuration = PusherSessionConfiguration(
             host: server.host, port: port, appKey: key, appSecret: app.secret,
             authEndpoint: server.authEndpoint(appKey: app.key, user: testCase.client.authRefused ? Self.refusedUser : Self.clientUserID),
-            userID: Self.clientUserID, settings: testCase.client, caPEM: caPEM)
+            userID: Self.clientUserID, settings: testCase.client, caPEM: caPEM,
+            userAuthEndpoint: server.userAuthEndpoint(appKey: app.key, user: testCase.client.userAuth == .refused ? Self.refusedUser : Self.clientUserID,
+                                                      watchlist: testCase.client.watchlist, badSignature: testCase.client.userAuth == .badSignature))
+        if testCase.client.presenceFromSignin { configuration.authEndpoint += "?channel_data=none" }
         let session: any PusherClientSession
         do {
             session = try await client.makeSession(configuration: configuration)
