@@ -9,7 +9,7 @@ import MockPusher
 /// over HTTP does exactly what a run in process does.
 extension PusherAdminExtension {
     static let harnessRoutes: [(method: String, path: String, description: String)] = [
-        ("GET, POST", "/__admin/pusher/apps", "the apps served; POST {id,key,secret[,activityTimeoutMs,pongTimeoutMs,serverPing,subscriptionCount,cacheChannels,cacheTtlMs,watchlistLimit]} adds one"),
+        ("GET, POST", "/__admin/pusher/apps", "the apps served; POST {id,key,secret[,activityTimeoutMs,pongTimeoutMs,serverPing,subscriptionCount,cacheChannels,cacheTtlMs,watchlistLimit,watchlistInitial]} adds one"),
         ("POST", "/__admin/pusher/peers/subscribe", "{appKey,name,channel[,userId]}: a socketless peer subscribes (signed by the server)"),
         ("POST", "/__admin/pusher/peers/signin", "{appKey,name[,userId,watchlist]}: a socketless peer signs in (signed by the server)"),
         ("POST", "/__admin/pusher/peers/event", "{appKey,name,channel,event,data}: the peer sends a client event"),
@@ -122,6 +122,11 @@ extension PusherAdminExtension {
                 subscriptionCount: try fields.optionalBool("subscriptionCount"), cacheChannels: try fields.optionalBool("cacheChannels"),
                 cacheTTLMilliseconds: try fields.optionalInt("cacheTtlMs", in: 1...PusherAppSettings.maximumCacheTTLMilliseconds), to: &options)
             if let limit = try fields.optionalInt("watchlistLimit", in: 0...100_000) { options.watchlistLimit = limit }
+            switch try fields.optionalString("watchlistInitial") {
+            case nil, "online-and-offline"?: break
+            case "online"?: options.watchlistInitialStatus = .onlineOnly
+            case let other?: throw AdminBodyError(400, "watchlistInitial: expected \"online-and-offline\" or \"online\", got \"\(other)\"")
+            }
             let app = PusherApp(id: try fields.string("id"), key: try fields.string("key"), secret: try fields.string("secret"), options: options)
             do throws(PusherAppRegistrationError) {
                 let added = try service.register(app)

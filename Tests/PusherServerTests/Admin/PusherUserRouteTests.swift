@@ -38,6 +38,20 @@ struct PusherUserRouteTests {
         }
     }
 
+    @Test func appsGetTheirWatchlistSettings() throws {
+        try withPusherServer { server in
+            let body = #"{"id":"21","key":"watch-key","secret":"s","watchlistLimit":1,"watchlistInitial":"online"}"#
+            let registered = try server.http("POST", "/__admin/pusher/apps", body: body)
+            #expect(registered.status == 200)
+            #expect(server.service.core.app(key: "watch-key")?.options.watchlistLimit == 1)
+            #expect(server.service.core.app(key: "watch-key")?.options.watchlistInitialStatus == .onlineOnly)
+            #expect(try server.http("POST", "/__admin/pusher/apps", body: #"{"id":"22","key":"k22","secret":"s","watchlistInitial":"all"}"#).bodyText
+                == PusherHarnessRouteTests.adminError(400, #"watchlistInitial: expected "online-and-offline" or "online", got "all""#))
+            let negative = try server.http("POST", "/__admin/pusher/apps", body: #"{"id":"22","key":"k22","secret":"s","watchlistLimit":-1}"#)
+            #expect(negative.status == 400)
+        }
+    }
+
     @Test func aSocketSignedInWithTheAnswerHearsItsWatchlist() throws {
         try withPusherServer { server in
             #expect(try server.http("POST", "/__admin/pusher/peers/signin", body: #"{"appKey":"test-key","name":"bob"}"#).bodyText

@@ -52,6 +52,7 @@ public final class AdminHTTPPusherServer: PusherHarnessServer {
             ("subscriptionCount", .bool(app.options.subscriptionCountEvents)), ("cacheChannels", .bool(app.options.cacheChannelsEnabled)),
             ("cacheTtlMs", .int(Self.milliseconds(app.options.cacheTTL))),
             ("watchlistLimit", .int(app.options.watchlistLimit)),
+            ("watchlistInitial", app.options.watchlistInitialStatus == .onlineOnly ? "online" : "online-and-offline"),
         ]
         try await expectOK(send("POST", "/__admin/pusher/apps", json: .object(JSONObject(members)), operation: "register app"), "register app")
     }
