@@ -333,7 +333,11 @@ export function createDriver({ Pusher, host, emit, log }) {
       const sent = channel.trigger(step.event, step.data);
       return { data: { sent: Boolean(sent) } };
     },
-    signin() { client.signin(); return {}; },
+    signin() {
+      if (typeof client.signin !== 'function') throw new Unsupported('this client has no signin()');
+      client.signin();
+      return {};
+    },
   };
 
   function hello() {
