@@ -10,7 +10,10 @@
 #   4. when PUSHER_JS_SDK names pusher-js's Node bundle (dist/node/pusher.js), the whole Pusher
 #      catalog through the Node host; when PUSHER_JS_WEB_SDK names a web bundle
 #      (dist/web/pusher-with-encryption.js or pusher.js), through the Chromium host; each with
-#      Fixtures/expectations/pusher-js-<version>-<host>.json when that file exists.
+#      Fixtures/expectations/pusher-js-<version>-<host>.json when that file exists;
+#   5. Drivers/pusher-js/contract-check.mjs (sign-in, user events, watchlist, encrypted channels,
+#      cache misses against a scripted server) with the mini client (only what it declares) and
+#      with each pusher-js bundle given.
 #
 #   scripts/check-pusher-js-driver.sh [--bin PATH] [--no-browser]
 #
@@ -25,7 +28,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --bin) BIN="$2"; shift 2 ;;
         --no-browser) BROWSER=0; shift ;;
-        -h|--help) sed -n 3,18p "$0"; exit 0 ;;
+        -h|--help) sed -n 3,21p "$0"; exit 0 ;;
         *) echo "check-pusher-js-driver: unknown argument $1" >&2; exit 2 ;;
     esac
 done
@@ -103,14 +106,24 @@ with_expectations() { # version, host
     file="Fixtures/expectations/pusher-js-$1-$2.json"
     [ -f "$ROOT/$file" ] && echo "--expectations $file"
 }
+contract() { # label, command: the newer features against contract-check.mjs's scripted server
+    if ! (cd "$ROOT" && timeout 120 node Drivers/pusher-js/contract-check.mjs -- $2 >"$OUT/contract.log" 2>"$OUT/contract.err"); then
+        cat "$OUT/contract.log"
+        fail "$1: the contract check failed"
+    fi
+    echo "check-pusher-js-driver: $1: $(tail -1 "$OUT/contract.log" | sed 's/^contract-check: //')"
+}
+contract "contract check, node host, mini client" "$NODE_HOST --sdk $MINI"
 if [ -n "${PUSHER_JS_SDK:-}" ]; then
     [ -f "$PUSHER_JS_SDK" ] || fail "PUSHER_JS_SDK=$PUSHER_JS_SDK: no such file"
     VERSION=$(version_of "$PUSHER_JS_SDK")
     run "pusher-js-$VERSION-node" "$NODE_HOST --sdk $PUSHER_JS_SDK" $(with_expectations "$VERSION" node)
+    contract "contract check, pusher-js $VERSION, node host" "$NODE_HOST --sdk $PUSHER_JS_SDK"
 fi
 if [ "$BROWSER" = 1 ] && [ -n "${PUSHER_JS_WEB_SDK:-}" ]; then
     [ -f "$PUSHER_JS_WEB_SDK" ] || fail "PUSHER_JS_WEB_SDK=$PUSHER_JS_WEB_SDK: no such file"
     VERSION=$(version_of "$PUSHER_JS_WEB_SDK")
     run "pusher-js-$VERSION-chromium" "$BROWSER_HOST --sdk $PUSHER_JS_WEB_SDK" $(with_expectations "$VERSION" chromium)
+    contract "contract check, pusher-js $VERSION, chromium host" "$BROWSER_HOST --sdk $PUSHER_JS_WEB_SDK"
 fi
 echo "check-pusher-js-driver: ok"

@@ -70,6 +70,7 @@ const host = {
   tls: false,
   controlTimeoutMs: 15000,
   version: bundleVersion(),
+  debug: process.env.PUSHER_JS_DEBUG === '1',
   async trust() {
     return 'pusher-js in Node opens its WebSocket without TLS options (faye-websocket Client(url), src/runtimes/isomorphic/runtime.ts createWebSocket): the run\'s CA cannot be trusted';
   },

@@ -17,6 +17,7 @@
 //   endCase()        async: after the client is disconnected, ends what is left of the case
 //                    (reuse); returns {reusable, detail}
 //   version          the bundle's version when the host read it from the file (else asked of it)
+//   debug            true: pusher-js's own log (Pusher.log, every level) goes to `log`
 //
 // pusher-js facts cite its sources (src/...) of release 8.6.0 as file:line.
 
@@ -112,7 +113,8 @@ export function createDriver({ Pusher, host, emit, log }) {
   let openSockets = new Set();
 
   const say = (text) => { if (log) log(text); };
-  if (typeof Pusher.log === 'undefined' || Pusher.log === null) Pusher.log = (message) => say(`pusher-js: ${message}`);
+  // pusher-js's own log (every level) to the host's log, when the host asks (node-host: PUSHER_JS_DEBUG=1).
+  if (host.debug && !Pusher.log) Pusher.log = (message) => say(`pusher-js: ${message}`);
 
   // The close code pusher-js saw: each WebSocket it opens comes from Runtime.createWebSocket
   // (public static Pusher.Runtime; src/runtimes/isomorphic/runtime.ts createWebSocket, called by
