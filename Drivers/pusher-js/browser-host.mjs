@@ -70,6 +70,10 @@ socket.addEventListener('message', (event) => {
   const step = JSON.parse(event.data);
   if (step.__host === 'reload') { driver && driver.stop(); location.reload(); return; }
   if (step.__host === 'tls') { window.__harnessTLS = step.on; window.__harnessTLSReason = step.reason; return; }
+  // Every case is a new app: pusher-js remembers the transport that last connected in
+  // localStorage (pusherTransportTLS / pusherTransportNonTLS, src/core/strategies/
+  // websocket_prioritized_cached_strategy.ts:108-140), which a page reload keeps.
+  if (step.type === 'configure') { try { window.localStorage.clear(); } catch (e) { /* no storage */ } }
   driver.handle(step);
 });
 `;

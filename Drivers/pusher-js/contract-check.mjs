@@ -13,7 +13,8 @@
 // then a pusher:cache_miss for `cache-…`, an encrypted event for `private-encrypted-…`, a `note`
 // for `#server-to-user-ann`; pusher:signin_success plus a watchlist event for pusher:signin. Its
 // HTTP side: /auth (channel auth: `shared_secret` for encrypted channels), /user-auth (sign-in),
-// /user-auth-refused (403), with CORS for the Chromium page. The encrypted event is a fixed
+// /user-auth-refused (403), with CORS for the Chromium page; for app key `nows` it refuses the
+// WebSocket upgrade and serves pusher-js's xhr_streaming transport instead (HTTP fallback). The encrypted event is a fixed
 // secretbox vector (key, nonce, ciphertext below; plaintext `{"secret":"plain","n":7}`).
 //
 // Prints one line per check; exit 0 when all passed (checks of capabilities the driver does not
@@ -43,12 +44,55 @@ const USER_DATA = JSON.stringify({ id: 'ann', watchlist: ['bob'] });
 
 // --- the scripted server ------------------------------------------------------------------------
 
+// The HTTP transports (pusher-js src/core/http/http_socket.ts): POST …/app/KEY/NNN/SESSION/xhr_streaming
+// is a chunked stream of lines ("o" open, "a[…]" messages, each a Pusher message as JSON text),
+// POST …/xhr_send carries the client's messages as a JSON array of message texts.
+const streams = new Map(); // session → response
+const streamSend = (session, message) => {
+  const response = streams.get(session);
+  if (process.env.CONTRACT_DEBUG) process.stderr.write(`stream ${session} ${response ? 'open' : 'gone'} ${message.event}\n`);
+  if (response) response.write(`a${JSON.stringify([JSON.stringify(message)])}\n`);
+};
+const httpEventsSeen = [];
+
+function httpTransport(request, response, headers, body) {
+  const m = /^\/pusher\/app\/[^/]+\/(\d+\/[^/?]+)\/(xhr_streaming|xhr_send)/.exec(request.url);
+  if (!m) return false;
+  const [, session, kind] = m;
+  if (process.env.CONTRACT_DEBUG) process.stderr.write(`http ${kind} ${session} ${body.slice(0, 300)}\n`);
+  if (kind === 'xhr_streaming') {
+    // A 2 KiB prefix of heartbeats first, as HTTP streaming servers send: a browser holds back a
+    // small text response until it has seen enough bytes to sniff its type.
+    response.writeHead(200, { ...headers, 'Content-Type': 'text/plain', 'X-Content-Type-Options': 'nosniff' });
+    streams.set(session, response);
+    response.write(`${'h'.repeat(2048)}\no\n`);
+    streamSend(session, { event: 'pusher:connection_established', data: JSON.stringify({ socket_id: '9.9', activity_timeout: 120 }) });
+    response.on('close', () => { if (streams.get(session) === response) streams.delete(session); });
+    return true;
+  }
+  response.writeHead(204, headers);
+  response.end();
+  let items = [];
+  try { items = JSON.parse(body); } catch (e) { /* heartbeat or junk */ }
+  for (const text of items) {
+    const message = JSON.parse(text);
+    httpEventsSeen.push(message.event);
+    if (message.event === 'pusher:subscribe') {
+      const channel = message.data.channel;
+      streamSend(session, { event: 'pusher_internal:subscription_succeeded', channel, data: '{}' });
+      streamSend(session, { event: 'over-http', channel, data: JSON.stringify({ via: 'xhr_streaming' }) });
+    }
+  }
+  return true;
+}
+
 const server = http.createServer((request, response) => {
   const headers = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Headers': '*', 'Access-Control-Allow-Methods': 'POST, OPTIONS' };
   if (request.method === 'OPTIONS') { response.writeHead(204, headers); response.end(); return; }
   let body = '';
   request.on('data', (chunk) => { body += chunk; });
   request.on('end', () => {
+    if (httpTransport(request, response, headers, body)) return;
     const form = new URLSearchParams(body);
     const answer = (status, object) => {
       response.writeHead(status, { ...headers, 'Content-Type': 'application/json' });
@@ -66,7 +110,8 @@ const server = http.createServer((request, response) => {
   });
 });
 
-const sockets = new WebSocketServer({ server });
+// App key `nows`: the WebSocket upgrade is refused (HTTP 400), for the fallback check.
+const sockets = new WebSocketServer({ server, verifyClient: (info) => !info.req.url.startsWith('/app/nows') });
 let socketCount = 0;
 sockets.on('connection', (ws) => {
   socketCount += 1;
@@ -189,6 +234,24 @@ try {
       await check('refused sign-in → error line', () => waitFor((l) => lines.indexOf(l) >= before && l.type === 'error' && l.code === 403, 'error line with 403'));
     }
   }
+  if (caps.has('httpFallback')) {
+    // A new case whose WebSocket upgrade is refused: pusher-js's default strategy starts the HTTP
+    // transports after a delay (src/runtimes/isomorphic/default_strategy.ts: 5 s without TLS).
+    await request({ type: 'close', reuse: Boolean(hello.data && hello.data.reuse) });
+    if (hello.data && hello.data.reuse) {
+      const before = lines.length;
+      await request({ ...base('/user-auth'), appKey: 'nows' });
+      const started = Date.now();
+      await request({ type: 'connect' });
+      await check('refused upgrade → connected over HTTP', async () => {
+        await waitFor((l) => lines.indexOf(l) >= before && l.type === 'connected', 'connected line over HTTP', 15000);
+        process.stdout.write(`contract-check:       (connected ${Date.now() - started} ms after connect)\n`);
+      });
+      await request({ type: 'subscribe', channel: 'fallback-news' });
+      await check('event over xhr_streaming', () => waitFor((l) => lines.indexOf(l) >= before && l.type === 'event' && l.event === 'over-http'
+        && same(l.data, { via: 'xhr_streaming' }), 'event line over HTTP'));
+    }
+  } else process.stdout.write('contract-check: skip  HTTP fallback (httpFallback not declared)\n');
   await request({ type: 'close' });
 } catch (error) {
   failures += 1;
