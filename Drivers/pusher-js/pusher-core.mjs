@@ -28,7 +28,7 @@ const PROTOCOL = 'pusher';
 // --- what the loaded bundle can do ----------------------------------------------------------------
 
 function withoutAutoConnect(Pusher, make) {
-  // A Pusher object connects in its constructor once the runtime is ready (src/core/pusher.ts:164
+  // A Pusher object connects in its constructor once the runtime is ready (src/core/pusher.ts:137
   // `if (Pusher.isReady) this.connect()`); the protocol connects on `connect`. The public static
   // `isReady` is false while the object is made, then put back.
   // The with-encryption class extends Pusher and its constructor reads the base's static, so it
@@ -49,12 +49,16 @@ function forget(Pusher, client) {
   }
 }
 
+const probes = new WeakMap(); // Pusher constructor → what its probe object showed
+const wrappedRuntimes = new WeakSet(); // Pusher.Runtime objects whose createWebSocket is watched
+let socketWatch = null; // called with every WebSocket pusher-js makes
+
 function probe(Pusher) {
-  if (Pusher.__harnessProbe) return Pusher.__harnessProbe;
+  if (probes.has(Pusher)) return probes.get(Pusher);
   const facts = { version: 'unknown', nacl: false };
   try {
     const client = withoutAutoConnect(Pusher, () => new Pusher('probe', { cluster: 'mt1', wsHost: '127.0.0.1', wsPort: 9, enableStats: false }));
-    // The version is given to the timeline (src/core/pusher.ts:84 `version: Defaults.VERSION`).
+    // The version is given to the timeline (src/core/pusher.ts:79 `version: Defaults.VERSION`).
     const version = client.timeline && client.timeline.options && client.timeline.options.version;
     if (version) facts.version = String(version);
     // Encrypted channels need tweetnacl in the config: pusher-with-encryption sets options.nacl
@@ -65,18 +69,18 @@ function probe(Pusher) {
   } catch (e) {
     facts.error = String(e && e.message || e);
   }
-  Pusher.__harnessProbe = facts;
+  probes.set(Pusher, facts);
   return facts;
 }
 
 function capabilities(Pusher, host, facts) {
   if (Pusher.__harnessMiniClient) return Pusher.__harnessMiniClient.capabilities.slice();
   const caps = ['privateChannels', 'presence', 'clientEvents', 'reconnection',
-    // activityTimeout / pongTimeout options (src/core/connection/connection_manager.ts:222-240)
+    // activityTimeout / pongTimeout options (src/core/connection/connection_manager.ts:237-256)
     'clientPing',
-    // pusher:cache_miss reaches the channel's bind_global (src/core/channels/channel.ts:84-86)
+    // pusher:cache_miss reaches the channel's bind_global (src/core/channels/channel.ts:77-87, any event not `pusher_internal:`)
     'cacheMiss',
-    // pusher_internal:subscription_count → 'pusher:subscription_count' (channel.ts:101-107)
+    // pusher_internal:subscription_count → 'pusher:subscription_count' (channel.ts:100-106)
     'subscriptionCount'];
   if (host.tls) caps.push('tls');
   if (facts.nacl) caps.push('encryptedChannels');
@@ -92,11 +96,11 @@ function capabilities(Pusher, host, facts) {
 }
 
 const PROFILE = {
-  // src/core/connection/protocol/protocol.ts:80-104 (getCloseAction): 4000 → TLS only, 4001-4099
+  // src/core/connection/protocol/protocol.ts:104-128 (getCloseAction): 4000 → TLS only, 4001-4099
   // refused, 4100-4199 back off (1 s), 4200-4299 retry at once, 1002-1004 back off.
   closeCodes: 'close-codes',
-  // After a reconnect every channel is subscribed again (src/core/pusher.ts:118 subscribeAll on
-  // 'connected'), each private one authorized again with the new socket id (channel.ts:112-118).
+  // After a reconnect every channel is subscribed again (src/core/pusher.ts:102 subscribeAll on
+  // 'connected'), each private one authorized again with the new socket id (channel.ts:109-120).
   resubscribe: 'reauthorize',
 };
 
@@ -107,10 +111,9 @@ export function createDriver({ Pusher, host, emit, log }) {
   const facts = probe(Pusher);
   const version = host.version || facts.version;
   let client = null;
-  let fields = null;
   let caseNumber = 0; // the gate: callbacks of an older case write nothing
   let lossReported = false; // a socket close was reported since the last `connected`
-  let openSockets = new Set();
+  const boundChannels = new WeakMap(); // channel object → the case number its bindings report to
 
   const say = (text) => { if (log) log(text); };
   // pusher-js's own log (every level) to the host's log, when the host asks (node-host: PUSHER_JS_DEBUG=1).
@@ -122,19 +125,18 @@ export function createDriver({ Pusher, host, emit, log }) {
   // every socket that opened, as pusher-js's transport does (src/core/transports/
   // transport_connection.ts onClose); the object and its behaviour are unchanged.
   const runtime = Pusher.Runtime;
-  if (runtime && typeof runtime.createWebSocket === 'function' && !runtime.__harnessWrapped) {
+  if (runtime && typeof runtime.createWebSocket === 'function' && !wrappedRuntimes.has(runtime)) {
     const original = runtime.createWebSocket;
     runtime.createWebSocket = function createWebSocket(url) {
       const socket = original.call(this, url);
-      try { watchSocket(socket); } catch (e) { say(`cannot watch a socket: ${e.message}`); }
+      try { if (socketWatch) socketWatch(socket); } catch (e) { /* watching never breaks the client */ }
       return socket;
     };
-    runtime.__harnessWrapped = true;
+    wrappedRuntimes.add(runtime);
   }
   const watchers = new Set();
-  function watchSocket(socket) {
-    for (const watcher of watchers) watcher(socket);
-  }
+  // The latest driver made watches the sockets (one driver per process or page).
+  socketWatch = (socket) => { for (const watcher of watchers) watcher(socket); };
 
   function caseEmit(number, object) {
     if (number === caseNumber) emit(object);
@@ -144,10 +146,8 @@ export function createDriver({ Pusher, host, emit, log }) {
     const watcher = (socket) => {
       if (number !== caseNumber || !socket || typeof socket.addEventListener !== 'function') return;
       let opened = false;
-      openSockets.add(socket);
       socket.addEventListener('open', () => { opened = true; });
       socket.addEventListener('close', (event) => {
-        openSockets.delete(socket);
         if (!opened) return; // never connected: no connection ended
         lossReported = true;
         const code = event && typeof event.code === 'number' ? event.code : null;
@@ -190,8 +190,8 @@ export function createDriver({ Pusher, host, emit, log }) {
   }
 
   function bindChannel(number, channel) {
-    if (channel.__harnessBound === number) return;
-    channel.__harnessBound = number;
+    if (boundChannels.get(channel) === number) return;
+    boundChannels.set(channel, number);
     const name = channel.name;
     const isPresence = name.startsWith('presence-');
     const bound = new Set();
@@ -251,9 +251,9 @@ export function createDriver({ Pusher, host, emit, log }) {
         caseEmit(number, { type: 'disconnected', code: null });
       }
     });
-    // A pusher:error after the handshake reaches the global emitter (src/core/pusher.ts:127-137:
+    // A pusher:error after the handshake reaches the global emitter (src/core/pusher.ts:108-121:
     // every event not `pusher_internal:`); one in the handshake refuses the connection
-    // (src/core/connection/handshake/index.ts:57-60) and shows as its close code.
+    // (src/core/connection/handshake/index.ts:55-64) and shows as its close code.
     pusher.bind('pusher:error', (data) => {
       const code = data && typeof data.code === 'number' ? data.code : null;
       caseEmit(number, { type: 'error', code, message: data && data.message != null ? String(data.message) : '' });
@@ -307,7 +307,6 @@ export function createDriver({ Pusher, host, emit, log }) {
 
   async function configure(f) {
     stopClient();
-    fields = f;
     if (f.tls) {
       const reason = host.tls && host.trust ? await host.trust(f.caPEM) : 'no TLS trust in this host';
       if (reason) throw new Unsupported(reason);
@@ -331,7 +330,7 @@ export function createDriver({ Pusher, host, emit, log }) {
       const channel = client.channel(step.channel);
       if (!channel) return { error: `not subscribed to ${step.channel}` };
       // Channel.trigger sends through the connection; false when it is not connected
-      // (src/core/channels/channel.ts:38-64, connection_manager.ts send_event).
+      // (src/core/channels/channel.ts:52-65, connection_manager.ts send_event).
       const sent = channel.trigger(step.event, step.data);
       return { data: { sent: Boolean(sent) } };
     },
@@ -384,5 +383,5 @@ export function createDriver({ Pusher, host, emit, log }) {
     }
   }
 
-  return { handle, version, stop: stopClient, openSockets: () => openSockets.size, fields: () => fields };
+  return { handle, version, stop: stopClient };
 }
