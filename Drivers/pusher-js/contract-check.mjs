@@ -61,8 +61,9 @@ function httpTransport(request, response, headers, body) {
   const [, session, kind] = m;
   if (process.env.CONTRACT_DEBUG) process.stderr.write(`http ${kind} ${session} ${body.slice(0, 300)}\n`);
   if (kind === 'xhr_streaming') {
-    // A 2 KiB prefix of heartbeats first, as HTTP streaming servers send: a browser holds back a
-    // small text response until it has seen enough bytes to sniff its type.
+    // Chromium holds back a text/plain stream until it has sniffed enough bytes of it: either
+    // `X-Content-Type-Options: nosniff` or a prefix of 1 KiB or more lets each line through at once
+    // (nosniff alone was checked to suffice); both are sent, as HTTP streaming servers do.
     response.writeHead(200, { ...headers, 'Content-Type': 'text/plain', 'X-Content-Type-Options': 'nosniff' });
     streams.set(session, response);
     response.write(`${'h'.repeat(2048)}\no\n`);
