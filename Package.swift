@@ -155,7 +155,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PusherClientUnderTestTests",
-            dependencies: ["PusherClientUnderTest", "HarnessHTTPClient", "HarnessJSON", "HarnessTesting", "HarnessWebSocket", "MockPubNubServer", "MockPusher", "PusherServer", "CPosix"],
+            dependencies: ["PusherClientUnderTest", "HarnessHTTPClient", "HarnessJSON", "HarnessTesting", "HarnessWebSocket", "MockPubNubServer", "MockPusher", "PusherServer", "CPosix", "PusherCrypto"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -168,7 +168,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ConformanceKitTests",
-            dependencies: ["ConformanceKit", "BuiltInAdapter", "PusherServer", "HarnessJSON", "HarnessTesting", "MockPubNubServer", "HarnessHTTPClient", "PubNubCrypto"],
+            dependencies: ["ConformanceKit", "BuiltInAdapter", "PusherServer", "HarnessJSON", "HarnessTesting", "MockPubNubServer", "HarnessHTTPClient", "PubNubCrypto", "PusherCrypto"],
             swiftSettings: strict
         ),
     ]
