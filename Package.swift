@@ -34,7 +34,8 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // CBOR (RFC 8949) for Access Manager v3 tokens: Debian's libcbor (docs/access-manager.md).
         .systemLibrary(name: "CCBOR", pkgConfig: "libcbor", providers: [.apt(["libcbor-dev"])]),
-        // NaCl secretbox (XSalsa20-Poly1305) for Pusher encrypted channels: Debian's libsodium (OpenSSL has no XSalsa20).
+        // NaCl secretbox (XSalsa20-Poly1305) for Pusher encrypted channels: Debian's libsodium. OpenSSL 3 has
+        // ChaCha20 but no (X)Salsa20, and Swift Crypto's AEADs are ChaCha20-Poly1305 and AES-GCM only.
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .target(name: "CPosix"),
         // SSSE3/AVX2 base64 kernels, chosen at run time from CPUID (the scalar code is in HarnessPrimitives).
@@ -82,10 +83,10 @@ let package = Package(
         // A Pusher Channels client modelled on libPusher: a pure connection state machine and a thin
         // WebSocket transport on HarnessHTTPClient streams.
         .target(
-            name: "PusherClientUnderTest", dependencies: ["CPosix", "HarnessHTTPClient", "HarnessJSON", "HarnessWebSocket", "PusherCrypto"], swiftSettings: strict
+            name: "PusherClientUnderTest", dependencies: ["CPosix", "HarnessHTTPClient", "HarnessJSON", "HarnessPrimitives", "HarnessWebSocket", "PusherCrypto"], swiftSettings: strict
         ),
         .target(
-            name: "ConformanceKit", dependencies: ["HarnessJSON", "MockPubNubServer", "PubNubCrypto", "HarnessHTTPClient", "MockPusher", "HarnessWebSocket", "PusherServer", "PusherCrypto"],
+            name: "ConformanceKit", dependencies: ["HarnessJSON", "MockPubNubServer", "PubNubCrypto", "HarnessHTTPClient", "MockPusher", "HarnessWebSocket", "PusherServer", "PusherCrypto", "HarnessPrimitives"],
             swiftSettings: strict
         ),
         // Recordings of live traffic: the recording proxy, redaction, verify (replay and compare) and
