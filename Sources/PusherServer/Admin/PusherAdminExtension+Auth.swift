@@ -7,7 +7,7 @@ import MockPusher
 /// /__admin/pusher/auth/KEY/USER` with the form `socket_id=…&channel_name=…` answers
 /// `{"auth":…}` signed with the app's secret, plus `channel_data` for presence channels (member
 /// `USER`, `user_info.name` = USER). The user `refused` gets 403, as an app refusing the user.
-/// `private-encrypted-` channels also get `shared_secret` (``sharedSecret(channel:app:query:)``).
+/// `private-encrypted-` channels also get `shared_secret` (``sharedSecret(channel:app:wrong:)``).
 extension PusherAdminExtension {
     /// The user the endpoint refuses with 403.
     static let refusedUser = "refused"
@@ -24,6 +24,12 @@ extension PusherAdminExtension {
             service.authorizations.refused(appKey: key)
             return Self.authAnswer(403, .object([("error", "forbidden")]))
         }
+        var wrongSecret = false
+        switch request.queryItems?.first(where: { $0.name == "shared_secret" })?.value {
+        case nil: break
+        case "wrong"?: wrongSecret = true
+        case let other?: return Self.error(400, "shared_secret: expected \"wrong\" (or no parameter), got \"\(other)\"")
+        }
         let form = Self.form(request.body)
         guard let socketID = form["socket_id"], let channel = form["channel_name"], !socketID.isEmpty, !channel.isEmpty else {
             return Self.error(400, "socket_id and channel_name: required (form-encoded)")
@@ -32,7 +38,7 @@ extension PusherAdminExtension {
         let channelData = channel.hasPrefix("presence-") ? Self.endpointChannelData(userID: user) : nil
         var body: [(String, JSONValue)] = [("auth", .string(PusherSignatures.channelAuth(app: app, socketID: socketID, channel: channel, channelData: channelData)))]
         if let channelData { body.append(("channel_data", .string(channelData))) }
-        if channel.hasPrefix(Self.encryptedPrefix), let secret = Self.sharedSecret(channel: channel, app: app, wrong: request.queryItems?.contains { $0.name == "shared_secret" && $0.value == "wrong" } == true) {
+        if channel.hasPrefix(Self.encryptedPrefix), let secret = Self.sharedSecret(channel: channel, app: app, wrong: wrongSecret) {
             body.append(("shared_secret", .string(secret)))
         }
         return Self.authAnswer(200, .object(JSONObject(body)))

@@ -27,6 +27,8 @@ struct PusherEncryptedRouteTests {
                                                         body: "socket_id=1.2&channel_name=private-encrypted-foo").body)
             #expect(wrong["auth"]?.stringValue == auth)
             #expect(wrong["shared_secret"]?.stringValue == PusherSignatures.sharedSecretBase64(channel: "private-encrypted-foo-wrong", masterKey: Self.masterKey))
+            #expect(try server.http("POST", "/__admin/pusher/auth/enc-key/u1?shared_secret=x", body: "socket_id=1.2&channel_name=private-encrypted-foo").bodyText
+                == PusherHarnessRouteTests.adminError(400, #"shared_secret: expected "wrong" (or no parameter), got "x""#))
             // Not an encrypted channel: no shared_secret.
             let plain = try server.http("POST", "/__admin/pusher/auth/enc-key/u1", body: "socket_id=1.2&channel_name=private-foo")
             #expect(plain.bodyText == #"{"auth":"\#(PusherSignatures.channelAuth(app: Self.keyedApp, socketID: "1.2", channel: "private-foo"))"}"#)
