@@ -85,7 +85,7 @@ final class BuiltInPusherSession: PusherClientSession {
             return [.event(channel: channel, name: "pusher:cache_miss", data: nil, userID: nil)]
         case .subscriptionCount(let channel, let count):
             return [.event(channel: channel, name: "pusher:subscription_count", data: ["subscription_count": .int(count)], userID: nil)]
-        case .willAutomaticallyReconnect, .malformedMessage:
+        case .willAutomaticallyReconnect, .malformedMessage, .decryptionFailed:
             return []
         }
     }

@@ -77,6 +77,9 @@ public struct PusherAppOptions: Sendable, Hashable {
     /// Close code for HTTP `terminate_connections`. UNVERIFIED (spec §10): 4009 "connection is
     /// unauthorized" makes pusher-js and libPusher stop reconnecting, which is the intent.
     public var terminateCloseCode: UInt16 = 4009
+    /// The app's encryption master key (32 bytes), from which the auth endpoint derives each
+    /// `private-encrypted-` channel's shared secret (spec §4.3). The core never decrypts; nil: none.
+    public var encryptionMasterKey: [UInt8]?
 
     public init() {}
 }

@@ -24,7 +24,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("keyset"), help: "SUB:PUB:SECRET: a keyset with Access Manager on (repeatable). Other keys are open demo keys.")
     var keysets: [String] = []
 
-    @Option(name: .customLong("pusher-app"), help: "ID:KEY:SECRET: a Pusher Channels app served on the same listeners at /app/KEY (repeatable; default: the demo app).")
+    @Option(name: .customLong("pusher-app"), help: "ID:KEY:SECRET[,SETTING…]: a Pusher Channels app served on the same listeners at /app/KEY (repeatable; default: the demo app). Settings: subscription-count, cache-ttl=SECONDS, no-cache, encryption-master-key=BASE64 (32 bytes).")
     var pusherApps: [String] = []
 
     @Option(name: .customLong("pusher-webhook"), help: "[ID=]URL: POST the Pusher apps' (or app ID's) webhooks to this loopback http:// URL (repeatable).")

@@ -23,6 +23,9 @@ public enum PusherCapability: String, Sendable, Hashable, Codable, CaseIterable 
     /// Reports `pusher_internal:subscription_count` to the app as `pusher:subscription_count` with
     /// `{"subscription_count":N}` on the channel (pusher-js's name; spec §3.7).
     case subscriptionCount
+    /// Subscribes to `private-encrypted-…` channels with the auth answer's `shared_secret` and
+    /// delivers the decrypted data as a normal event (spec §4.3).
+    case encryptedChannels
 }
 
 /// A participant the harness itself plays inside the server (no socket): it subscribes, triggers
@@ -109,6 +112,9 @@ public enum PusherStep: Sendable, Hashable {
     case expectWebhook(name: String, channel: String, fields: JSONValue? = nil, withinMs: Int)
     /// The server's journal of this case satisfies the condition.
     case expectJournal(PusherJournalCheck, withinMs: Int)
+    /// Ask the client to trigger a client event it should refuse locally: a refusal (an error
+    /// answer) is not a failure; whether anything went on the wire is for a later journal check.
+    case clientEventMayBeRefused(channel: String, event: String, data: JSONValue)
 }
 
 /// A condition on what the client sent (the server's journal of the case's app).
@@ -130,6 +136,11 @@ public enum PusherJournalCheck: Sendable, Hashable {
     case pinged(connection: Int)
     /// The client's n-th connection used TLS (`wss`).
     case usedTLS(connection: Int)
+    /// The channel was authorized at the harness's endpoint exactly `times` times (e.g. an encrypted
+    /// channel's subscription and the one re-authorization after a failed decryption).
+    case authorizedTimes(channel: String, times: Int)
+    /// The client never sent an event with this name on any connection.
+    case neverSent(event: String)
 }
 
 /// A variant outcome allowed for clients declaring a profile value (see ``PusherProfile``).
@@ -175,8 +186,12 @@ public struct PusherClientSettings: Sendable, Hashable {
     public var activityTimeoutSeconds: Double?
     /// Seconds the client waits for an answer to its own `pusher:ping` (nil: the client's default).
     public var pongTimeoutSeconds: Double?
+    /// The auth endpoint answers encrypted channels with another channel's `shared_secret`, so the
+    /// client cannot decrypt (`?shared_secret=wrong` on the harness's endpoint).
+    public var wrongSharedSecret = false
     public init(reconnectDelaySeconds: Double = 1, protocolVersion: Int = 7, unknownAppKey: Bool = false, authRefused: Bool = false,
-                tls: Bool = false, activityTimeoutSeconds: Double? = nil, pongTimeoutSeconds: Double? = nil) {
+                tls: Bool = false, activityTimeoutSeconds: Double? = nil, pongTimeoutSeconds: Double? = nil, wrongSharedSecret: Bool = false) {
+        self.wrongSharedSecret = wrongSharedSecret
         self.activityTimeoutSeconds = activityTimeoutSeconds
         self.reconnectDelaySeconds = reconnectDelaySeconds
         self.protocolVersion = protocolVersion
@@ -207,6 +222,9 @@ public struct PusherCase: Sendable, Hashable, Identifiable {
     public var appOptions: PusherAppOptions?
     /// The least budget the author asks for; the runner derives the real one (``PusherCaseBudget``).
     public var timeBudget: Duration
+    /// Whether the case's app has an encryption master key (the runner derives one); false for
+    /// cases about an app without one.
+    public var appHasMasterKey = true
 
     public init(_ id: String, _ title: String, spec: String, client: PusherClientSettings = PusherClientSettings(),
                 steps: [PusherStep], requires: Set<PusherCapability> = [], variants: [PusherVariant] = [],

@@ -109,6 +109,7 @@ public final class PusherClient: Sendable {
     /// subscription has succeeded. Refused at once on public and unsubscribed channels.
     public func trigger(event: String, data: JSONValue, on channelName: String) throws(PusherTriggerError) {
         guard PusherChannelType(channelName: channelName).acceptsClientEvents else { throw .publicChannel(channelName) }
+        guard !PusherChannelType.isEncrypted(channelName) else { throw .encryptedChannel(channelName) }
         guard subscribed.withLock({ $0.contains(channelName) }) else { throw .unknownChannel(channelName) }
         runtime.post(.trigger(event: PusherChannelType.clientEventName(event), data: data, channel: channelName))
     }
@@ -132,7 +133,7 @@ public final class PusherClient: Sendable {
         case .subscriptionFailed(let channel, let error): delegate.pusher(self, didFailToSubscribeTo: channel, error: error)
         case .errorEvent(let code, let message): delegate.pusher(self, didReceiveErrorEvent: code, message: message)
         case .event(let message): delegate.pusher(self, didReceive: message)
-        case .memberAdded, .memberRemoved, .malformedMessage, .cacheMiss, .subscriptionCount: break
+        case .memberAdded, .memberRemoved, .malformedMessage, .cacheMiss, .subscriptionCount, .decryptionFailed: break
         }
     }
 

@@ -66,4 +66,7 @@ public enum PusherClientEvent: Sendable, Hashable {
     case event(PusherEventMessage)
     /// A text message that is not a Pusher event (not JSON, or no `event` string); it is ignored.
     case malformedMessage(String)
+    /// An event on an encrypted channel could not be decrypted (after one new shared secret when
+    /// the key was wrong) and was dropped.
+    case decryptionFailed(channel: String, event: String, reason: String)
 }

@@ -9,14 +9,14 @@ import MockPusher
 /// over HTTP does exactly what a run in process does.
 extension PusherAdminExtension {
     static let harnessRoutes: [(method: String, path: String, description: String)] = [
-        ("GET, POST", "/__admin/pusher/apps", "the apps served; POST {id,key,secret[,activityTimeoutMs,pongTimeoutMs,serverPing,subscriptionCount,cacheChannels,cacheTtlMs]} adds one"),
+        ("GET, POST", "/__admin/pusher/apps", "the apps served; POST {id,key,secret[,activityTimeoutMs,pongTimeoutMs,serverPing,subscriptionCount,cacheChannels,cacheTtlMs,encryptionMasterKey]} adds one"),
         ("POST", "/__admin/pusher/peers/subscribe", "{appKey,name,channel[,userId]}: a socketless peer subscribes (signed by the server)"),
         ("POST", "/__admin/pusher/peers/event", "{appKey,name,channel,event,data}: the peer sends a client event"),
         ("GET", "/__admin/pusher/peers/messages?app_key=KEY&name=NAME", "what the server sent the peer"),
         ("DELETE", "/__admin/pusher/peers?app_key=KEY[&name=NAME]", "ends the key's peers (or one)"),
         ("POST", "/__admin/pusher/connections/close", "{appKey,code[,reason]}: closes the key's open connections (1006: no close frame)"),
         ("POST", "/__admin/pusher/connections/send", "{appKey,text}: sends the text as is on the key's open connections"),
-        ("POST", "/__admin/pusher/auth/KEY/USER", "a channel auth endpoint (form socket_id, channel_name); user \"refused\" gets 403"),
+        ("POST", "/__admin/pusher/auth/KEY/USER[?shared_secret=wrong]", "a channel auth endpoint (form socket_id, channel_name); user \"refused\" gets 403"),
         ("GET, DELETE", "/__admin/pusher/record?app_key=KEY[&since=N]", "journal, auth requests and the server clock in one read"),
         ("GET", "/__admin/pusher/webhooks?app_key=KEY", "the webhook events the key's app emitted (the last 1,000)"),
     ]
@@ -115,6 +115,13 @@ extension PusherAdminExtension {
             PusherAppSettings.apply(
                 subscriptionCount: try fields.optionalBool("subscriptionCount"), cacheChannels: try fields.optionalBool("cacheChannels"),
                 cacheTTLMilliseconds: try fields.optionalInt("cacheTtlMs", in: 1...PusherAppSettings.maximumCacheTTLMilliseconds), to: &options)
+            if let key = try fields.optionalString("encryptionMasterKey") {
+                do throws(PusherAppSettings.Refusal) {
+                    options.encryptionMasterKey = try PusherAppSettings.masterKey(base64: key, name: "encryptionMasterKey")
+                } catch {
+                    throw AdminBodyError(400, error.reason)
+                }
+            }
             let app = PusherApp(id: try fields.string("id"), key: try fields.string("key"), secret: try fields.string("secret"), options: options)
             do throws(PusherAppRegistrationError) {
                 let added = try service.register(app)

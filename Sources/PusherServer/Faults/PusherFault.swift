@@ -18,6 +18,10 @@ public enum PusherFault: Sendable, Hashable {
     case delay(target: PusherMessageTarget, milliseconds: Int)
     /// Send the first message `target` names in a broken form.
     case malformed(PusherMalformation, target: PusherMessageTarget)
+    /// Flip one byte of the `ciphertext` in the data of every event (on `channel`, named `event`;
+    /// nil: any) whose data is an encrypted payload `{"nonce","ciphertext"}` (spec §4.3): the
+    /// secretbox no longer verifies, as if the message had been changed on its way.
+    case tamperCiphertext(channel: String?, event: String?)
 }
 
 /// When a `close` fault fires.

@@ -4,7 +4,7 @@ import HarnessWebSocket
 
 extension PusherFault {
     /// The `kind` names.
-    static let kinds = ["close", "withhold-pongs", "server-ping-only", "drop-subscription-succeeded", "delay-subscription-succeeded", "delay", "malformed"]
+    static let kinds = ["close", "withhold-pongs", "server-ping-only", "drop-subscription-succeeded", "delay-subscription-succeeded", "delay", "malformed", "tamper-ciphertext"]
 
     static func decode(_ value: JSONValue, path: String) throws(PusherFaultPlanError) -> PusherFault {
         guard let kind = value["kind"]?.stringValue else { throw PusherFaultPlanError(path: "\(path).kind", message: "required (one of \(kinds.joined(separator: ", ")))") }
@@ -45,6 +45,9 @@ extension PusherFault {
                 throw PusherFaultPlanError(path: fields.path("form"), message: "required (one of \(PusherMalformation.allCases.map(\.rawValue).joined(separator: ", ")))")
             }
             return .malformed(malformation, target: try target(fields))
+        case "tamper-ciphertext":
+            let fields = try PusherPlanFields(value, path: path, allowed: ["kind", "channel", "event"])
+            return .tamperCiphertext(channel: try fields.string("channel"), event: try fields.string("event"))
         default:
             throw PusherFaultPlanError(path: "\(path).kind", message: "unknown fault kind \"\(kind)\" (one of \(kinds.joined(separator: ", ")))")
         }
