@@ -130,6 +130,9 @@ public enum PusherJournalCheck: Sendable, Hashable {
     case pinged(connection: Int)
     /// The client's n-th connection used TLS (`wss`).
     case usedTLS(connection: Int)
+    /// The client's n-th connection used this transport: `ws` (a WebSocket, with or without
+    /// TLS), `xhr_streaming` or `xhr_polling` (the HTTP fallback transports).
+    case usedTransport(connection: Int, String)
 }
 
 /// A variant outcome allowed for clients declaring a profile value (see ``PusherProfile``).

@@ -288,6 +288,11 @@ final class PusherStepRunner: Sendable {
             case .usedTLS(let number):
                 if journal.connections.count >= number, journal.connections[number - 1].tls { return nil }
                 why = journal.connections.count >= number ? "connection \(number) was plain ws" : "the client made \(journal.connections.count) connection(s)"
+            case let .usedTransport(number, transport):
+                if journal.connections.count >= number, journal.connections[number - 1].transport == transport { return nil }
+                why = journal.connections.count >= number
+                    ? "connection \(number) used \(journal.connections[number - 1].transport), not \(transport)"
+                    : "the client made \(journal.connections.count) connection(s)"
             }
             try? await Task.sleep(for: .milliseconds(10))
         } while ContinuousClock.now < end

@@ -40,6 +40,8 @@ extension Connection {
             channel.enqueue(head: encoded.head, body: encoded.body)
         case .write(let bytes):
             channel.enqueue(bytes)
+        case .startStream(let response, let stream, let token, let chunked, let keepAlive):
+            startStream(response, stream, token: token, chunked: chunked, keepAlive: keepAlive)
         case .writeErrorResponse(let error):
             // No request to choose a rule by (it did not parse): the policy's fallback fields, so
             // a page still reads the 400, 408, 413, 414 or 431 (INFERRED: no such answer of the

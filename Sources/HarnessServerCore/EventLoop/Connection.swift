@@ -24,6 +24,8 @@ final class Connection: LoopHandler {
     /// Whether answers carry `cors`'s fields (`core.decoratesAnswers`).
     let decoratesAnswers: Bool
     var timers: [TimerHandle] = []
+    /// The streamed answer in progress (told when the connection ends before it does).
+    var stream: ResponseStream?
     /// True while the handler is being called for this connection's current request.
     var dispatching = false
     var handshakeWantsWrite = false
@@ -143,5 +145,6 @@ final class Connection: LoopHandler {
         agenda.handleDiscardingActions(.closed)
         channel.release(reset: reset)
         abandoned?.cancel()
+        if let stream = stream.take() { stream.connectionClosed() }
     }
 }

@@ -10,6 +10,8 @@ public struct PusherServiceOptions: Sendable {
     /// Receives every webhook event the core emits, with its app id; batching, signing and delivery
     /// are the receiver's. Default: events are dropped.
     public var webhookSink: @Sendable (_ appID: String, _ event: PusherWebhookEvent) -> Void
+    /// The HTTP fallback transports' timing and framing.
+    public var httpSessions = PusherHTTPSessionSettings()
 
     public init(
         socketIDs: PusherSocketIDGenerator = PusherSocketIDGenerator(seed: 0x5075_7368_6572),

@@ -16,6 +16,8 @@ struct PusherWebSocketExtension: SchedulingServerExtension {
         // A query with broken percent-encoding reads as empty (the core then refuses: no protocol).
         let query = service.interner.query((request.queryItems ?? []).map { PusherQueryItem($0.name, $0.value) })
         let faults = service.faults.faults(forConnectionOn: key, query: query)
+        // A proxy that blocks WebSockets: the upgrade refused, nothing journaled (no connection).
+        if let refusal = faults.refusal(of: .websocket) { return .refuse(refusal) }
         return .accept(service.interner.handler(appKey: key, query: query, faults: faults) {
             PusherConnectionHandler(service: service, appKey: key, query: query, faults: faults)
         })

@@ -52,6 +52,8 @@ extension PusherFault {
             members = [("kind", "delay"), ("ms", .int(milliseconds))] + target.members
         case let .malformed(form, target):
             members = [("kind", "malformed"), ("form", .string(form.rawValue))] + target.members
+        case let .refuseTransport(transport, status):
+            members = [("kind", .string(transport.kind)), ("status", .int(status))]
         }
         return .object(JSONObject(members))
     }
