@@ -55,6 +55,9 @@ final class PusherHTTPSessions: Sendable {
     /// Open sessions.
     var count: Int { table.withLock { $0.sessions.count } }
 
+    /// Held receiving requests.
+    var heldCount: Int { table.withLock { $0.held.count } }
+
     func exists(_ key: Key) -> Bool { table.withLock { $0.sessions[key] != nil } }
 
     /// The session of connection `id`.

@@ -62,3 +62,11 @@ extension PusherService {
         journal.record(appKey, at: at ?? now, connection: id.rawValue, socketID: core.socketIDValue(of: id), kind)
     }
 }
+
+extension PusherService {
+    /// Open HTTP fallback sessions (including closed ones kept until their client stops receiving).
+    public var httpSessionCount: Int { httpSessions.count }
+
+    /// Receiving requests (streams and polls) the HTTP sessions hold.
+    public var httpHeldRequestCount: Int { httpSessions.heldCount }
+}
