@@ -78,7 +78,7 @@ let package = Package(
         // A Pusher Channels client modelled on libPusher: a pure connection state machine and a thin
         // WebSocket transport on HarnessHTTPClient streams.
         .target(
-            name: "PusherClientUnderTest", dependencies: ["CPosix", "HarnessHTTPClient", "HarnessJSON", "HarnessWebSocket"], swiftSettings: strict
+            name: "PusherClientUnderTest", dependencies: ["CPosix", "HarnessHTTP", "HarnessHTTPClient", "HarnessJSON", "HarnessWebSocket"], swiftSettings: strict
         ),
         .target(
             name: "ConformanceKit", dependencies: ["HarnessJSON", "MockPubNubServer", "PubNubCrypto", "HarnessHTTPClient", "MockPusher", "HarnessWebSocket", "PusherServer"],

@@ -23,6 +23,9 @@ public enum PusherCapability: String, Sendable, Hashable, Codable, CaseIterable 
     /// Reports `pusher_internal:subscription_count` to the app as `pusher:subscription_count` with
     /// `{"subscription_count":N}` on the channel (pusher-js's name; spec §3.7).
     case subscriptionCount
+    /// Falls back to the HTTP transports (`xhr_streaming`, then `xhr_polling`) when the WebSocket
+    /// upgrade is refused; the server's journal says which transport each connection used.
+    case httpFallback
 }
 
 /// A participant the harness itself plays inside the server (no socket): it subscribes, triggers
