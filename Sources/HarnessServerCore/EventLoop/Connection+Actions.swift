@@ -130,6 +130,11 @@ extension Connection {
 
     /// Receives the handler's answer (on the loop thread) for the request numbered `token`.
     func deliver(_ action: ResponseAction, token: UInt64) {
+        // A streamed answer that can no longer go out: its stream hears that the connection ended.
+        if state == .closed, case .stream(_, let stream) = action {
+            stream.connectionClosed()
+            return
+        }
         agenda.delivered(action, token: token, loop: loop)
         performActions()
     }

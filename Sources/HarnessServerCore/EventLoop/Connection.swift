@@ -141,6 +141,8 @@ final class Connection: LoopHandler {
         timers.removeAll()
         disarmWatchTimer()
         let abandoned = agenda.machine.current.flatMap { current in responder.flatMap { $0.token == current.token ? $0.responder : nil } }
+        // A streamed answer delivered but not started yet is as good as closed.
+        if case .stream(_, let pending)? = agenda.machine.current?.pendingAction, stream == nil { stream = pending }
         responder = nil
         agenda.handleDiscardingActions(.closed)
         channel.release(reset: reset)

@@ -86,10 +86,9 @@ final class PusherHTTPSessions: Sendable {
             return (created, number, perform(outputs, in: &table, streamResponder: responder))
         }
         // Registered after the lock: a request gone already runs its handler at once.
-        switch kind {
-        case .streaming: stream(number)?.onClose { [self] in gone(number) }
-        case .polling, .send: responder.onCancel { [self] in gone(number) }
-        }
+        // (A stream also hears of a client gone before its answer started: its request is cancelled.)
+        if kind == .streaming { stream(number)?.onClose { [self] in gone(number) } }
+        responder.onCancel { [self] in gone(number) }
         Responder.send(deferred)
         rearm(now: now)
         return created

@@ -109,6 +109,20 @@ struct PusherHTTPTransportTests {
         }
     }
 
+    @Test func aStreamWhoseClientGoesAwayEndsTheSession() throws {
+        let settings = PusherHTTPSessionSettings(heartbeatMilliseconds: 25_000, disconnectMilliseconds: 100)
+        try withPusherServer(httpSessions: settings) { server in
+            let stream = try StreamReader(port: server.port, target: Self.base + "/xhr_streaming" + Self.query)
+            #expect(stream.awaitText("pusher:connection_established"))
+            #expect(server.service.httpHeldRequestCount == 1)
+            // The client aborts its stream (RST): the held request is released, the session expires.
+            stream.client.reset()
+            #expect(eventually { server.service.httpHeldRequestCount == 0 })
+            #expect(eventually { server.service.core.connectionCount == 0 && server.service.httpSessionCount == 0 })
+            #expect(server.service.journal.entries(for: testApp.key).last?.kind == .closed(code: 1006, reason: "session expired", clean: false))
+        }
+    }
+
     @Test func faultsRefuseTheWebSocketThenTheStream() throws {
         try withPusherServer { server in
             try server.installPlan(#"""
