@@ -60,6 +60,32 @@ final class PusherHTTPSessions: Sendable {
 
     func exists(_ key: Key) -> Bool { table.withLock { $0.sessions[key] != nil } }
 
+    /// The connections of `appKey`'s sessions the server has not closed, oldest first.
+    func openConnections(appKey: String) -> [PusherConnectionID] {
+        table.withLock { table in
+            table.sessions.filter { $0.key.appKey == appKey && $0.value.session.closedWith == nil }.map(\.value.id).sorted()
+        }
+    }
+
+    /// Drops session `id` as a lost connection: its stream ends without a close frame, its poll is
+    /// answered with a reset (a client that polls again finds no session and gets a new `o`).
+    func drop(_ id: PusherConnectionID) {
+        let polls = table.withLock { table -> [Responder] in
+            guard let key = table.keys.removeValue(forKey: id) else { return [] }
+            table.sessions[key] = nil
+            var polls: [Responder] = []
+            for (number, held) in table.held where held.key == key {
+                table.held[number] = nil
+                switch held.request {
+                case .stream(let stream): stream.end()
+                case .poll(let responder): polls.append(responder)
+                }
+            }
+            return polls
+        }
+        for responder in polls { responder.send(.close(.reset)) }
+    }
+
     /// The session of connection `id`.
     func key(of id: PusherConnectionID) -> Key? { table.withLock { $0.keys[id] } }
 

@@ -52,6 +52,22 @@ extension PusherService {
         }
     }
 
+    /// `closeConnections` for the key's HTTP sessions: the core forgets each, then it gets
+    /// `c[code,"reason"]`, or (1006) is dropped as a lost connection. How many.
+    func closeHTTPSessions(appKey: String, code: UInt16, reason: String) -> Int {
+        let sessions = httpSessions.openConnections(appKey: appKey)
+        for id in sessions {
+            perform(core.handle(.closed(id, now: now)))
+            if code == 1006 {
+                journalHTTP(appKey, id, .closed(code: 1006, reason: "", clean: false, closingAt: now))
+                httpSessions.drop(id)
+            } else if httpSessions.deliver(.close(id, code: code, reason: reason), now: now) {
+                journalHTTPClose(id, code: code, reason: reason)
+            }
+        }
+        return sessions.count
+    }
+
     /// The core closed session `id`: journaled as the connection's end (its client reads the `c` frame).
     func journalHTTPClose(_ id: PusherConnectionID, code: UInt16, reason: String) {
         guard let key = httpSessions.key(of: id) else { return }

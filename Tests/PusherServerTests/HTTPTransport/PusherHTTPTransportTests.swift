@@ -123,6 +123,25 @@ struct PusherHTTPTransportTests {
         }
     }
 
+    @Test(arguments: [(UInt16(4200), true), (UInt16(1006), false)])
+    func theHarnessClosesSessionsWithACloseFrameOrWithout(code: UInt16, withFrame: Bool) throws {
+        try withPusherServer { server in
+            let stream = try StreamReader(port: server.port, target: Self.base + "/xhr_streaming" + Self.query)
+            #expect(stream.awaitText("pusher:connection_established"))
+            #expect(server.service.send(text: "raw", appKey: testApp.key) == 1)
+            #expect(stream.awaitText(#"a["raw"]"#))
+            #expect(server.service.closeConnections(appKey: testApp.key, code: code, reason: "again") == 1)
+            // The stream's last chunk: the answer is complete.
+            #expect(stream.awaitText("\r\n0\r\n\r\n"))
+            #expect(stream.text.contains(#"c[4200,"again"]"#) == withFrame)
+            #expect(server.service.core.connectionCount == 0)
+            let last = server.service.journal.entries(for: testApp.key).last?.kind
+            guard case .closed(let journaled, _, let clean, _)? = last else { Issue.record("got \(String(describing: last))"); return }
+            #expect(journaled == code)
+            #expect(clean == withFrame)
+        }
+    }
+
     @Test func faultsRefuseTheWebSocketThenTheStream() throws {
         try withPusherServer { server in
             try server.installPlan(#"""
