@@ -17,7 +17,20 @@ extension PusherCatalog {
                    steps: [.connect, .expectConnected(withinMs: 1_000), .expectJournal(.usedTransport(connection: 1, "ws"), withinMs: 500)],
                    requires: [.httpFallback]),
     ] + transportCases("streaming", transport: "xhr_streaming", plan: noWebSocket)
-        + transportCases("polling", transport: "xhr_polling", plan: noStreaming)
+        + transportCases("polling", transport: "xhr_polling", plan: noStreaming) + closeCases
+
+    /// The close codes of spec §5 carried by a `c[code,"reason"]` frame.
+    static let closeCases: [PusherCase] = [
+        PusherCase("pusher.fallback.streaming-close-4009", "over xhr_streaming, a close 4009 (a c frame) is final: no reconnect", spec: "§5",
+                   steps: [.connect, .expectConnected(withinMs: 800), .closeConnection(code: 4009, reason: "close 4009"),
+                           .expectDisconnected(code: 4009, withinMs: 800), .expectNoReconnect(forMs: 500)],
+                   requires: [.httpFallback], faultPlan: noWebSocket),
+        PusherCase("pusher.fallback.streaming-close-4200", "over xhr_streaming, a close 4200 (a c frame) makes the client reconnect at once",
+                   spec: "§5", client: slowDelay,
+                   steps: [.connect, .expectConnected(withinMs: 700), .closeConnection(code: 4200, reason: "close 4200"),
+                           .expectDisconnected(code: 4200, withinMs: 700), .expectImmediateReconnect(beforeMs: 1_000)],
+                   requires: [.httpFallback, .reconnection], faultPlan: noWebSocket),
+    ]
 
     /// Connecting, a triggered event, a private channel's client event, over `transport`.
     private static func transportCases(_ name: String, transport: String, plan: PusherFaultPlan) -> [PusherCase] {
