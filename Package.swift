@@ -83,7 +83,7 @@ let package = Package(
         // A Pusher Channels client modelled on libPusher: a pure connection state machine and a thin
         // WebSocket transport on HarnessHTTPClient streams.
         .target(
-            name: "PusherClientUnderTest", dependencies: ["CPosix", "HarnessHTTPClient", "HarnessJSON", "HarnessPrimitives", "HarnessWebSocket", "PusherCrypto"], swiftSettings: strict
+            name: "PusherClientUnderTest", dependencies: ["CPosix", "HarnessHTTP", "HarnessHTTPClient", "HarnessJSON", "HarnessPrimitives", "HarnessWebSocket", "PusherCrypto"], swiftSettings: strict
         ),
         .target(
             name: "ConformanceKit", dependencies: ["HarnessJSON", "MockPubNubServer", "PubNubCrypto", "HarnessHTTPClient", "MockPusher", "HarnessWebSocket", "PusherServer", "PusherCrypto", "HarnessPrimitives"],

@@ -243,13 +243,24 @@ export function createDriver({ Pusher, host, emit, log }) {
       lossReported = false;
       caseEmit(number, { type: 'connected', socketID: String(pusher.connection.socket_id) });
     });
+    // The close code of a connection without a WebSocket (an HTTP transport's `c[code,reason]`
+    // frame): pusher-js turns the close into an action whose error the connection manager emits as
+    // {type:'WebSocketError', error:{type:'PusherError', data:{code}}} (src/core/connection/
+    // connection.ts handleCloseEvent, connection_manager.ts:310-317) just before it leaves
+    // `connected`; a pusher:error message is a bare PusherError and is not taken for a close.
+    let httpCloseCode = null;
+    pusher.connection.bind('error', (error) => {
+      const inner = error && error.type === 'WebSocketError' ? error.error : null;
+      if (inner && inner.type === 'PusherError' && inner.data && typeof inner.data.code === 'number') httpCloseCode = inner.data.code;
+    });
     pusher.connection.bind('state_change', (states) => {
       // A connection that ended without a WebSocket close seen (an HTTP transport): reported
-      // when pusher-js leaves `connected`.
+      // when pusher-js leaves `connected`, with the close code of its close frame when it had one.
       if (states.previous === 'connected' && states.current !== 'connected' && !lossReported) {
         lossReported = true;
-        caseEmit(number, { type: 'disconnected', code: null });
+        caseEmit(number, { type: 'disconnected', code: httpCloseCode });
       }
+      if (states.current === 'connected') httpCloseCode = null;
     });
     // A pusher:error after the handshake reaches the global emitter (src/core/pusher.ts:108-121:
     // every event not `pusher_internal:`); one in the handshake refuses the connection

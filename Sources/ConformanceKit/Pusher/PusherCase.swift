@@ -26,6 +26,9 @@ public enum PusherCapability: String, Sendable, Hashable, Codable, CaseIterable 
     /// Subscribes to `private-encrypted-…` channels with the auth answer's `shared_secret` and
     /// delivers the decrypted data as a normal event (spec §4.3).
     case encryptedChannels
+    /// Falls back to the HTTP transports (`xhr_streaming`, then `xhr_polling`) when the WebSocket
+    /// upgrade is refused; the server's journal says which transport each connection used.
+    case httpFallback
 }
 
 /// A participant the harness itself plays inside the server (no socket): it subscribes, triggers
@@ -141,6 +144,9 @@ public enum PusherJournalCheck: Sendable, Hashable {
     case authorizedTimes(channel: String, times: Int)
     /// The client never sent an event with this name on any connection.
     case neverSent(event: String)
+    /// The client's n-th connection used this transport: `ws` (a WebSocket, with or without
+    /// TLS), `xhr_streaming` or `xhr_polling` (the HTTP fallback transports).
+    case usedTransport(connection: Int, String)
 }
 
 /// A variant outcome allowed for clients declaring a profile value (see ``PusherProfile``).

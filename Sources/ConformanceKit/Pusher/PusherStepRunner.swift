@@ -304,6 +304,11 @@ final class PusherStepRunner: Sendable {
                 }
                 guard let (number, _) = sent else { return nil }
                 why = "\(event) was sent on connection \(number + 1)"
+            case let .usedTransport(number, transport):
+                if journal.connections.count >= number, journal.connections[number - 1].transport == transport { return nil }
+                why = journal.connections.count >= number
+                    ? "connection \(number) used \(journal.connections[number - 1].transport), not \(transport)"
+                    : "the client made \(journal.connections.count) connection(s)"
             }
             try? await Task.sleep(for: .milliseconds(10))
         } while ContinuousClock.now < end

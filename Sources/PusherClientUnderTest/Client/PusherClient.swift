@@ -34,9 +34,12 @@ public final class PusherClient: Sendable {
         self.hub = hub
         delegateBox = Mutex(WeakDelegate(value: delegate))
         let authorize = try Self.makeAuthorize(options)
-        let opener = PusherWebSocketOpener(host: options.host, port: options.effectivePort,
-                                           trust: options.useTLS ? options.trustedCA.httpTrust : nil,
-                                           target: options.connectionTarget(key: key), timeout: options.connectTimeout)
+        let webSocket = PusherWebSocketOpener(host: options.host, port: options.effectivePort,
+                                              trust: options.useTLS ? options.trustedCA.httpTrust : nil,
+                                              target: options.connectionTarget(key: key), timeout: options.connectTimeout)
+        let opener: any PusherSocketOpener = options.httpFallback
+            ? PusherFallbackOpener(webSocket: webSocket, key: key, query: options.connectionQuery)
+            : webSocket
         let delivery = PusherDelivery()
         runtime = PusherRuntime(machine: PusherConnectionMachine(settings: options.connection),
                                 environment: PusherEnvironment(opener: opener, authorize: authorize) { event in delivery.deliver(event) })

@@ -22,6 +22,23 @@ public enum PusherFault: Sendable, Hashable {
     /// nil: any) whose data is an encrypted payload `{"nonce","ciphertext"}` (spec §4.3): the
     /// secretbox no longer verifies, as if the message had been changed on its way.
     case tamperCiphertext(channel: String?, event: String?)
+    /// Refuse the connection's transport as a blocking proxy would: the WebSocket upgrade on
+    /// `/app/KEY` (or a new HTTP fallback session's first request) answered with `status`, so the
+    /// client falls back to the next transport.
+    case refuseTransport(PusherRefusedTransport, status: Int)
+}
+
+/// A transport a `refuseTransport` fault refuses.
+public enum PusherRefusedTransport: String, Sendable, Hashable, CaseIterable {
+    /// The WebSocket upgrade (`refuse-websocket`).
+    case websocket
+    /// A new `xhr_streaming` session (`refuse-streaming`).
+    case streaming
+    /// A new `xhr_polling` session (`refuse-polling`).
+    case polling
+
+    /// The fault kind's name in a plan.
+    public var kind: String { "refuse-\(rawValue)" }
 }
 
 /// When a `close` fault fires.

@@ -56,6 +56,8 @@ extension PusherFault {
             members = [("kind", "tamper-ciphertext")]
             if let channel { members.append(("channel", .string(channel))) }
             if let event { members.append(("event", .string(event))) }
+        case let .refuseTransport(transport, status):
+            members = [("kind", .string(transport.kind)), ("status", .int(status))]
         }
         return .object(JSONObject(members))
     }

@@ -48,7 +48,7 @@ struct PusherFaultPlanTests {
     }
 
     @Test(arguments: [
-        (#"{"rules":[{"fault":{"kind":"explode"}}]}"#, #"rules[0].fault.kind: unknown fault kind "explode" (one of close, withhold-pongs, server-ping-only, drop-subscription-succeeded, delay-subscription-succeeded, delay, malformed, tamper-ciphertext)"#),
+        (#"{"rules":[{"fault":{"kind":"explode"}}]}"#, #"rules[0].fault.kind: unknown fault kind "explode" (one of close, withhold-pongs, server-ping-only, drop-subscription-succeeded, delay-subscription-succeeded, delay, malformed, tamper-ciphertext, refuse-websocket, refuse-streaming, refuse-polling)"#),
         (#"{"rules":[{"fault":{"kind":"close"}}]}"#, "rules[0].fault.code: required"),
         (#"{"rules":[{"fault":{"kind":"close","code":1005}}]}"#, "rules[0].fault.code: 1005 may not be sent in a close frame"),
         (#"{"rules":[{"fault":{"kind":"close","code":4000,"at":"after-subscribed"}}]}"#, #"rules[0].fault.channel: required with at "after-subscribed""#),
