@@ -28,7 +28,7 @@ enum EventEngineSuite {
 
     static let receiving: [CaseStep] = [.subscribe(["ch-e"]), .expect(.connected)]
 
-    static var cases: [ConformanceCase] { subscribeCases + presenceCases }
+    static var cases: [ConformanceCase] { subscribeCases + presenceCases + observedCases }
 
     static var subscribeCases: [ConformanceCase] {
         [

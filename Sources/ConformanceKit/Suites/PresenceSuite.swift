@@ -8,7 +8,9 @@ enum PresenceSuite {
                        query: ["uuid": "ghost", "heartbeat": String(heartbeat)])
     }
 
-    static var cases: [ConformanceCase] {
+    static var cases: [ConformanceCase] { basicCases + observedCases }
+
+    static var basicCases: [ConformanceCase] {
         let presence: Set<Capability> = [.presence]
         return [
             ConformanceCase(
