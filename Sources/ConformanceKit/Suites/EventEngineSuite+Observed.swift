@@ -5,10 +5,16 @@ import HarnessJSON
 /// (``CaseStep/observerSubscribe(_:)``) reads `ch-e-pnpres` while the client under test, in
 /// event-engine mode, joins, sets state, stops heartbeating and leaves.
 extension EventEngineSuite {
-    /// Presence timeout the client announces in the cases about a timeout (`heartbeat=1`: the
-    /// server times the client out one second after its last heartbeat, spec §6.1), with a
-    /// heartbeat every 300 ms so that it stays present until its heartbeats stop.
-    static let shortPresenceTimeout = 1
+    /// Presence timeout the client announces in the cases about a timeout (`heartbeat=2`: the
+    /// server times the client out two seconds after its last heartbeat, spec §6.1), with a
+    /// heartbeat every 300 ms so that it stays present until its heartbeats stop. Two seconds,
+    /// not one: a client taking whole seconds for its interval (the Python SDK: 300 ms rounds up
+    /// to 1 s) must stay present between its heartbeats, which the cases check (no timeout
+    /// before the heartbeats stop).
+    static let shortPresenceTimeout = 2
+    /// How long the timeout may take once the heartbeats stop: the presence timeout after the
+    /// last heartbeat that got through, and a second for a client heartbeating once a second.
+    static let timeoutWindowMs = (shortPresenceTimeout + 1) * 1_000
 
     /// Event-engine settings with heartbeats every 300 ms and `presenceHeartbeatValue` `value`.
     static func observedClient(_ settings: EventEngineSettings = calm, presenceTimeout value: Int? = nil) -> ClientOverrides {
@@ -51,8 +57,10 @@ extension EventEngineSuite {
                 client: observedClient(presenceTimeout: shortPresenceTimeout),
                 steps: observedReceiving + [
                     .expectObservedPresence(observed("join"), withinMs: 1_000),
+                    // Present while heartbeating: no timeout before they stop.
+                    .expectNoObservedPresence(observed("timeout"), forMs: 0),
                     .setPlan(heartbeatsLost),
-                    .expectObservedPresence(observed("timeout"), withinMs: 2_000),
+                    .expectObservedPresence(observed("timeout"), withinMs: timeoutWindowMs),
                     .expectNoObservedPresence(observed("leave"), forMs: 0),
                 ],
                 // The failed heartbeats may be reported (a heartbeat status, or the engine's give-up;
@@ -76,8 +84,9 @@ extension EventEngineSuite {
                                        presenceTimeout: shortPresenceTimeout),
                 steps: observedReceiving + [
                     .expectObservedPresence(observed("join"), withinMs: 1_000),
+                    .expectNoObservedPresence(observed("timeout"), forMs: 0),
                     .perform(.unsubscribe(channels: ["ch-e"])),
-                    .expectObservedPresence(observed("timeout"), withinMs: 2_000),
+                    .expectObservedPresence(observed("timeout"), withinMs: timeoutWindowMs),
                     .expectNoObservedPresence(observed("leave"), forMs: 0),
                 ],
                 expected: [.connected], tolerated: [.acknowledgment, .disconnected], timeBudget: .seconds(4), requires: [.presence]),
