@@ -100,9 +100,8 @@ enum PresenceSuite {
                         .expectResult(.success(["channels": ["ch-p": ["k": "v"]]]))],
                 expected: [], requires: presence),
             ConformanceCase(
-                // The window holds two heartbeats of a client that can only honour whole seconds
-                // (the Python SDK's interval is an int of seconds: its driver rounds 200 ms up to
-                // 1 s), with a full second to spare. At 1.2 s it held them with ~0.2 s to spare,
+                // The window holds two heartbeats of a client given its interval in whole seconds
+                // (the Python driver rounds 200 ms up to 1 s), with a full second to spare. At 1.2 s it held them with ~0.2 s to spare,
                 // which a load the run's time scale did not measure (the probe reads once, before
                 // the run; ×1.3 was measured under 12 busy loops) could eat: the verdict changed
                 // under load (docs/reliability.md). A client ignoring the interval (its default of
