@@ -41,10 +41,10 @@ import Testing
         // The observer is present nowhere: it reads `room-pnpres` only.
         let journal = try await server.journal(subscribeKey: "sub-obs")
         #expect(journal.filter { $0.endpointName == "subscribe" }.allSatisfy { $0.path.hasSuffix("/room-pnpres/0") && $0.query["uuid"] == PresenceObserver.uuid })
-        let stopping = ContinuousClock.now
+        #expect(!observer.loopEnded)
         await observer.stop()
-        // Its long-poll was parked: stopping cancels it instead of waiting for the server.
-        #expect(ContinuousClock.now - stopping < PresenceObserver.stopBound + .seconds(1))
+        // Its long-poll was parked: stopping cancelled it (the loop returned, not the bound).
+        #expect(observer.loopEnded)
         await observer.stop()
         await server.shutdown()
     }
@@ -81,5 +81,18 @@ import Testing
         let seen = try #require(byID["o.t.seen"])
         #expect(seen.outcome == .pass, "\(seen.detail)")
         #expect(seen.timeline?.items.contains { $0.label.hasPrefix("observer: presence join") } == true)
+    }
+
+    @Test func theTimeScaleStretchesObservedWaitsButNotTheMustNots() {
+        let join = ExpectedPresence(channel: "ch", action: "join", uuid: "{uuid}")
+        let testCase = ConformanceCase.test("o.t.scaled", steps: [
+            .observerSubscribe(["ch"]), .expectObservedPresence(join, withinMs: 1_000), .expectNoObservedPresence(join, forMs: 300),
+        ], expected: [])
+        let scaled = CaseBudget.scaled(testCase, by: 2)
+        #expect(scaled.steps == [.observerSubscribe(["ch"]), .expectObservedPresence(join, withinMs: 2_000),
+                                 .expectNoObservedPresence(join, forMs: 300)])
+        // Base, one action, the window and the "must not" window (above the declared 2 s).
+        #expect(CaseBudget.derive(testCase) == .milliseconds(1_000 + 250 + 1_000 + 300))
+        #expect(testCase.requiredCapabilities.isEmpty)
     }
 }

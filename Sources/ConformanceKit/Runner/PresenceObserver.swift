@@ -33,6 +33,8 @@ final class PresenceObserver: Sendable {
         /// Cancels the request in flight.
         var inFlight: CancellationSignal?
         var loop: Task<Void, Never>?
+        /// Set by the loop when it returns (its last request ended, its socket closed).
+        var loopEnded = false
     }
 
     /// - Parameters:
@@ -45,6 +47,8 @@ final class PresenceObserver: Sendable {
 
     /// Whether ``start(channels:handshakeSeconds:)`` was called.
     var isStarted: Bool { state.withLock { $0.started } }
+    /// Whether the long-poll loop has returned (after ``stop()``, unless the bound ran out first).
+    var loopEnded: Bool { state.withLock { $0.loopEnded } }
 
     /// Sends the handshake (`tt=0`) for `channels`' presence and, once it is answered, starts the
     /// long-poll loop from its cursor: events the server emits after this returns are received.
@@ -101,6 +105,7 @@ final class PresenceObserver: Sendable {
     private var isStopped: Bool { state.withLock { $0.stopped } }
 
     private func run(_ client: HTTPClient, channels: [String], from start: ObserverFeed.Cursor) async {
+        defer { state.withLock { $0.loopEnded = true } }
         var cursor = start
         while !isStopped && !Task.isCancelled {
             let answer = await poll(client, channels: channels, cursor: cursor, timeout: Self.longPollSeconds)
