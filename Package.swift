@@ -34,6 +34,9 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // CBOR (RFC 8949) for Access Manager v3 tokens: Debian's libcbor (docs/access-manager.md).
         .systemLibrary(name: "CCBOR", pkgConfig: "libcbor", providers: [.apt(["libcbor-dev"])]),
+        // NaCl secretbox (XSalsa20-Poly1305) for Pusher encrypted channels: Debian's libsodium. OpenSSL 3 has
+        // ChaCha20 but no (X)Salsa20, and Swift Crypto's AEADs are ChaCha20-Poly1305 and AES-GCM only.
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .target(name: "CPosix"),
         // SSSE3/AVX2 base64 kernels, chosen at run time from CPUID (the scalar code is in HarnessPrimitives).
         .target(name: "CBase64"),
@@ -70,6 +73,8 @@ let package = Package(
         .target(name: "HarnessHTTPClient", dependencies: ["COpenSSL", "CPosix", "HarnessHTTP"], swiftSettings: strict),
         // Pusher Channels protocol core: pure (inputs in, actions out), no sockets (docs/pusher.md).
         .target(name: "MockPusher", dependencies: ["HarnessJSON", "HarnessPrimitives"], swiftSettings: strict),
+        // Pusher encrypted channels' payloads (docs/pusher.md, "Encrypted channels"): secretbox on libsodium.
+        .target(name: "PusherCrypto", dependencies: ["CSodium", "HarnessJSON", "HarnessPrimitives"], swiftSettings: strict),
         // RFC 6455 codec without sockets: frames, messages, handshakes, for both roles.
         .target(name: "HarnessWebSocket", dependencies: ["HarnessHTTP", "HarnessPrimitives"], swiftSettings: strict),
         .target(
@@ -78,10 +83,10 @@ let package = Package(
         // A Pusher Channels client modelled on libPusher: a pure connection state machine and a thin
         // WebSocket transport on HarnessHTTPClient streams.
         .target(
-            name: "PusherClientUnderTest", dependencies: ["CPosix", "HarnessHTTPClient", "HarnessJSON", "HarnessWebSocket"], swiftSettings: strict
+            name: "PusherClientUnderTest", dependencies: ["CPosix", "HarnessHTTP", "HarnessHTTPClient", "HarnessJSON", "HarnessPrimitives", "HarnessWebSocket", "PusherCrypto"], swiftSettings: strict
         ),
         .target(
-            name: "ConformanceKit", dependencies: ["HarnessJSON", "MockPubNubServer", "PubNubCrypto", "HarnessHTTPClient", "MockPusher", "HarnessWebSocket", "PusherServer"],
+            name: "ConformanceKit", dependencies: ["HarnessJSON", "MockPubNubServer", "PubNubCrypto", "HarnessHTTPClient", "MockPusher", "HarnessWebSocket", "PusherServer", "PusherCrypto", "HarnessPrimitives"],
             swiftSettings: strict
         ),
         // Recordings of live traffic: the recording proxy, redaction, verify (replay and compare) and
@@ -120,6 +125,7 @@ let package = Package(
         .testTarget(name: "HarnessPrimitivesTests", dependencies: ["HarnessPrimitives"], swiftSettings: strict),
         .testTarget(name: "HarnessHTTPTests", dependencies: ["HarnessHTTP"], swiftSettings: strict),
         .testTarget(name: "MockPusherTests", dependencies: ["HarnessJSON", "HarnessTesting", "MockPusher"], swiftSettings: strict),
+        .testTarget(name: "PusherCryptoTests", dependencies: ["HarnessJSON", "HarnessPrimitives", "HarnessTesting", "PusherCrypto"], swiftSettings: strict),
         .testTarget(name: "PubNubTokenTests", dependencies: ["PubNubToken", "HarnessJSON", "PubNubCrypto"], swiftSettings: strict),
         .testTarget(name: "PubNubCryptoTests", dependencies: ["COpenSSL", "HarnessTesting", "PubNubCrypto"], swiftSettings: strict),
         .testTarget(
@@ -150,7 +156,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PusherClientUnderTestTests",
-            dependencies: ["PusherClientUnderTest", "HarnessHTTPClient", "HarnessJSON", "HarnessTesting", "HarnessWebSocket", "MockPubNubServer", "MockPusher", "PusherServer", "CPosix"],
+            dependencies: ["PusherClientUnderTest", "HarnessHTTPClient", "HarnessJSON", "HarnessTesting", "HarnessWebSocket", "MockPubNubServer", "MockPusher", "PusherServer", "CPosix", "PusherCrypto"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -163,7 +169,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ConformanceKitTests",
-            dependencies: ["ConformanceKit", "BuiltInAdapter", "PusherServer", "HarnessJSON", "HarnessTesting", "MockPubNubServer", "HarnessHTTPClient", "PubNubCrypto"],
+            dependencies: ["ConformanceKit", "BuiltInAdapter", "PusherServer", "HarnessJSON", "HarnessTesting", "MockPubNubServer", "HarnessHTTPClient", "PubNubCrypto", "PusherCrypto"],
             swiftSettings: strict
         ),
     ]

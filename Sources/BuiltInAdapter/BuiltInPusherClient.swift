@@ -10,9 +10,8 @@ import Synchronization
 /// harness's CA when the case asks for TLS, events mapped to ``PusherObservation``s.
 public struct BuiltInPusherClient: PusherConformanceClient {
     public let name = "built-in-pusher"
-    /// Every capability but those of features it does not implement (encrypted channels and the
-    /// HTTP fallback transports, when they are declared).
-    public let capabilities: Set<PusherCapability> = Set(PusherCapability.allCases.filter { !["encryptedChannels", "httpFallback"].contains($0.rawValue) })
+    /// Every capability: the built-in client is the reference for every Pusher case.
+    public let capabilities: Set<PusherCapability> = Set(PusherCapability.allCases)
 
     public init() {}
 
@@ -89,7 +88,7 @@ final class BuiltInPusherSession: PusherClientSession {
             return [.event(channel: channel, name: "pusher:cache_miss", data: nil, userID: nil)]
         case .subscriptionCount(let channel, let count):
             return [.event(channel: channel, name: "pusher:subscription_count", data: ["subscription_count": .int(count)], userID: nil)]
-        case .willAutomaticallyReconnect, .malformedMessage:
+        case .willAutomaticallyReconnect, .malformedMessage, .decryptionFailed:
             return []
         case .signedIn(let userID):
             return [.signedIn(userID: userID)]

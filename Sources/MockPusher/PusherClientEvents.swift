@@ -8,6 +8,10 @@ enum PusherClientEventError {
     // UNVERIFIED texts (spec §3.6, §10): clones quote the first as the live one.
     static let wrongChannelType = "Client event rejected - only supported on private and presence channels"
     static func notSubscribed(_ channel: String) -> String { "Client event rejected - not subscribed to channel \(channel)" }
+    /// UNVERIFIED (spec §3.6, §4.3): the client libraries refuse client events on encrypted channels
+    /// locally; what the service does with one that arrives anyway is not documented. The mock refuses
+    /// it like the other channel-type refusals (a `pusher:error`, code null) and relays nothing.
+    static let encryptedChannel = "Client event rejected - not supported on encrypted channels"
     static let disabled = "To send client events, you must enable this feature in the Settings page of your dashboard."
 }
 
@@ -21,7 +25,9 @@ extension PusherState {
         func refuse(_ code: Int?, _ text: String) { actions.append(.send(connection, PusherFrames.error(code: code, message: text))) }
         guard options.clientEventsEnabled else { return refuse(nil, PusherClientEventError.disabled) }
         let channel = message.channel ?? ""
-        guard PusherChannelKind(name: channel).acceptsClientEvents else { return refuse(nil, PusherClientEventError.wrongChannelType) }
+        let kind = PusherChannelKind(name: channel)
+        if kind.access == .encrypted { return refuse(nil, PusherClientEventError.encryptedChannel) }
+        guard kind.acceptsClientEvents else { return refuse(nil, PusherClientEventError.wrongChannelType) }
         guard let subscription = state.subscriptions[channel] else { return refuse(nil, PusherClientEventError.notSubscribed(channel)) }
         let windowStart = now - .seconds(1)
         var recent = state.recentClientEvents.filter { $0 > windowStart }

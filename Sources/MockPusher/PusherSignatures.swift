@@ -27,6 +27,17 @@ public enum PusherSignatures {
         app.key + ":" + hmacSHA256Hex(secret: app.secret, message: userAuthInput(socketID: socketID, userData: userData))
     }
 
+    /// The key of one encrypted channel: `SHA256(channel_name ‖ master_key)` (spec §4.3); the auth
+    /// endpoint answers its base64 as `shared_secret`.
+    public static func sharedSecret(channel: String, masterKey: [UInt8]) -> [UInt8] {
+        Digest.sha256(Array(channel.utf8) + masterKey)
+    }
+
+    /// `base64(sharedSecret(channel:masterKey:))`, the auth answer's `shared_secret`.
+    public static func sharedSecretBase64(channel: String, masterKey: [UInt8]) -> String {
+        ByteEncoding.base64(sharedSecret(channel: channel, masterKey: masterKey))
+    }
+
     /// `hex(MD5(bytes))`, the HTTP API's `body_md5`.
     public static func md5Hex(_ bytes: some Collection<UInt8>) -> String { ByteEncoding.hex(Digest.md5(bytes)) }
 

@@ -34,3 +34,21 @@ extension ServeCommand {
         }
     }
 }
+
+extension ServeCommand {
+    /// `--pusher-http` and `--pusher-refuse-websocket` into the service's options; a usage error when malformed.
+    func configurePusherHTTP(_ options: inout PusherServiceOptions) throws {
+        if let status = pusherRefuseWebSocket {
+            guard (400...599).contains(status) else { throw UsageError("invalid --pusher-refuse-websocket \(status): expected a status 400-599") }
+            options.webSocketRefusalStatus = status
+        }
+        guard let text = pusherHTTP else { return }
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard (2...3).contains(parts.count), let heartbeat = Int64(parts[0]), let disconnect = Int64(parts[1]),
+              (1...3_600_000).contains(heartbeat), (1...3_600_000).contains(disconnect), parts.count == 2 || parts[2] == "no-prelude"
+        else {
+            throw UsageError("invalid --pusher-http '\(text)': expected HEARTBEAT_MS:DISCONNECT_MS[:no-prelude], each 1-3600000")
+        }
+        options.httpSessions = PusherHTTPSessionSettings(heartbeatMilliseconds: heartbeat, disconnectMilliseconds: disconnect, streamingPrelude: parts.count == 2)
+    }
+}

@@ -24,7 +24,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("keyset"), help: "SUB:PUB:SECRET: a keyset with Access Manager on (repeatable). Other keys are open demo keys.")
     var keysets: [String] = []
 
-    @Option(name: .customLong("pusher-app"), help: "ID:KEY:SECRET: a Pusher Channels app served on the same listeners at /app/KEY (repeatable; default: the demo app).")
+    @Option(name: .customLong("pusher-app"), help: "ID:KEY:SECRET[,SETTING…]: a Pusher Channels app served on the same listeners at /app/KEY (repeatable; default: the demo app). Settings: subscription-count, cache-ttl=SECONDS, no-cache, encryption-master-key=BASE64 (32 bytes).")
     var pusherApps: [String] = []
 
     @Option(name: .customLong("pusher-webhook"), help: "[ID=]URL: POST the Pusher apps' (or app ID's) webhooks to this loopback http:// URL (repeatable).")
@@ -59,6 +59,12 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("pusher-plan"), help: "A Pusher fault-plan file to install at start, each plan under its appKey (repeatable; docs/fault-plans.md).")
     var pusherPlanFiles: [String] = []
+
+    @Option(name: .customLong("pusher-http"), help: "HEARTBEAT_MS:DISCONNECT_MS[:no-prelude]: the Pusher HTTP fallback sessions' heartbeat interval, the silence without a receiving request after which a session ends, and no-prelude to start streams without the 2 KB prelude (default 25000:5000; docs/pusher.md).")
+    var pusherHTTP: String?
+
+    @Option(name: .customLong("pusher-refuse-websocket"), help: "STATUS (400-599): answer every Pusher WebSocket upgrade with this status, as a proxy that blocks WebSockets, so clients fall back to the HTTP transports.")
+    var pusherRefuseWebSocket: Int?
 
     @Option(name: .customLong("long-poll-timeout"), help: "Seconds an idle subscribe long-poll is held before it answers empty.")
     var longPollTimeout = 280.0
@@ -170,8 +176,9 @@ struct ServeCommand: AsyncParsableCommand {
             throw UsageError("\(error)")
         }
         defer { webhooks?.stop(wait: false) }  // the process ends next: no blocking wait on the pool
-        let pusher = PusherService(
-            apps: pusherApps, options: PusherServiceOptions(webhookSink: { appID, event in webhooks?.submit(appID: appID, event: event) }))
+        var pusherOptions = PusherServiceOptions(webhookSink: { appID, event in webhooks?.submit(appID: appID, event: event) })
+        try configurePusherHTTP(&pusherOptions)
+        let pusher = PusherService(apps: pusherApps, options: pusherOptions)
         configuration.extensions = pusher.extensions
         let playback = try loadPlayback()
         configuration.interceptor = playback

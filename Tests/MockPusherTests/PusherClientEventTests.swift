@@ -43,7 +43,20 @@ struct PusherClientEventTests {
         #expect(sent(actions, to: 2) == [#"{"event":"client-hi","data":"x","channel":"presence-room","user_id":"ann"}"#])
     }
 
-    @Test(arguments: ["news", "private-encrypted-room", "cache-news"])
+    /// UNVERIFIED refusal (docs/pusher.md, "Encrypted channels"): an error to the sender, nothing to the others.
+    @Test func encryptedChannelEventsAreRefusedAndNotRelayed() {
+        let bed = PusherTestBed()
+        bed.connect(1)
+        bed.connect(2)
+        bed.subscribe(1, "private-encrypted-room")
+        bed.subscribe(2, "private-encrypted-room")
+        let actions = bed.send(1, #"{"event":"client-x","channel":"private-encrypted-room","data":"{}"}"#)
+        #expect(sent(actions, to: 1) == [errorFrame("Client event rejected - not supported on encrypted channels")])
+        #expect(sent(actions, to: 2).isEmpty)
+        #expect(webhooks(actions).isEmpty)
+    }
+
+    @Test(arguments: ["news", "cache-news"])
     func otherChannelTypesAreRefused(_ channel: String) {
         let bed = PusherTestBed()
         bed.connect(1)

@@ -31,6 +31,13 @@ struct PusherSignatureTests {
                 == "278d425bdf160c739803:5b8808f3035fec2e4157c6b430a06d5b0de16d174e1a779e0e2b64d9983bde27")
     }
 
+    /// Spec §4.3's vector (pusher-http-python `generate_shared_secret` gives the same).
+    @Test func encryptedChannelSharedSecretMatchesTheSpecVector() {
+        let masterKey = [UInt8](repeating: 0x01, count: 32)
+        #expect(PusherSignatures.sharedSecretBase64(channel: "private-encrypted-foo", masterKey: masterKey) == "8ziYucAATGLnsfmVQnRpKw1VkUgQbrB5CfEQheHpD0w=")
+        #expect(PusherSignatures.sharedSecret(channel: "private-encrypted-foo", masterKey: masterKey).count == 32)
+    }
+
     @Test func md5MatchesTheRESTReferenceBodyAndTheEmptyBody() {
         let body = #"{"name":"foo","channels":["project-3"],"data":"{\"some\":\"data\"}"}"#
         #expect(PusherSignatures.md5Hex(Array(body.utf8)) == "ec365a775a4cd0599faeb73354201b6f")

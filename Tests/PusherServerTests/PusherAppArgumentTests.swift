@@ -20,6 +20,12 @@ struct PusherAppArgumentTests {
         #expect(try PusherAppArgument.parse("1:k:s").options == PusherAppOptions())
     }
 
+    @Test func encryptionMasterKeyIsBase64Of32Bytes() throws {
+        let app = try PusherAppArgument.parse("1:k:s,encryption-master-key=AQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQE=")
+        #expect(app.options.encryptionMasterKey == [UInt8](repeating: 1, count: 32))
+        #expect(try PusherAppArgument.parse("1:k:s").options.encryptionMasterKey == nil)
+    }
+
     @Test func noArgumentServesTheDemoApp() throws {
         #expect(try PusherAppArgument.parseAll([]) == [PusherAppArgument.demo])
     }
@@ -31,11 +37,14 @@ struct PusherAppArgumentTests {
         (":k:s", "invalid --pusher-app ':k:s': the app id must be digits"),
         ("1::s", "invalid --pusher-app '1::s': the key is empty"),
         ("1:k:", "invalid --pusher-app '1:k:': the secret is empty"),
-        ("1:k:s,fast", "invalid --pusher-app '1:k:s,fast': unknown setting 'fast' (expected subscription-count, cache-ttl=SECONDS or no-cache)"),
+        ("1:k:s,fast", "invalid --pusher-app '1:k:s,fast': unknown setting 'fast' (expected subscription-count, cache-ttl=SECONDS, no-cache or encryption-master-key=BASE64)"),
+        ("1:k:s,encryption-master-key=AQID", "invalid --pusher-app '1:k:s,encryption-master-key=AQID': encryption-master-key: expected base64 of 32 bytes, got 3 bytes"),
+        ("1:k:s,encryption-master-key=not*base64",
+         "invalid --pusher-app '1:k:s,encryption-master-key=not*base64': encryption-master-key: not valid base64 ('not*base64')"),
         ("1:k:s,cache-ttl=0", "invalid --pusher-app '1:k:s,cache-ttl=0': cache-ttl: expected seconds from 0.001 to 1800, got '0'"),
         ("1:k:s,cache-ttl=1801", "invalid --pusher-app '1:k:s,cache-ttl=1801': cache-ttl: expected seconds from 0.001 to 1800, got '1801'"),
         ("1:k:s,subscription-count=yes",
-         "invalid --pusher-app '1:k:s,subscription-count=yes': unknown setting 'subscription-count=yes' (expected subscription-count, cache-ttl=SECONDS or no-cache)"),
+         "invalid --pusher-app '1:k:s,subscription-count=yes': unknown setting 'subscription-count=yes' (expected subscription-count, cache-ttl=SECONDS, no-cache or encryption-master-key=BASE64)"),
     ])
     func refusesMalformedArguments(argument: String, message: String) {
         #expect(throws: PusherAppArgument.Invalid.self) { try PusherAppArgument.parse(argument) }

@@ -45,10 +45,12 @@ struct PusherTestServer {
 /// Runs `body` against a started server serving `apps` (plain and TLS listeners); stops it afterwards.
 func withPusherServer<T>(
     apps: [PusherApp] = [testApp], seed: UInt64 = 7, configure: (inout MockServerConfiguration) -> Void = { _ in },
+    httpSessions: PusherHTTPSessionSettings = PusherHTTPSessionSettings(),
     _ body: (PusherTestServer) throws -> T
 ) throws -> T {
     let webhooks = WebhookLog()
-    let options = PusherServiceOptions(socketIDs: PusherSocketIDGenerator(seed: seed), webhookSink: { webhooks.append($0, $1) })
+    var options = PusherServiceOptions(socketIDs: PusherSocketIDGenerator(seed: seed), webhookSink: { webhooks.append($0, $1) })
+    options.httpSessions = httpSessions
     let service = PusherService(apps: apps, options: options)
     var configuration = MockServerConfiguration.loopback(tls: true)
     configuration.eventLoopCount = 2

@@ -43,6 +43,10 @@ public enum CapabilityDerivation {
              .expectNoMoreMessages, .expectPresence, .expectResult, .expectNoStatus:
             // The runner's own requests, and expectations every first-protocol client can meet.
             return []
+        case .observerSubscribe, .expectObservedPresence, .expectNoObservedPresence:
+            // The observer is the runner's: it asks nothing of the client (cases using it
+            // declare `presence`, as what it observes is the client's presence).
+            return []
         }
     }
 

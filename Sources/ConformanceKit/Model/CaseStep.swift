@@ -41,6 +41,15 @@ public enum CaseStep: Sendable, Hashable {
     case expectAppContextEvent(ExpectedAppContextEvent, withinMs: Int)
     /// Wait until a matching message-action event is delivered.
     case expectMessageAction(ExpectedMessageAction, withinMs: Int)
+    /// Start the case's presence observer: a second participant of the runner's own (uuid
+    /// ``PresenceObserver/uuid``), subscribed over loopback HTTP to these channels' presence
+    /// (`-pnpres`) only, so it is on no channel itself; the step ends once its handshake is answered.
+    case observerSubscribe([String])
+    /// Wait until the observer received a matching presence event (`{uuid}` = the client's).
+    case expectObservedPresence(ExpectedPresence, withinMs: Int)
+    /// Check that the observer receives no matching presence event from its start until `ms`
+    /// after this step begins (a "must not", e.g. no leave when leave events are suppressed).
+    case expectNoObservedPresence(ExpectedPresence, forMs: Int)
 
     // MARK: Sugar for the catalog
 

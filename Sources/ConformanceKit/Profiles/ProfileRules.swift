@@ -171,6 +171,7 @@ public enum ProfileRules {
             case .expectAppContextEvent(let event, let ms): .expectAppContextEvent(event, withinMs: ms * factor)
             case .expectMessageAction(let event, let ms): .expectMessageAction(event, withinMs: ms * factor)
             case .expectJournal(let expectation, let ms): .expectJournal(expectation, withinMs: ms * factor)
+            case .expectObservedPresence(let presence, let ms): .expectObservedPresence(presence, withinMs: ms * factor)
             default: step
             }
         }

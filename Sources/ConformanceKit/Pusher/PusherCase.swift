@@ -28,6 +28,12 @@ public enum PusherCapability: String, Sendable, Hashable, Codable, CaseIterable 
     case userSignin
     /// Reports `pusher_internal:watchlist_events` entries as `watchlist` lines.
     case watchlist
+    /// Subscribes to `private-encrypted-…` channels with the auth answer's `shared_secret` and
+    /// delivers the decrypted data as a normal event (spec §4.3).
+    case encryptedChannels
+    /// Falls back to the HTTP transports (`xhr_streaming`, then `xhr_polling`) when the WebSocket
+    /// upgrade is refused; the server's journal says which transport each connection used.
+    case httpFallback
 }
 
 /// A participant the harness itself plays inside the server (no socket): it subscribes, triggers
@@ -131,6 +137,9 @@ public enum PusherStep: Sendable, Hashable {
     case expectNoUserEvent(String, forMs: Int)
     /// The client reports a watchlist entry `name` whose ids are exactly these (any order).
     case expectWatchlist(name: String, userIDs: [String], withinMs: Int)
+    /// Ask the client to trigger a client event it should refuse locally: a refusal (an error
+    /// answer) is not a failure; whether anything went on the wire is for a later journal check.
+    case clientEventMayBeRefused(channel: String, event: String, data: JSONValue)
 }
 
 /// A condition on what the client sent (the server's journal of the case's app).
@@ -152,6 +161,14 @@ public enum PusherJournalCheck: Sendable, Hashable {
     case pinged(connection: Int)
     /// The client's n-th connection used TLS (`wss`).
     case usedTLS(connection: Int)
+    /// The channel was authorized at the harness's endpoint exactly `times` times (e.g. an encrypted
+    /// channel's subscription and the one re-authorization after a failed decryption).
+    case authorizedTimes(channel: String, times: Int)
+    /// The client never sent an event with this name on any connection.
+    case neverSent(event: String)
+    /// The client's n-th connection used this transport: `ws` (a WebSocket, with or without
+    /// TLS), `xhr_streaming` or `xhr_polling` (the HTTP fallback transports).
+    case usedTransport(connection: Int, String)
 }
 
 /// A variant outcome allowed for clients declaring a profile value (see ``PusherProfile``).
@@ -204,8 +221,12 @@ public struct PusherClientSettings: Sendable, Hashable {
     /// The channel auth endpoint leaves `channel_data` out of presence answers (the member then
     /// comes from the signin, spec §3.4).
     public var presenceFromSignin = false
+    /// The auth endpoint answers encrypted channels with another channel's `shared_secret`, so the
+    /// client cannot decrypt (`?shared_secret=wrong` on the harness's endpoint).
+    public var wrongSharedSecret = false
     public init(reconnectDelaySeconds: Double = 1, protocolVersion: Int = 7, unknownAppKey: Bool = false, authRefused: Bool = false,
-                tls: Bool = false, activityTimeoutSeconds: Double? = nil, pongTimeoutSeconds: Double? = nil) {
+                tls: Bool = false, activityTimeoutSeconds: Double? = nil, pongTimeoutSeconds: Double? = nil, wrongSharedSecret: Bool = false) {
+        self.wrongSharedSecret = wrongSharedSecret
         self.activityTimeoutSeconds = activityTimeoutSeconds
         self.reconnectDelaySeconds = reconnectDelaySeconds
         self.protocolVersion = protocolVersion
@@ -246,6 +267,9 @@ public struct PusherCase: Sendable, Hashable, Identifiable {
     public var appOptions: PusherAppOptions?
     /// The least budget the author asks for; the runner derives the real one (``PusherCaseBudget``).
     public var timeBudget: Duration
+    /// Whether the case's app has an encryption master key (the runner derives one); false for
+    /// cases about an app without one.
+    public var appHasMasterKey = true
 
     public init(_ id: String, _ title: String, spec: String, client: PusherClientSettings = PusherClientSettings(),
                 steps: [PusherStep], requires: Set<PusherCapability> = [], variants: [PusherVariant] = [],

@@ -17,7 +17,7 @@ public enum PusherCaseBudget {
                  .expectReconnect(_, let ms), .expectJournal(_, let ms), .expectWebhook(_, _, _, let ms):
                 needed += .milliseconds(ms)
             case .connect, .disconnect, .subscribe, .unsubscribe, .clientEvent, .trigger, .closeConnection, .sendErrorEvent,
-                 .peerSubscribe, .peerLeave, .peerClientEvent:
+                 .peerSubscribe, .peerLeave, .peerClientEvent, .clientEventMayBeRefused:
                 needed += CaseBudget.actionMargin
             case .signin, .peerSignin, .sendToUser, .terminateUser, .expectSignedIn, .expectUserEvent, .expectNoUserEvent, .expectWatchlist:
                 needed += step.userStepWindow.map { .milliseconds($0) } ?? CaseBudget.actionMargin

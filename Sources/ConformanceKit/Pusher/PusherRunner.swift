@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import HarnessPrimitives
 import MockPusher
 import Synchronization
 
@@ -15,10 +16,17 @@ public struct PusherRunner: Sendable {
     }
 
     /// The app a case runs on: its own id, key and secret, derived from the case id, with the
-    /// case's app options (e.g. a short activity timeout).
+    /// case's app options (e.g. a short activity timeout) and an encryption master key derived from
+    /// the id too, unless the case sets its own or asks for none (``PusherCase/appHasMasterKey``).
     public static func app(for testCase: PusherCase) -> PusherApp {
         let token = testCase.id.replacingOccurrences(of: ".", with: "-")
-        return PusherApp(id: "app-\(token)", key: "key-\(token)", secret: "secret-\(token)", options: testCase.appOptions ?? PusherAppOptions())
+        var options = testCase.appOptions ?? PusherAppOptions()
+        if !testCase.appHasMasterKey {
+            options.encryptionMasterKey = nil
+        } else if options.encryptionMasterKey == nil {
+            options.encryptionMasterKey = Digest.sha256(Array("master-key-\(token)".utf8))
+        }
+        return PusherApp(id: "app-\(token)", key: "key-\(token)", secret: "secret-\(token)", options: options)
     }
 
     /// Starts an in-process server (as `serve` builds it), runs `cases`, stops the server.
@@ -106,7 +114,9 @@ struct PusherCaseExecutor: Sendable {
             userID: Self.clientUserID, settings: testCase.client, caPEM: caPEM,
             userAuthEndpoint: server.userAuthEndpoint(appKey: app.key, user: testCase.client.userAuth == .refused ? Self.refusedUser : Self.clientUserID,
                                                       watchlist: testCase.client.watchlist, badSignature: testCase.client.userAuth == .badSignature))
-        if testCase.client.presenceFromSignin { configuration.authEndpoint += "?channel_data=none" }
+        // The endpoint's switches of the case (docs/pusher.md, harness routes).
+        let endpointQuery = (testCase.client.presenceFromSignin ? ["channel_data=none"] : []) + (testCase.client.wrongSharedSecret ? ["shared_secret=wrong"] : [])
+        if !endpointQuery.isEmpty { configuration.authEndpoint += "?" + endpointQuery.joined(separator: "&") }
         let session: any PusherClientSession
         do {
             session = try await client.makeSession(configuration: configuration)

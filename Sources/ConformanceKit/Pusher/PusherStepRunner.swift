@@ -75,6 +75,12 @@ final class PusherStepRunner: Sendable {
         case .subscribe(let channel): try await session.perform(.subscribe(channel: channel))
         case .unsubscribe(let channel): try await session.perform(.unsubscribe(channel: channel))
         case .clientEvent(let channel, let event, let data): try await session.perform(.trigger(channel: channel, event: event, data: data))
+        case .clientEventMayBeRefused(let channel, let event, let data):
+            do {
+                try await session.perform(.trigger(channel: channel, event: event, data: data))
+            } catch let error as ClientAdapterError {
+                guard case .protocolViolation = error else { throw error }
+            }
         case .trigger(let channels, let event, let data, let excludeClient):
             var exclude: String?
             if excludeClient {
@@ -290,6 +296,21 @@ final class PusherStepRunner: Sendable {
             case .usedTLS(let number):
                 if journal.connections.count >= number, journal.connections[number - 1].tls { return nil }
                 why = journal.connections.count >= number ? "connection \(number) was plain ws" : "the client made \(journal.connections.count) connection(s)"
+            case .authorizedTimes(let channel, let times):
+                let count = journal.authorizations.filter { $0.channel == channel }.count
+                if count == times { return nil }
+                why = "\(channel) authorized \(count) time(s), expected \(times)"
+            case .neverSent(let event):
+                let sent = journal.connections.enumerated().first { _, connection in
+                    connection.texts.contains { (try? JSONValue.parse($0))?["event"]?.stringValue == event }
+                }
+                guard let (number, _) = sent else { return nil }
+                why = "\(event) was sent on connection \(number + 1)"
+            case let .usedTransport(number, transport):
+                if journal.connections.count >= number, journal.connections[number - 1].transport == transport { return nil }
+                why = journal.connections.count >= number
+                    ? "connection \(number) used \(journal.connections[number - 1].transport), not \(transport)"
+                    : "the client made \(journal.connections.count) connection(s)"
             }
             try? await Task.sleep(for: .milliseconds(10))
         } while ContinuousClock.now < end

@@ -15,15 +15,15 @@ public enum CaseBudget {
         var needed: Duration = baseMargin
         for step in testCase.steps {
             switch step {
-            case .wait(let ms), .expectNoMoreMessages(let ms), .expectNoStatus(_, let ms):
+            case .wait(let ms), .expectNoMoreMessages(let ms), .expectNoStatus(_, let ms), .expectNoObservedPresence(_, let ms):
                 needed += .milliseconds(ms)
             case .expectStatus(_, let ms), .expectMessages(_, let ms), .expectMessageCount(_, let ms),
                  .expectPresence(_, let ms), .expectJournal(_, let ms), .expectAppContextEvent(_, let ms),
-                 .expectMessageAction(_, let ms):
+                 .expectMessageAction(_, let ms), .expectObservedPresence(_, let ms):
                 needed += .milliseconds(ms)
             case .setPlan(let plan):
                 needed += actionMargin + .milliseconds(faultMilliseconds(in: plan))
-            case .perform, .serverPublish, .serverRequest, .grant, .issueToken:
+            case .perform, .serverPublish, .serverRequest, .grant, .issueToken, .observerSubscribe:
                 needed += actionMargin
             case .expectResult:
                 break
@@ -75,6 +75,7 @@ public enum CaseBudget {
             case .expectAppContextEvent(let event, let ms): .expectAppContextEvent(event, withinMs: stretch(ms))
             case .expectMessageAction(let event, let ms): .expectMessageAction(event, withinMs: stretch(ms))
             case .expectJournal(let expectation, let ms): .expectJournal(expectation, withinMs: stretch(ms))
+            case .expectObservedPresence(let presence, let ms): .expectObservedPresence(presence, withinMs: stretch(ms))
             default: step
             }
         }

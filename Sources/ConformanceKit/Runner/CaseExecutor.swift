@@ -115,7 +115,9 @@ struct CaseExecutor: Sendable {
         let pump = Task {
             for await event in session.events { await log.record(event) }
         }
-        let steps = StepRunner(testCase: testCase, keys: keys, server: server, session: session, log: log, runSeed: runSeed)
+        let observer = PresenceObserver(address: server.address, subscribeKey: keys.subscribeKey)
+        let steps = StepRunner(testCase: testCase, keys: keys, server: server, session: session, log: log, runSeed: runSeed,
+                               observer: observer)
         var budgetExceeded: Int?
         do {
             if let plan = testCase.plan {
@@ -124,6 +126,7 @@ struct CaseExecutor: Sendable {
             }
             budgetExceeded = await Self.race(budget: budget) { await steps.run() } onTimeout: { await steps.currentStep }
         } catch {
+            await observer.stop()
             await session.close()
             pump.cancel()
             await cleanup(keys: keys, listenerPort: listenerPort, planInstalled: planInstalled)
@@ -135,6 +138,13 @@ struct CaseExecutor: Sendable {
         // here, for every client, as the built-in one's close stops listening first.
         let snapshot = await log.current
         let observed = Self.distinct(snapshot.statuses)
+        // The observer ends with the steps: its request in flight cancelled, its socket closed.
+        await observer.stop()
+        let observerTimeline = await observer.log.current.timed.map { observation in
+            var marked = observation
+            marked.text = "observer: " + observation.text
+            return marked
+        }
         await session.close()
         pump.cancel()
         var journal = (try? await server.journal(subscribeKey: keys.subscribeKey)) ?? []
@@ -156,7 +166,8 @@ struct CaseExecutor: Sendable {
         let (outcome, detail) = Verdict.decide(testCase, failures: failures, observed: observed)
         var listenerFault: String?
         if case .fault(let fault) = testCase.listener { listenerFault = fault }
-        let timeline = TimelineModel.build(journal: journal, observations: snapshot.timed, connectionEvents: connectionEvents,
+        let observations = observerTimeline.isEmpty ? snapshot.timed : (snapshot.timed + observerTimeline).sorted { $0.time < $1.time }
+        let timeline = TimelineModel.build(journal: journal, observations: observations, connectionEvents: connectionEvents,
                                            listenerFault: listenerFault,
                                            failingStep: outcome == .fail ? TimelineModel.failingStep(in: detail) : nil,
                                            failed: outcome == .fail)

@@ -56,7 +56,7 @@ public enum StartOrder {
         var longestAwaited = 0
         for step in testCase.steps {
             switch step {
-            case .wait(let ms), .expectNoMoreMessages(let ms), .expectNoStatus(_, let ms):
+            case .wait(let ms), .expectNoMoreMessages(let ms), .expectNoStatus(_, let ms), .expectNoObservedPresence(_, let ms):
                 certain += ms
             case .setPlan(let plan):
                 certain += CaseBudget.faultMilliseconds(in: plan)
@@ -64,9 +64,10 @@ public enum StartOrder {
                 longestAwaited = max(longestAwaited, ms)
                 if mayStaySilent(about: category, in: testCase) { certain += ms }
             case .expectMessages(_, let ms), .expectMessageCount(_, let ms), .expectPresence(_, let ms),
-                 .expectJournal(_, let ms), .expectAppContextEvent(_, let ms), .expectMessageAction(_, let ms):
+                 .expectJournal(_, let ms), .expectAppContextEvent(_, let ms), .expectMessageAction(_, let ms),
+                 .expectObservedPresence(_, let ms):
                 longestAwaited = max(longestAwaited, ms)
-            case .perform, .serverPublish, .serverRequest, .grant, .issueToken, .expectResult:
+            case .perform, .serverPublish, .serverRequest, .grant, .issueToken, .expectResult, .observerSubscribe:
                 break
             }
         }

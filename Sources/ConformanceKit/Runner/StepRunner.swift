@@ -33,9 +33,12 @@ final class StepRunner: Sendable {
     let lastToken = TokenSlot()
     /// Published message and added action timetokens, the last listing's next page (`{message.N}`, …).
     let timetokens = CaseTimetokens()
+    /// The case's presence observer (started by an `observerSubscribe` step, stopped by the executor).
+    let observer: PresenceObserver
 
     init(testCase: ConformanceCase, keys: CaseKeys, server: any HarnessServer, session: any ClientSession,
-         log: ObservationLog, runSeed: UInt64) {
+         log: ObservationLog, runSeed: UInt64, observer: PresenceObserver) {
+        self.observer = observer
         self.testCase = testCase
         self.keys = keys
         self.server = server
@@ -164,6 +167,12 @@ final class StepRunner: Sendable {
             await checkResult(expected, number: number)
         case .expectJournal(let expectation, let within):
             await expectJournal(expectation.substituting(substitute), within: within, number: number)
+        case .observerSubscribe(let channels):
+            return await observerSubscribe(channels, number: number)
+        case .expectObservedPresence(let expected, let within):
+            await expectObservedPresence(expected, within: within, number: number)
+        case .expectNoObservedPresence(let expected, let ms):
+            await expectNoObservedPresence(expected, forMs: ms, number: number)
         }
         return true
     }

@@ -71,6 +71,9 @@ extension CaseStep {
         case .expectNoStatus(let category, let ms): "expectNoStatus \(category.rawValue) for \(ms) ms"
         case .expectAppContextEvent(let expected, let ms): "expectAppContextEvent \(expected.type) \(expected.event) within \(ms) ms"
         case .expectMessageAction(let expected, let ms): "expectMessageAction \(expected.event) within \(ms) ms"
+        case .observerSubscribe(let channels): "observerSubscribe \(channels.joined(separator: ","))"
+        case .expectObservedPresence(let presence, let ms): "expectObservedPresence \(presence.action) within \(ms) ms"
+        case .expectNoObservedPresence(let presence, let ms): "expectNoObservedPresence \(presence.action) for \(ms) ms"
         }
     }
 }

@@ -8,7 +8,15 @@ enum PresenceSuite {
                        query: ["uuid": "ghost", "heartbeat": String(heartbeat)])
     }
 
-    static var cases: [ConformanceCase] {
+    static var cases: [ConformanceCase] { basicCases + observedCases }
+
+    /// The window in which a client sends `count` heartbeats (the first on joining) at an interval
+    /// under a second: `count - 1` whole seconds, the shortest interval every client can be given
+    /// (SDKs taking whole seconds round up), plus one second for the first heartbeat's offset and
+    /// the load a run's time scale does not capture.
+    static func heartbeatWindowMs(count: Int) -> Int { (count - 1) * 1_000 + 1_000 }
+
+    static var basicCases: [ConformanceCase] {
         let presence: Set<Capability> = [.presence]
         return [
             ConformanceCase(
@@ -92,11 +100,18 @@ enum PresenceSuite {
                         .expectResult(.success(["channels": ["ch-p": ["k": "v"]]]))],
                 expected: [], requires: presence),
             ConformanceCase(
+                // The window holds two heartbeats of a client given its interval in whole seconds
+                // (the Python driver rounds 200 ms up to 1 s), with a full second to spare. At 1.2 s it held them with ~0.2 s to spare,
+                // which a load the run's time scale did not measure (the probe reads once, before
+                // the run; ×1.3 was measured under 12 busy loops) could eat: the verdict changed
+                // under load (docs/reliability.md). A client ignoring the interval (its default of
+                // several seconds) still sends one heartbeat in the window, and one sending in
+                // bursts still breaks the spacing.
                 "presence.heartbeat.interval", "With a heartbeat interval the client sends heartbeats at that interval", spec: "§6.1",
                 client: ClientOverrides(presenceHeartbeatValue: 20, presenceHeartbeatIntervalMs: 200),
                 steps: [.subscribe(["ch-p"]), .expect(.connected),
-                        .expectJournal(.spacing(endpoint: "heartbeat", count: 2, minimumIntervalMs: 200), withinMs: 1_200)],
-                expected: [.connected], timeBudget: .seconds(2), requires: presence),
+                        .expectJournal(.spacing(endpoint: "heartbeat", count: 2, minimumIntervalMs: 200), withinMs: heartbeatWindowMs(count: 2))],
+                expected: [.connected], timeBudget: .seconds(3), requires: presence),
         ]
     }
 }

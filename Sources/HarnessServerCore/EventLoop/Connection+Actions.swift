@@ -40,6 +40,8 @@ extension Connection {
             channel.enqueue(head: encoded.head, body: encoded.body)
         case .write(let bytes):
             channel.enqueue(bytes)
+        case .startStream(let response, let stream, let token, let chunked, let keepAlive):
+            startStream(response, stream, token: token, chunked: chunked, keepAlive: keepAlive)
         case .writeErrorResponse(let error):
             // No request to choose a rule by (it did not parse): the policy's fallback fields, so
             // a page still reads the 400, 408, 413, 414 or 431 (INFERRED: no such answer of the
@@ -128,6 +130,11 @@ extension Connection {
 
     /// Receives the handler's answer (on the loop thread) for the request numbered `token`.
     func deliver(_ action: ResponseAction, token: UInt64) {
+        // A streamed answer that can no longer go out: its stream hears that the connection ended.
+        if state == .closed, case .stream(_, let stream) = action {
+            stream.connectionClosed()
+            return
+        }
         agenda.delivered(action, token: token, loop: loop)
         performActions()
     }

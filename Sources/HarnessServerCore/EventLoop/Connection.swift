@@ -24,6 +24,8 @@ final class Connection: LoopHandler {
     /// Whether answers carry `cors`'s fields (`core.decoratesAnswers`).
     let decoratesAnswers: Bool
     var timers: [TimerHandle] = []
+    /// The streamed answer in progress (told when the connection ends before it does).
+    var stream: ResponseStream?
     /// True while the handler is being called for this connection's current request.
     var dispatching = false
     var handshakeWantsWrite = false
@@ -139,9 +141,12 @@ final class Connection: LoopHandler {
         timers.removeAll()
         disarmWatchTimer()
         let abandoned = agenda.machine.current.flatMap { current in responder.flatMap { $0.token == current.token ? $0.responder : nil } }
+        // A streamed answer delivered but not started yet is as good as closed.
+        if case .stream(_, let pending)? = agenda.machine.current?.pendingAction, stream == nil { stream = pending }
         responder = nil
         agenda.handleDiscardingActions(.closed)
         channel.release(reset: reset)
         abandoned?.cancel()
+        if let stream = stream.take() { stream.connectionClosed() }
     }
 }

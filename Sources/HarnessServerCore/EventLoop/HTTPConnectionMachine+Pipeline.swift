@@ -140,7 +140,38 @@ extension HTTPConnectionMachine {
             finish(with: mode, into: &actions)
         case .hang:
             break
+        case .stream(let response, let stream):
+            let chunked = !http10
+            streaming = (token, chunked, keepAlive && chunked)
+            afterFlush = .nothing
+            write(.startStream(response, stream, token: token, chunked: chunked, keepAlive: keepAlive && chunked), into: &actions)
         }
+    }
+
+    /// `bytes` as one chunk of `Transfer-Encoding: chunked` (size in hex, CRLF, data, CRLF).
+    static func chunk(_ bytes: [UInt8]) -> [UInt8] {
+        var out = Array(String(bytes.count, radix: 16).utf8)
+        out.reserveCapacity(out.count + bytes.count + 4)
+        out += [0x0D, 0x0A]
+        out += bytes
+        out += [0x0D, 0x0A]
+        return out
+    }
+
+    /// The last chunk and the empty trailer.
+    static let lastChunk = Array("0\r\n\r\n".utf8)
+
+    mutating func streamWrite(_ bytes: [UInt8], token: UInt64, into actions: inout [HTTPConnectionAction]) {
+        guard phase == .open, let stream = streaming, stream.token == token, !bytes.isEmpty else { return }
+        write(.write(stream.chunked ? Self.chunk(bytes) : bytes), into: &actions)
+    }
+
+    /// The terminating chunk, then the next request (or FIN: HTTP/1.0, `Connection: close`).
+    mutating func streamEnd(token: UInt64, into actions: inout [HTTPConnectionAction]) {
+        guard phase == .open, let stream = streaming, stream.token == token else { return }
+        streaming = nil
+        afterFlush = stream.keepAlive ? .nextRequest : .close(.fin)
+        write(.write(stream.chunked ? Self.lastChunk : []), into: &actions)
     }
 
     /// Queues `write` and a flush.
@@ -215,6 +246,7 @@ extension HTTPConnectionMachine {
             if let token = current?.token, token != 0 { actions.append(.cancelRequest(token: token)) }
             current = nil
             queue = []
+            streaming = nil
             phase = .draining
             actions.append(.shutdownWrite)
         }

@@ -66,6 +66,9 @@ struct HTTPConnectionMachine {
     var current: InFlight?
     var afterFlush = AfterFlush.nothing
     var drip: (bytes: [UInt8], offset: Int, chunk: Int, intervalNanos: UInt64, then: CloseMode)?
+    /// The streamed answer in progress (`ResponseAction.stream`): its request, whether its chunks
+    /// are framed (`Transfer-Encoding: chunked`; not for HTTP/1.0) and whether the connection stays.
+    var streaming: (token: UInt64, chunked: Bool, keepAlive: Bool)?
     var continueSent = false
     /// A WebSocket upgrade request was parsed: nothing after it is parsed as HTTP until it is routed.
     var upgradeHold = false
@@ -135,6 +138,11 @@ struct HTTPConnectionMachine {
             current = nil
             queue = []
             drip = nil
+            streaming = nil
+        case .streamWrite(let bytes, let token):
+            streamWrite(bytes, token: token, into: &actions)
+        case .streamEnd(let token):
+            streamEnd(token: token, into: &actions)
         case .requestTimedOut:
             requestTimedOut(into: &actions)
         case .idleTimedOut:
@@ -253,6 +261,10 @@ enum HTTPConnectionInput {
     case requestTimedOut
     /// A keep-alive connection stayed idle for the idle timeout.
     case idleTimedOut
+    /// A chunk of the streamed answer to request `token`.
+    case streamWrite([UInt8], token: UInt64)
+    /// The streamed answer to request `token` is complete.
+    case streamEnd(token: UInt64)
 }
 
 /// What the owner of an HTTP connection does, in order.
@@ -285,6 +297,9 @@ enum HTTPConnectionAction {
     case resetAfterSendQueueDrains
     /// Closes the connection now.
     case close
+    /// Queues the head of a streamed answer (and its body as the first chunk), then hands the
+    /// stream the connection for request `token`.
+    case startStream(HTTPResponse, ResponseStream, token: UInt64, chunked: Bool, keepAlive: Bool)
     /// No request is in flight: time to watch for idleness or a slow request.
     case pipelineIdle
     /// Reading may go on: read now (a TLS stream may hold buffered bytes epoll will not report).

@@ -45,6 +45,7 @@ struct RequestLog: RequestHandler {
         case .delay(let delay, let then): "after \(delay): \(outcome(of: then))"
         case .close(let mode): "close (\(mode.rawValue))"
         case .hang: "hang"
+        case .stream(let response, _): "\(response.status) (streamed)"
         }
     }
 }

@@ -17,6 +17,9 @@ public indirect enum ResponseAction: Sendable, Hashable {
     case close(CloseMode)
     /// Send nothing and keep the connection open until the client gives up or the server stops.
     case hang
+    /// Write the head of `response` with `Transfer-Encoding: chunked` (its body, if any, as the
+    /// first chunk) and keep the answer open: `stream`'s chunks follow until it ends.
+    case stream(HTTPResponse, ResponseStream)
 }
 
 /// How a connection ends after an action.

@@ -45,6 +45,8 @@ public struct JournalAnswer: Sendable, Hashable, Codable {
             self.init(kind: "close", durationMs: elapsedMs, close: mode.rawValue)
         case .hang:
             self.init(kind: "hang", durationMs: elapsedMs)
+        case .stream(let response, _):
+            self.init(kind: "stream", status: response.status, bytes: response.body.count, durationMs: elapsedMs)
         }
     }
 

@@ -34,9 +34,12 @@ public final class PusherClient: Sendable {
         self.hub = hub
         delegateBox = Mutex(WeakDelegate(value: delegate))
         let authorize = try Self.makeAuthorize(options)
-        let opener = PusherWebSocketOpener(host: options.host, port: options.effectivePort,
-                                           trust: options.useTLS ? options.trustedCA.httpTrust : nil,
-                                           target: options.connectionTarget(key: key), timeout: options.connectTimeout)
+        let webSocket = PusherWebSocketOpener(host: options.host, port: options.effectivePort,
+                                              trust: options.useTLS ? options.trustedCA.httpTrust : nil,
+                                              target: options.connectionTarget(key: key), timeout: options.connectTimeout)
+        let opener: any PusherSocketOpener = options.httpFallback
+            ? PusherFallbackOpener(webSocket: webSocket, key: key, query: options.connectionQuery)
+            : webSocket
         let delivery = PusherDelivery()
         var environment = PusherEnvironment(opener: opener, authorize: authorize) { event in delivery.deliver(event) }
         if let authenticate = try Self.makeAuthenticateUser(options) { environment.authenticateUser = authenticate }
@@ -113,6 +116,7 @@ public final class PusherClient: Sendable {
     /// subscription has succeeded. Refused at once on public and unsubscribed channels.
     public func trigger(event: String, data: JSONValue, on channelName: String) throws(PusherTriggerError) {
         guard PusherChannelType(channelName: channelName).acceptsClientEvents else { throw .publicChannel(channelName) }
+        guard !PusherChannelType.isEncrypted(channelName) else { throw .encryptedChannel(channelName) }
         guard subscribed.withLock({ $0.contains(channelName) }) else { throw .unknownChannel(channelName) }
         runtime.post(.trigger(event: PusherChannelType.clientEventName(event), data: data, channel: channelName))
     }
@@ -136,7 +140,7 @@ public final class PusherClient: Sendable {
         case .subscriptionFailed(let channel, let error): delegate.pusher(self, didFailToSubscribeTo: channel, error: error)
         case .errorEvent(let code, let message): delegate.pusher(self, didReceiveErrorEvent: code, message: message)
         case .event(let message): delegate.pusher(self, didReceive: message)
-        case .memberAdded, .memberRemoved, .malformedMessage, .cacheMiss, .subscriptionCount, .signedIn, .signinFailed, .userEvent, .watchlist: break
+        case .memberAdded, .memberRemoved, .malformedMessage, .cacheMiss, .subscriptionCount, .signedIn, .signinFailed, .userEvent, .watchlist, .decryptionFailed: break
         }
     }
 

@@ -44,6 +44,9 @@ public struct PusherClientOptions: Sendable {
     public var clientVersion: String = "1.0.0"
     /// Seconds allowed for connect, TLS and the upgrade.
     public var connectTimeout: Double = 10
+    /// When the WebSocket upgrade is refused, fall back to the HTTP transports (`xhr_streaming`,
+    /// then `xhr_polling`) on the same host and port.
+    public var httpFallback: Bool = true
     /// The app server's auth endpoint, e.g. `https://example.com/pusher/auth` (libPusher `authorizationURL`).
     public var authorizationURL: String?
     /// Header fields added to every auth request (libPusher's `pusher:willAuthorizeChannel:withAuthOperation:`),
@@ -80,7 +83,12 @@ public struct PusherClientOptions: Sendable {
 
     /// `/app/KEY?client=…&version=…&protocol=…`.
     public func connectionTarget(key: String) -> String {
-        "/app/\(FormEncoding.encode(key))?client=\(FormEncoding.encode(clientName))&version=\(FormEncoding.encode(clientVersion))&protocol=\(protocolVersion)"
+        "/app/\(FormEncoding.encode(key))?" + connectionQuery
+    }
+
+    /// `client=…&version=…&protocol=…`: the query of the WebSocket URL and of the HTTP sessions' requests.
+    public var connectionQuery: String {
+        "client=\(FormEncoding.encode(clientName))&version=\(FormEncoding.encode(clientVersion))&protocol=\(protocolVersion)"
     }
 
     /// Checks the values a client cannot work with.

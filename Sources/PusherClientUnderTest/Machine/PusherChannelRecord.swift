@@ -32,6 +32,10 @@ struct PusherChannelRecord: Sendable, Hashable {
     var myUserID: String?
     /// The last `pusher_internal:subscription_count` of this connection (nil before one arrives).
     var subscriptionCount: Int?
+    /// An encrypted channel's key, from its last authorization.
+    var sharedSecret: [UInt8]?
+    /// Encrypted events that did not open with `sharedSecret`, waiting for the key asked for again.
+    var awaitingKey: [PusherEventMessage] = []
 
     init(name: String) {
         self.name = name
@@ -43,6 +47,7 @@ struct PusherChannelRecord: Sendable, Hashable {
         status = .pending
         members = []
         subscriptionCount = nil
+        awaitingKey = []
     }
 
     /// Replaces the members from `subscription_succeeded` data `{"presence":{"hash":{id: info}}}`

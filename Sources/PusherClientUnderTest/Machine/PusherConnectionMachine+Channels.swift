@@ -21,7 +21,7 @@ extension PusherConnectionMachine {
     }
 
     mutating func trigger(_ event: String, _ data: JSONValue, on name: String) -> [PusherClientAction] {
-        guard let position = index(name), channels[position].kind.acceptsClientEvents else { return [] }
+        guard let position = index(name), channels[position].kind.acceptsClientEvents, !PusherChannelType.isEncrypted(name) else { return [] }
         if channels[position].status == .subscribed, case .connected = state {
             return [.send(PusherWire.clientEvent(name: event, data: data, channel: name))]
         }
@@ -45,11 +45,19 @@ extension PusherConnectionMachine {
     mutating func authorized(_ request: PusherAuthorizationRequest,
                                      _ result: Result<PusherChannelAuthorization, PusherAuthorizationError>) -> [PusherClientAction]
     {
+        if request.refreshesKey { return keyRefreshed(request, result) }
         // An answer for an earlier connection's socket id is stale: the new one was asked for already.
         guard case .connected(let socketID) = state, socketID == request.socketID,
               let position = index(request.channelName), channels[position].status == .authorizing else { return [] }
         switch result {
         case .success(let authorization):
+            if PusherChannelType.isEncrypted(request.channelName) {
+                guard let secret = authorization.sharedSecret else {
+                    channels[position].status = .failed
+                    return [.emit(.subscriptionFailed(channel: request.channelName, error: .missingSharedSecret(channel: request.channelName)))]
+                }
+                channels[position].sharedSecret = secret
+            }
             channels[position].status = .subscribing
             channels[position].myUserID = authorization.channelData
                 .flatMap { try? JSONValue.parse($0) }?["user_id"].flatMap(PusherWire.identifier)

@@ -180,7 +180,7 @@ public struct PusherConnectionMachine: Sendable {
         }
         actions += userChannelEvent(message)
         // Not after a `connection_established` that ended the connection.
-        if isOpen { actions.append(.emit(.event(message))) }
+        if isOpen { actions += isEncryptedChannelEvent(message) ? encryptedEvent(message) : [.emit(.event(message))] }
         return actions
     }
 

@@ -4,10 +4,14 @@
 public struct PusherAuthorizationRequest: Sendable, Hashable {
     public var channelName: String
     public var socketID: String
+    /// True when an encrypted channel asks again for its shared secret after an event did not
+    /// decrypt (the subscription itself stands; nothing is re-sent to the server).
+    public var refreshesKey: Bool
 
-    public init(channelName: String, socketID: String) {
+    public init(channelName: String, socketID: String, refreshesKey: Bool = false) {
         self.channelName = channelName
         self.socketID = socketID
+        self.refreshesKey = refreshesKey
     }
 
     /// The auth endpoint's form body: `socket_id=…&channel_name=…`, values form-encoded.
@@ -17,14 +21,17 @@ public struct PusherAuthorizationRequest: Sendable, Hashable {
 }
 
 /// An authorizer's answer: `auth` (`key:signature`) and, for presence channels, the exact
-/// `channel_data` string to forward (its bytes are signed, so it is never re-serialized).
+/// `channel_data` string to forward (its bytes are signed, so it is never re-serialized), and for
+/// `private-encrypted-` channels the decoded `shared_secret` (spec §4.3; never sent to the server).
 public struct PusherChannelAuthorization: Sendable, Hashable {
     public var auth: String
     public var channelData: String?
+    public var sharedSecret: [UInt8]?
 
-    public init(auth: String, channelData: String? = nil) {
+    public init(auth: String, channelData: String? = nil, sharedSecret: [UInt8]? = nil) {
         self.auth = auth
         self.channelData = channelData
+        self.sharedSecret = sharedSecret
     }
 }
 

@@ -25,6 +25,10 @@ public enum PusherChannelType: Sendable, Hashable {
     /// Whether client events (`client-…`) may be triggered on it.
     public var acceptsClientEvents: Bool { self != .public }
 
+    /// Whether `channelName` is end-to-end encrypted (`private-encrypted-`, spec §4.3): its events'
+    /// data is decrypted with the auth answer's `shared_secret`, and client events are refused.
+    public static func isEncrypted(_ channelName: String) -> Bool { channelName.hasPrefix("private-encrypted-") }
+
     /// `name` with the `private-` prefix added unless it is already there (libPusher's
     /// `subscribeToPrivateChannelNamed:`).
     public static func privateName(_ name: String) -> String { name.hasPrefix("private-") ? name : "private-" + name }

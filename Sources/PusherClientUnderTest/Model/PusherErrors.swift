@@ -62,6 +62,8 @@ public enum PusherAuthorizationError: Error, Sendable, Hashable, CustomStringCon
     case transport(String)
     /// The local authorizer closure refused.
     case refused(String)
+    /// The answer for an encrypted channel has no `shared_secret` (pusher-js refuses the same way).
+    case missingSharedSecret(channel: String)
 
     public var description: String {
         switch self {
@@ -70,6 +72,7 @@ public enum PusherAuthorizationError: Error, Sendable, Hashable, CustomStringCon
         case .malformedResponse(let why): "malformed auth response: \(why)"
         case .transport(let why): "auth request failed: \(why)"
         case .refused(let why): "authorizer refused: \(why)"
+        case .missingSharedSecret(let channel): "no shared_secret in the auth answer for encrypted channel \(channel)"
         }
     }
 }
@@ -80,11 +83,14 @@ public enum PusherTriggerError: Error, Sendable, Hashable, CustomStringConvertib
     case publicChannel(String)
     /// The channel was never subscribed to.
     case unknownChannel(String)
+    /// Client events are not supported on encrypted channels (spec §4.3).
+    case encryptedChannel(String)
 
     public var description: String {
         switch self {
         case .publicChannel(let name): "client events are only supported on private and presence channels, not \(name)"
         case .unknownChannel(let name): "not subscribed to \(name)"
+        case .encryptedChannel(let name): "client events are not supported on encrypted channels (\(name))"
         }
     }
 }

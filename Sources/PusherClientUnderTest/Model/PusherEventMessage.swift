@@ -74,4 +74,7 @@ public enum PusherClientEvent: Sendable, Hashable {
     case userEvent(PusherEventMessage)
     /// One entry of `pusher_internal:watchlist_events` (pusher-js `user.watchlist.bind`).
     case watchlist(name: String, userIDs: [String])
+    /// An event on an encrypted channel could not be decrypted (after one new shared secret when
+    /// the key was wrong) and was dropped.
+    case decryptionFailed(channel: String, event: String, reason: String)
 }

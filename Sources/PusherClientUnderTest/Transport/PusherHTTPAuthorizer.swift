@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import HarnessHTTPClient
 import HarnessJSON
+import HarnessPrimitives
 
 /// Authorizes channels at the app server's auth endpoint: a form-encoded POST of `socket_id` and
 /// `channel_name` (libPusher `PTPusherChannelServerBasedAuthorization`), accepting 200 or 201 with
@@ -46,11 +47,22 @@ struct PusherHTTPAuthorizer: Sendable {
             return .failure(.malformedResponse("not a JSON object: \(text.prefix(200))"))
         }
         guard let auth = object["auth"]?.stringValue else { return .failure(.malformedResponse("no \"auth\" string")) }
+        var sharedSecret: [UInt8]?
+        switch object["shared_secret"] {
+        case nil, .null?: break
+        case .string(let text)?:
+            guard let bytes = try? ByteEncoding.bytes(fromBase64: text) else {
+                return .failure(.malformedResponse("\"shared_secret\" is not base64"))
+            }
+            sharedSecret = bytes
+        case let other?:
+            return .failure(.malformedResponse("\"shared_secret\" is \(other.typeName), not a string"))
+        }
         switch object["channel_data"] {
         case nil, .null?:
-            return .success(PusherChannelAuthorization(auth: auth))
+            return .success(PusherChannelAuthorization(auth: auth, sharedSecret: sharedSecret))
         case .string(let channelData)?:
-            return .success(PusherChannelAuthorization(auth: auth, channelData: channelData))
+            return .success(PusherChannelAuthorization(auth: auth, channelData: channelData, sharedSecret: sharedSecret))
         case let other?:
             return .failure(.malformedResponse("\"channel_data\" is \(other.typeName), not a string"))
         }

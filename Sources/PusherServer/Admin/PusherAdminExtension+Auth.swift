@@ -7,6 +7,7 @@ import MockPusher
 /// /__admin/pusher/auth/KEY/USER` with the form `socket_id=…&channel_name=…` answers
 /// `{"auth":…}` signed with the app's secret, plus `channel_data` for presence channels (member
 /// `USER`, `user_info.name` = USER). The user `refused` gets 403, as an app refusing the user.
+/// `private-encrypted-` channels also get `shared_secret` (``sharedSecret(channel:app:wrong:)``).
 extension PusherAdminExtension {
     /// The user the endpoint refuses with 403.
     static let refusedUser = "refused"
@@ -23,6 +24,12 @@ extension PusherAdminExtension {
             service.authorizations.refused(appKey: key)
             return Self.jsonAnswer(403, .object([("error", "forbidden")]))
         }
+        var wrongSecret = false
+        switch request.queryItems?.first(where: { $0.name == "shared_secret" })?.value {
+        case nil: break
+        case "wrong"?: wrongSecret = true
+        case let other?: return Self.error(400, "shared_secret: expected \"wrong\" (or no parameter), got \"\(other)\"")
+        }
         let form = Self.formFields(request.body)
         guard let socketID = form["socket_id"], let channel = form["channel_name"], !socketID.isEmpty, !channel.isEmpty else {
             return Self.error(400, "socket_id and channel_name: required (form-encoded)")
@@ -33,7 +40,22 @@ extension PusherAdminExtension {
         let channelData = channel.hasPrefix("presence-") && !omitChannelData ? Self.endpointChannelData(userID: user) : nil
         var body: [(String, JSONValue)] = [("auth", .string(PusherSignatures.channelAuth(app: app, socketID: socketID, channel: channel, channelData: channelData)))]
         if let channelData { body.append(("channel_data", .string(channelData))) }
+        if channel.hasPrefix(Self.encryptedPrefix), let secret = Self.sharedSecret(channel: channel, app: app, wrong: wrongSecret) {
+            body.append(("shared_secret", .string(secret)))
+        }
         return Self.jsonAnswer(200, .object(JSONObject(body)))
+    }
+
+    static let encryptedPrefix = "private-encrypted-"
+
+    /// `base64(SHA256(channel ‖ master key))` (spec §4.3), or with `wrong` the secret of another
+    /// channel name (for cases where the client must fail to decrypt). Nil when the app has no master
+    /// key: the answer then has no `shared_secret`, and a client must fail the subscription
+    /// (pusher-js: "No shared_secret key in auth payload"). Design choice: the official HTTP libraries
+    /// raise instead (an app server answering 500); both end in a subscription error.
+    static func sharedSecret(channel: String, app: PusherApp, wrong: Bool) -> String? {
+        guard let key = app.options.encryptionMasterKey else { return nil }
+        return PusherSignatures.sharedSecretBase64(channel: wrong ? channel + "-wrong" : channel, masterKey: key)
     }
 
     /// `channel_data` spaced as pusher-http-python's `json.dumps` writes it (the exact bytes are

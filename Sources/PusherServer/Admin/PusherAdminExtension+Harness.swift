@@ -9,7 +9,7 @@ import MockPusher
 /// over HTTP does exactly what a run in process does.
 extension PusherAdminExtension {
     static let harnessRoutes: [(method: String, path: String, description: String)] = [
-        ("GET, POST", "/__admin/pusher/apps", "the apps served; POST {id,key,secret[,activityTimeoutMs,pongTimeoutMs,serverPing,subscriptionCount,cacheChannels,cacheTtlMs,watchlistLimit,watchlistInitial]} adds one"),
+        ("GET, POST", "/__admin/pusher/apps", "the apps served; POST {id,key,secret[,activityTimeoutMs,pongTimeoutMs,serverPing,subscriptionCount,cacheChannels,cacheTtlMs,encryptionMasterKey,watchlistLimit,watchlistInitial]} adds one"),
         ("POST", "/__admin/pusher/peers/subscribe", "{appKey,name,channel[,userId]}: a socketless peer subscribes (signed by the server)"),
         ("POST", "/__admin/pusher/peers/signin", "{appKey,name[,userId,watchlist]}: a socketless peer signs in (signed by the server)"),
         ("POST", "/__admin/pusher/peers/event", "{appKey,name,channel,event,data}: the peer sends a client event"),
@@ -17,7 +17,7 @@ extension PusherAdminExtension {
         ("DELETE", "/__admin/pusher/peers?app_key=KEY[&name=NAME]", "ends the key's peers (or one)"),
         ("POST", "/__admin/pusher/connections/close", "{appKey,code[,reason]}: closes the key's open connections (1006: no close frame)"),
         ("POST", "/__admin/pusher/connections/send", "{appKey,text}: sends the text as is on the key's open connections"),
-        ("POST", "/__admin/pusher/auth/KEY/USER", "a channel auth endpoint (form socket_id, channel_name); user \"refused\" gets 403"),
+        ("POST", "/__admin/pusher/auth/KEY/USER[?shared_secret=wrong][&channel_data=none]", "a channel auth endpoint (form socket_id, channel_name); user \"refused\" gets 403"),
         ("POST", "/__admin/pusher/user-auth/KEY/USER[?watchlist=A,B][&signature=bad]", "a user authentication endpoint (form socket_id); user \"refused\" gets 403"),
         ("GET, DELETE", "/__admin/pusher/record?app_key=KEY[&since=N]", "journal, auth requests and the server clock in one read"),
         ("GET", "/__admin/pusher/webhooks?app_key=KEY", "the webhook events the key's app emitted (the last 1,000)"),
@@ -126,6 +126,13 @@ extension PusherAdminExtension {
             case nil, "online-and-offline"?: break
             case "online"?: options.watchlistInitialStatus = .onlineOnly
             case let other?: throw AdminBodyError(400, "watchlistInitial: expected \"online-and-offline\" or \"online\", got \"\(other)\"")
+            }
+            if let key = try fields.optionalString("encryptionMasterKey") {
+                do throws(PusherAppSettings.Refusal) {
+                    options.encryptionMasterKey = try PusherAppSettings.masterKey(base64: key, name: "encryptionMasterKey")
+                } catch {
+                    throw AdminBodyError(400, error.reason)
+                }
             }
             let app = PusherApp(id: try fields.string("id"), key: try fields.string("key"), secret: try fields.string("secret"), options: options)
             do throws(PusherAppRegistrationError) {

@@ -54,7 +54,10 @@ struct PusherAdminExtension: ServerExtension {
             return Self.ok(.object([("reset", .bool(true))]))
         case "/__admin/pusher/connections":
             guard request.method == "GET" else { return Self.methodNotAllowed(request.method, allowed: "GET") }
-            return Self.ok(.object([("open", .int(service.openConnectionCount)), ("established", .int(service.core.connectionCount))]))
+            return Self.ok(.object([
+                ("open", .int(service.openConnectionCount)), ("established", .int(service.core.connectionCount)),
+                ("httpSessions", .int(service.httpSessionCount)),
+            ]))
         default:
             return harnessResponse(for: request, query: query) ?? Self.error(404, "no admin route \(request.method) \(request.rawPath)")
         }

@@ -31,6 +31,8 @@ public final class PusherService: Sendable {
     let peers = PusherHarnessPeers()
     let authorizations = PusherAuthorizationJournal()
     let webhookRecord = PusherWebhookRecord()
+    /// The HTTP fallback transports' sessions (`/pusher/app/KEY/…`).
+    let httpSessions: PusherHTTPSessions
     private let sink: Mutex<@Sendable (String, PusherWebhookEvent) -> Void>
 
     public init(apps: [PusherApp], options: PusherServiceOptions = PusherServiceOptions()) {
@@ -38,6 +40,8 @@ public final class PusherService: Sendable {
         self.options = options
         sink = Mutex(options.webhookSink)
         core = PusherCore(apps: apps, socketIDs: options.socketIDs)
+        httpSessions = PusherHTTPSessions(settings: options.httpSessions)
+        startHTTPSessions()
     }
 
     /// The extensions to put into `MockServerConfiguration.extensions`: `/app/KEY` upgrades,
@@ -47,6 +51,7 @@ public final class PusherService: Sendable {
         return [
             PusherWebSocketExtension(service: self), PusherAdminExtension(service: self),
             PusherHTTPAPIExtension(core: core, journal: apiJournal, now: { clock.now }, perform: { [self] actions in perform(actions) }),
+            PusherHTTPTransportExtension(service: self),
         ]
     }
 
@@ -73,7 +78,7 @@ public final class PusherService: Sendable {
         armTimer(fallback: nil)
     }
 
-    private func execute(_ actions: [PusherAction]) {
+    func execute(_ actions: [PusherAction]) {
         // A trigger is one message to every subscriber: its frame is encoded once and shared, and
         // each event loop gets its subscribers' frames in one hand-over (`WebSocketBatch`).
         var frames = SharedTextFrame()
@@ -87,8 +92,12 @@ public final class PusherService: Sendable {
             switch action {
             case .send(let id, _), .close(let id, _, _), .webSocketPing(let id):
                 guard let (handle, steps) = connections.steps(for: action, to: id) else {
-                    // No socket: a harness peer's message, or a closed connection's leftover.
+                    // No socket: an HTTP fallback session's, a harness peer's message, or a closed connection's leftover.
                     batch.flush()
+                    if httpSessions.deliver(action, now: now) {
+                        if case let .close(id, code, reason) = action { journalHTTPClose(id, code: code, reason: reason) }
+                        continue
+                    }
                     if let answer = peers.deliver(action, now: now) { execute(core.handle(answer)) }
                     continue
                 }
@@ -157,7 +166,7 @@ public final class PusherService: Sendable {
         armTimer(fallback: WebSocketHandleScheduler(handle: handle))
     }
 
-    private func armTimer(fallback: (any Scheduler)?) {
+    func armTimer(fallback: (any Scheduler)?) {
         let fallback = fallback ?? connections.any.map { WebSocketHandleScheduler(handle: $0) }
         timer.rearm(for: core.nextDeadline, now: now, fallback: fallback) { [self] in
             timer.fired()

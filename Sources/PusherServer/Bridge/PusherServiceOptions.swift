@@ -10,6 +10,10 @@ public struct PusherServiceOptions: Sendable {
     /// Receives every webhook event the core emits, with its app id; batching, signing and delivery
     /// are the receiver's. Default: events are dropped.
     public var webhookSink: @Sendable (_ appID: String, _ event: PusherWebhookEvent) -> Void
+    /// The HTTP fallback transports' timing and framing.
+    public var httpSessions = PusherHTTPSessionSettings()
+    /// Answer every WebSocket upgrade on `/app/KEY` with this status (a proxy blocking WebSockets); nil: upgrades are served.
+    public var webSocketRefusalStatus: Int?
 
     public init(
         socketIDs: PusherSocketIDGenerator = PusherSocketIDGenerator(seed: 0x5075_7368_6572),

@@ -64,7 +64,7 @@ public struct PusherConnectionFaults: Sendable, Hashable {
             default: break
             }
         }
-        var out = malformed(message) ?? [.text(text)]
+        var out = malformed(message) ?? [.text(tampered(message) ?? text)]
         if isEstablished {
             established = true
             out += closeFault(where: { $0 == .afterEstablished }) ?? []
@@ -78,6 +78,16 @@ public struct PusherConnectionFaults: Sendable, Hashable {
         }
         if let delay { out = out.map { .later(milliseconds: delay, $0) } }
         return out
+    }
+
+    /// The message with its ciphertext changed, when a `tamperCiphertext` fault matches it.
+    private func tampered(_ message: PusherOutboundMessage) -> String? {
+        for fault in faults.map(\.fault) {
+            guard case let .tamperCiphertext(channel, event) = fault, let name = message.event, !name.hasPrefix("pusher"),
+                  channel == nil || message.channel == channel, event == nil || name == event else { continue }
+            return PusherCiphertextTampering.tampered(message)
+        }
+        return nil
     }
 
     /// The first not yet spent malformation whose target is `message`, applied.

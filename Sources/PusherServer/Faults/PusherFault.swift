@@ -18,6 +18,27 @@ public enum PusherFault: Sendable, Hashable {
     case delay(target: PusherMessageTarget, milliseconds: Int)
     /// Send the first message `target` names in a broken form.
     case malformed(PusherMalformation, target: PusherMessageTarget)
+    /// Flip one byte of the `ciphertext` in the data of every event (on `channel`, named `event`;
+    /// nil: any) whose data is an encrypted payload `{"nonce","ciphertext"}` (spec §4.3): the
+    /// secretbox no longer verifies, as if the message had been changed on its way.
+    case tamperCiphertext(channel: String?, event: String?)
+    /// Refuse the connection's transport as a blocking proxy would: the WebSocket upgrade on
+    /// `/app/KEY` (or a new HTTP fallback session's first request) answered with `status`, so the
+    /// client falls back to the next transport.
+    case refuseTransport(PusherRefusedTransport, status: Int)
+}
+
+/// A transport a `refuseTransport` fault refuses.
+public enum PusherRefusedTransport: String, Sendable, Hashable, CaseIterable {
+    /// The WebSocket upgrade (`refuse-websocket`).
+    case websocket
+    /// A new `xhr_streaming` session (`refuse-streaming`).
+    case streaming
+    /// A new `xhr_polling` session (`refuse-polling`).
+    case polling
+
+    /// The fault kind's name in a plan.
+    public var kind: String { "refuse-\(rawValue)" }
 }
 
 /// When a `close` fault fires.

@@ -4,7 +4,10 @@ import HarnessWebSocket
 
 extension PusherFault {
     /// The `kind` names.
-    static let kinds = ["close", "withhold-pongs", "server-ping-only", "drop-subscription-succeeded", "delay-subscription-succeeded", "delay", "malformed"]
+    static let kinds = [
+        "close", "withhold-pongs", "server-ping-only", "drop-subscription-succeeded", "delay-subscription-succeeded", "delay", "malformed",
+        "tamper-ciphertext", "refuse-websocket", "refuse-streaming", "refuse-polling",
+    ]
 
     static func decode(_ value: JSONValue, path: String) throws(PusherFaultPlanError) -> PusherFault {
         guard let kind = value["kind"]?.stringValue else { throw PusherFaultPlanError(path: "\(path).kind", message: "required (one of \(kinds.joined(separator: ", ")))") }
@@ -45,6 +48,13 @@ extension PusherFault {
                 throw PusherFaultPlanError(path: fields.path("form"), message: "required (one of \(PusherMalformation.allCases.map(\.rawValue).joined(separator: ", ")))")
             }
             return .malformed(malformation, target: try target(fields))
+        case "tamper-ciphertext":
+            let fields = try PusherPlanFields(value, path: path, allowed: ["kind", "channel", "event"])
+            return .tamperCiphertext(channel: try fields.string("channel"), event: try fields.string("event"))
+        case "refuse-websocket", "refuse-streaming", "refuse-polling":
+            let fields = try PusherPlanFields(value, path: path, allowed: ["kind", "status"])
+            let status = try fields.int("status", in: 400...599) ?? 503
+            return .refuseTransport(PusherRefusedTransport(rawValue: String(kind.dropFirst("refuse-".count))) ?? .websocket, status: status)
         default:
             throw PusherFaultPlanError(path: "\(path).kind", message: "unknown fault kind \"\(kind)\" (one of \(kinds.joined(separator: ", ")))")
         }

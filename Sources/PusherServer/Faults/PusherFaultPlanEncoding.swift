@@ -52,6 +52,12 @@ extension PusherFault {
             members = [("kind", "delay"), ("ms", .int(milliseconds))] + target.members
         case let .malformed(form, target):
             members = [("kind", "malformed"), ("form", .string(form.rawValue))] + target.members
+        case let .tamperCiphertext(channel, event):
+            members = [("kind", "tamper-ciphertext")]
+            if let channel { members.append(("channel", .string(channel))) }
+            if let event { members.append(("event", .string(event))) }
+        case let .refuseTransport(transport, status):
+            members = [("kind", .string(transport.kind)), ("status", .int(status))]
         }
         return .object(JSONObject(members))
     }

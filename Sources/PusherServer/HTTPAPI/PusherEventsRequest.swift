@@ -61,6 +61,8 @@ public struct PusherEventsRequest: Sendable, Hashable {
             guard names.count <= maxChannels else {
                 throw .badRequest("Too many channels: \(names.count), at most \(maxChannels) are allowed\n")  // UNVERIFIED
             }
+            // UNVERIFIED (spec §4.3): the HTTP libraries refuse to trigger on several channels when one is
+            // `private-encrypted-`; the service never decrypts, so such a request is relayed like any other.
             channels = names
         } else if let channel = members["channel"]?.stringValue {
             channels = [channel]

@@ -105,7 +105,7 @@ extension PusherService {
             connections.noteClosing(PusherConnectionID(handle.id), at: now)
             if code == 1006 { handle.abort() } else { handle.close(code: WebSocketCloseCode(code), reason: reason) }
         }
-        return handles.count
+        return handles.count + closeHTTPSessions(appKey: appKey, code: code, reason: reason)
     }
 
     /// Sends `text` as is on every open connection of the app key, bypassing the core. How many.
@@ -113,7 +113,9 @@ extension PusherService {
     public func send(text: String, appKey: String) -> Int {
         let handles = connections.handles(appKey: appKey)
         for handle in handles { handle.send(text: text) }
-        return handles.count
+        let sessions = httpSessions.openConnections(appKey: appKey)
+        for id in sessions { _ = httpSessions.deliver(.send(id, text), now: now) }
+        return handles.count + sessions.count
     }
 
     /// The auth endpoint's record for the app key.

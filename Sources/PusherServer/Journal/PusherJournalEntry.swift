@@ -20,6 +20,11 @@ public struct PusherJournalEntry: Sendable, Hashable {
         /// `closingAt`: when the server sent its own close frame, if it closed first (the moment a
         /// client's reconnect backoff starts from; the end comes a round trip or a timeout later).
         case closed(code: UInt16, reason: String, clean: Bool, closingAt: PusherInstant? = nil)
+        /// The connection is an HTTP fallback session (`xhr_streaming` or `xhr_polling`), journaled
+        /// right after its `connect`; a connection without one is a WebSocket (`ws`).
+        case transport(String)
+        /// An empty `xhr_send` (`[]`): an HTTP client's heartbeat or answer to one.
+        case httpHeartbeat
     }
 
     /// The longest text kept whole (Pusher's own message limit is 10 KB).
@@ -66,6 +71,10 @@ public struct PusherJournalEntry: Sendable, Hashable {
             members.append(("reason", .string(reason)))
             members.append(("clean", .bool(clean)))
             if let closingAt { members.append(("closingAtMs", .int(closingAt.milliseconds))) }
+        case .transport(let transport):
+            members.append(("type", "transport"))
+            members.append(("transport", .string(transport)))
+        case .httpHeartbeat: members.append(("type", "http-heartbeat"))
         }
         return .object(JSONObject(members))
     }

@@ -76,6 +76,9 @@ struct ServePusherProcessTests {
         CLIProcessTests.expectOneLineUsageError(
             try await HarnessProcess.run(["serve", "--pusher-app", "1:k:s", "--pusher-app", "2:k:t"]),
             "invalid --pusher-app '2:k:t': key k is given twice (see --help)")
+        CLIProcessTests.expectOneLineUsageError(
+            try await HarnessProcess.run(["serve", "--pusher-app", "1:k:s,encryption-master-key=AQID"]),
+            "invalid --pusher-app '1:k:s,encryption-master-key=AQID': encryption-master-key: expected base64 of 32 bytes, got 3 bytes (see --help)")
     }
 
     @Test func pusherPlanFilesAreInstalledAtStart() async throws {

@@ -51,6 +51,8 @@ struct HTTPMachineHarness {
         case .close: "close"
         case .pipelineIdle: "idle"
         case .resumeReading: "resume"
+        case .startStream(let response, _, let token, let chunked, let keepAlive):
+            "stream \(response.status) token \(token)\(chunked ? " chunked" : "")\(keepAlive ? " keep-alive" : " close")"
         }
     }
 }

@@ -78,7 +78,7 @@ struct PusherAdminRouteTests {
     @Test func connectionCounts() throws {
         try withPusherServer { server in
             let (socket, _) = try server.established()
-            #expect(try server.http("GET", "/__admin/pusher/connections").bodyText == #"{"open":1,"established":1}"#)
+            #expect(try server.http("GET", "/__admin/pusher/connections").bodyText == #"{"open":1,"established":1,"httpSessions":0}"#)
             withExtendedLifetime(socket) {}
         }
     }

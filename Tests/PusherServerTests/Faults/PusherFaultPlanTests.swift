@@ -18,7 +18,9 @@ struct PusherFaultPlanTests {
               {"fault":{"kind":"delay-subscription-succeeded","ms":250,"channel":"d"}},
               {"fault":{"kind":"malformed","form":"split-frames","target":"pusher_internal:subscription_succeeded","channel":"e"}},
               {"fault":{"kind":"malformed","form":"bad-socket-id"}},
-              {"fault":{"kind":"delay","ms":300}}
+              {"fault":{"kind":"delay","ms":300}},
+              {"fault":{"kind":"tamper-ciphertext","channel":"private-encrypted-x","event":"e"}},
+              {"fault":{"kind":"tamper-ciphertext"}}
             ]}
             """#.utf8))
         #expect(plan.appKey == "k")
@@ -33,6 +35,8 @@ struct PusherFaultPlanTests {
             .malformed(.splitFrames, target: .subscriptionSucceeded(channel: "e")),
             .malformed(.badSocketID, target: .connectionEstablished),
             .delay(target: .connectionEstablished, milliseconds: 300),
+            .tamperCiphertext(channel: "private-encrypted-x", event: "e"),
+            .tamperCiphertext(channel: nil, event: nil),
         ])
         #expect(plan.rules[0].times == 3)
         #expect(plan.rules[1].after == 2)
@@ -40,11 +44,11 @@ struct PusherFaultPlanTests {
         // Encoding and decoding again gives the same plan (ids written out).
         let again = try PusherFaultPlan.decode(json: plan.json.jsonBytes)
         #expect(again.rules.map(\.fault) == plan.rules.map(\.fault))
-        #expect(again.rules.map(\.id) == ["storm", "rule-1", "rule-2", "rule-3", "rule-4", "rule-5", "rule-6", "rule-7", "rule-8", "rule-9"])
+        #expect(again.rules.map(\.id) == ["storm", "rule-1", "rule-2", "rule-3", "rule-4", "rule-5", "rule-6", "rule-7", "rule-8", "rule-9", "rule-10", "rule-11"])
     }
 
     @Test(arguments: [
-        (#"{"rules":[{"fault":{"kind":"explode"}}]}"#, #"rules[0].fault.kind: unknown fault kind "explode" (one of close, withhold-pongs, server-ping-only, drop-subscription-succeeded, delay-subscription-succeeded, delay, malformed)"#),
+        (#"{"rules":[{"fault":{"kind":"explode"}}]}"#, #"rules[0].fault.kind: unknown fault kind "explode" (one of close, withhold-pongs, server-ping-only, drop-subscription-succeeded, delay-subscription-succeeded, delay, malformed, tamper-ciphertext, refuse-websocket, refuse-streaming, refuse-polling)"#),
         (#"{"rules":[{"fault":{"kind":"close"}}]}"#, "rules[0].fault.code: required"),
         (#"{"rules":[{"fault":{"kind":"close","code":1005}}]}"#, "rules[0].fault.code: 1005 may not be sent in a close frame"),
         (#"{"rules":[{"fault":{"kind":"close","code":4000,"at":"after-subscribed"}}]}"#, #"rules[0].fault.channel: required with at "after-subscribed""#),

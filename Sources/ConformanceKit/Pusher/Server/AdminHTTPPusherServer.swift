@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import Foundation
 import HarnessHTTPClient
+import HarnessPrimitives
 import MockPusher
 import PusherServer
 import Synchronization
@@ -45,7 +46,7 @@ public final class AdminHTTPPusherServer: PusherHarnessServer {
     }
 
     public func register(_ app: PusherApp) async throws {
-        let members: [(String, JSONValue)] = [
+        var members: [(String, JSONValue)] = [
             ("id", .string(app.id)), ("key", .string(app.key)), ("secret", .string(app.secret)),
             ("activityTimeoutMs", .int(Self.milliseconds(app.options.activityTimeout))), ("pongTimeoutMs", .int(Self.milliseconds(app.options.pongTimeout))),
             ("serverPing", app.options.serverPing == .pusherEvent ? "pusher" : "websocket"),
@@ -54,6 +55,7 @@ public final class AdminHTTPPusherServer: PusherHarnessServer {
             ("watchlistLimit", .int(app.options.watchlistLimit)),
             ("watchlistInitial", app.options.watchlistInitialStatus == .onlineOnly ? "online" : "online-and-offline"),
         ]
+        if let key = app.options.encryptionMasterKey { members.append(("encryptionMasterKey", .string(ByteEncoding.base64(key)))) }
         try await expectOK(send("POST", "/__admin/pusher/apps", json: .object(JSONObject(members)), operation: "register app"), "register app")
     }
 
@@ -92,7 +94,8 @@ public final class AdminHTTPPusherServer: PusherHarnessServer {
     }
 
     public func trigger(app: PusherApp, channels: [String], event: String, data: String, excludeSocketID: String?) async throws {
-        let (target, body) = PusherAPISigner.events(app: app, channels: channels, event: event, data: data, excludeSocketID: excludeSocketID,
+        let sent = try PusherTriggerEncryption.data(data, app: app, channels: channels)
+        let (target, body) = PusherAPISigner.events(app: app, channels: channels, event: event, data: sent, excludeSocketID: excludeSocketID,
                                                     timestamp: Int64(Date().timeIntervalSince1970))
         try await expectOK(send("POST", target, body: Data(body), operation: "trigger \(event)"), "trigger \(event)")
     }

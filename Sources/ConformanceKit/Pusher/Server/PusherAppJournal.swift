@@ -18,7 +18,7 @@ public struct PusherAppJournal: Sendable, Hashable {
     public var lines: [String] {
         var lines: [String] = []
         for (index, connection) in connections.enumerated() {
-            lines.append("connection \(index + 1)\(connection.tls ? " (tls)" : "") socket_id \(connection.socketID ?? "-")\(connection.closeCode.map { " closed \($0)" } ?? "")")
+            lines.append("connection \(index + 1)\(connection.tls ? " (tls)" : "")\(connection.transport == "ws" ? "" : " (\(connection.transport))") socket_id \(connection.socketID ?? "-")\(connection.closeCode.map { " closed \($0)" } ?? "")")
             lines += connection.texts.map { "  → \($0.prefix(200))" }
         }
         lines += authorizations.map { "auth \($0.channel) socket_id \($0.socketID)" }
@@ -40,8 +40,10 @@ public struct PusherJournalConnection: Sendable, Hashable {
     public var closeCode: Int?
     /// Text messages the client sent, in order.
     public var texts: [String] = []
-    /// WebSocket pongs the client sent (answers to the server's probes).
+    /// WebSocket pongs the client sent (answers to the server's probes; over HTTP, its heartbeats).
     public var webSocketPongs = 0
+    /// `ws`, `xhr_streaming` or `xhr_polling`.
+    public var transport = "ws"
 
     public init(number: UInt64, openedAt: ContinuousClock.Instant) {
         self.number = number
@@ -68,6 +70,8 @@ struct PusherJournalRecord: Sendable, Hashable {
         /// `closingAtMs`: when the server sent its own close frame, if it closed first.
         case closed(code: Int, closingAtMs: Int64? = nil)
         case other
+        /// The connection's HTTP fallback transport.
+        case transport(String)
     }
 
     var connection: UInt64
@@ -90,6 +94,8 @@ struct PusherJournalRecord: Sendable, Hashable {
         case .webSocketPong: .webSocketPong
         case .closed(let code, _, _, let closingAt): .closed(code: Int(code), closingAtMs: closingAt?.milliseconds)
         case .binary, .webSocketPing: .other
+        case .transport(let transport): .transport(transport)
+        case .httpHeartbeat: .webSocketPong
         }
         self.init(connection: entry.connection, socketID: entry.socketID, atMs: entry.at.milliseconds, kind: kind)
     }
@@ -101,7 +107,8 @@ struct PusherJournalRecord: Sendable, Hashable {
         switch type {
         case "connect": kind = .connect(tls: json["tls"]?.boolValue ?? false)
         case "text": kind = .text(json["text"]?.stringValue ?? "")
-        case "ws-pong": kind = .webSocketPong
+        case "ws-pong", "http-heartbeat": kind = .webSocketPong
+        case "transport": kind = .transport(json["transport"]?.stringValue ?? "ws")
         case "closed": kind = .closed(code: Int(json["code"]?.intValue ?? 1005), closingAtMs: json["closingAtMs"]?.intValue.map(Int64.init))
         default: kind = .other
         }
@@ -134,6 +141,7 @@ extension PusherAppJournal {
                 connections[position].closedAt = local(record.atMs)
                 connections[position].closingAt = closingAtMs.map(local)
                 connections[position].closeCode = code
+            case .transport(let transport): connections[position].transport = transport
             case .connect, .other: break
             }
         }
