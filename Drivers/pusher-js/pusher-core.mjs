@@ -280,10 +280,12 @@ export function createDriver({ Pusher, host, emit, log }) {
     });
     if (pusher.user) {
       // A refused sign-in (user.ts _onAuthorize: the endpoint failed) is the user facade's
-      // 'pusher:signin_error' with the HTTP status when there was one.
+      // 'pusher:signin_error'. It is no pusher:error of the server, so its code is null (as the
+      // protocol's refused signin, docs/driver-protocol.md); the HTTP status goes in the message.
       pusher.user.bind('pusher:signin_error', (data) => {
-        caseEmit(number, { type: 'error', code: data && data.status != null ? data.status : null,
-          message: `signin: ${data && (data.error || data.type) || ''}`.trim() });
+        const status = data && data.status != null ? ` (status ${data.status})` : '';
+        caseEmit(number, { type: 'error', code: null,
+          message: `signin${status}: ${data && (data.error || data.type) || ''}`.trim() });
       });
       // Events to the signed-in user (#server-to-user-ID): the facade re-emits every one that is
       // not pusher:/pusher_internal: (user.ts _subscribeChannels).

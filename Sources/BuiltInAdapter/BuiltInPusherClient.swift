@@ -10,6 +10,7 @@ import Synchronization
 /// harness's CA when the case asks for TLS, events mapped to ``PusherObservation``s.
 public struct BuiltInPusherClient: PusherConformanceClient {
     public let name = "built-in-pusher"
+    /// Every capability: the built-in client is the reference for every Pusher case.
     public let capabilities: Set<PusherCapability> = Set(PusherCapability.allCases)
 
     public init() {}
@@ -22,6 +23,7 @@ public struct BuiltInPusherClient: PusherConformanceClient {
         options.connectAutomatically = false
         options.protocolVersion = configuration.settings.protocolVersion
         options.authorizationURL = configuration.authEndpoint
+        if !configuration.userAuthEndpoint.isEmpty { options.userAuthenticationURL = configuration.userAuthEndpoint }
         options.reconnectDelay = configuration.settings.reconnectDelaySeconds
         options.connectTimeout = 5
         options.authorizationTimeout = 5
@@ -79,7 +81,8 @@ final class BuiltInPusherSession: PusherClientSession {
         case .memberRemoved(let channel, let member):
             return [.memberRemoved(channel: channel, userID: member.userID), .members(channel: channel, userIDs: members(channel))]
         case .event(let message):
-            guard let channel = message.channel, !message.name.hasPrefix("pusher:"), !message.name.hasPrefix("pusher_internal:") else { return [] }
+            // Events on the user's channel are reported as user events (below).
+            guard let channel = message.channel, !channel.hasPrefix("#server-to-user-"), !message.name.hasPrefix("pusher:"), !message.name.hasPrefix("pusher_internal:") else { return [] }
             return [.event(channel: channel, name: message.name, data: message.data, userID: message.userID)]
         case .cacheMiss(let channel):
             return [.event(channel: channel, name: "pusher:cache_miss", data: nil, userID: nil)]
@@ -87,6 +90,15 @@ final class BuiltInPusherSession: PusherClientSession {
             return [.event(channel: channel, name: "pusher:subscription_count", data: ["subscription_count": .int(count)], userID: nil)]
         case .willAutomaticallyReconnect, .malformedMessage, .decryptionFailed:
             return []
+        case .signedIn(let userID):
+            return [.signedIn(userID: userID)]
+        case .signinFailed(let error):
+            // A refused user authentication, as pusher-js's `pusher:signin_error` (no code).
+            return [.errorEvent(code: nil, message: "signin failed: \(error)")]
+        case .userEvent(let message):
+            return [.userEvent(name: message.name, data: message.data)]
+        case .watchlist(let name, let userIDs):
+            return [.watchlist(name: name, userIDs: userIDs)]
         }
     }
 
@@ -94,6 +106,7 @@ final class BuiltInPusherSession: PusherClientSession {
         guard let client = client.withLock({ $0 }) else { throw ClientAdapterError.protocolViolation("session closed") }
         switch operation {
         case .connect: client.connect()
+        case .signin: client.signin()
         case .disconnect: client.disconnect()
         case .subscribe(let channel): client.subscribe(to: channel)
         case .unsubscribe(let channel): client.unsubscribe(from: channel)

@@ -77,6 +77,8 @@ public struct PusherAppOptions: Sendable, Hashable {
     /// Close code for HTTP `terminate_connections`. UNVERIFIED (spec §10): 4009 "connection is
     /// unauthorized" makes pusher-js and libPusher stop reconnecting, which is the intent.
     public var terminateCloseCode: UInt16 = 4009
+    /// What a signin with a watchlist gets at once (UNVERIFIED, `PusherWatchlistInitialStatus`).
+    public var watchlistInitialStatus: PusherWatchlistInitialStatus = .onlineAndOffline
     /// The app's encryption master key (32 bytes), from which the auth endpoint derives each
     /// `private-encrypted-` channel's shared secret (spec §4.3). The core never decrypts; nil: none.
     public var encryptionMasterKey: [UInt8]?

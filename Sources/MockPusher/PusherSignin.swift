@@ -34,16 +34,23 @@ extension PusherState {
         guard case .object(let user)? = try? JSONValue.parse(userData, maxDepth: 64), let id = user["id"]?.stringValue, !id.isEmpty else {
             return refuse(PusherSigninError.invalidUserData)
         }
-        // UNVERIFIED: a second signin replaces the first.
-        connections[connection]?.signedIn = PusherSignedInUser(id: id, userData: userData, userInfo: user["user_info"])
+        // UNVERIFIED: a second signin replaces the first (the connection leaves the first user's
+        // online set and watchlist first).
+        if let previous = state.signedIn { userSignedOut(connection, user: previous, appID: state.appID, into: &actions) }
+        let watchlist = Self.watchlistIDs(user["watchlist"])
+        let overLimit = (user["watchlist"]?.arrayValue?.count ?? 0) > app.options.watchlistLimit
+        // UNVERIFIED: a watchlist over the limit is not watched at all (the signin itself succeeds).
+        let signedIn = PusherSignedInUser(id: id, userData: userData, userInfo: user["user_info"], watchlist: overLimit ? [] : watchlist)
+        connections[connection]?.signedIn = signedIn
         let success: JSONValue = ["user_data": .string(userData)]
         switch app.options.signinSuccessData {
         case .string: actions.append(.send(connection, PusherFrames.event("pusher:signin_success", data: success.jsonText)))
         case .object: actions.append(.send(connection, PusherFrames.event("pusher:signin_success", rawData: success.jsonText)))
         }
-        if let watchlist = user["watchlist"]?.arrayValue, watchlist.count > app.options.watchlistLimit {
+        if overLimit {
             let message = PusherSigninError.watchlistTooLong(app.options.watchlistLimit)
             actions.append(.send(connection, PusherFrames.error(code: PusherSigninError.watchlistCode, message: message)))
         }
+        userSignedIn(connection, user: signedIn, appID: state.appID, into: &actions)
     }
 }

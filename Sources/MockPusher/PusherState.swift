@@ -33,6 +33,8 @@ struct PusherAppState {
     var channels: [String: PusherChannel] = [:]
     /// The last event triggered on each cache channel (spec §3.7).
     var cache: [String: PusherCachedEvent] = [:]
+    /// Signed-in users and watchlists (`PusherWatchlist.swift`).
+    var users = PusherUserDirectory()
 }
 
 struct PusherCachedEvent {
@@ -108,6 +110,8 @@ struct PusherSignedInUser: Hashable {
     var userData: String
     /// `user_info` inside `user_data`, used for presence subscribe without `channel_data`.
     var userInfo: JSONValue?
+    /// The ids of `watchlist` inside `user_data` (empty when over the app's limit).
+    var watchlist: [String] = []
 }
 
 extension PusherState {
@@ -116,6 +120,7 @@ extension PusherState {
     mutating func forget(_ connection: PusherConnectionID, into actions: inout [PusherAction]) {
         guard let state = connections.removeValue(forKey: connection) else { return }
         socketIDsInUse.remove(state.socketIDValue)
+        if let user = state.signedIn { userSignedOut(connection, user: user, appID: state.appID, into: &actions) }
         for channel in state.subscriptions.channels {
             leave(channel, connection: connection, state: state, into: &actions)
         }

@@ -23,6 +23,11 @@ public enum PusherCapability: String, Sendable, Hashable, Codable, CaseIterable 
     /// Reports `pusher_internal:subscription_count` to the app as `pusher:subscription_count` with
     /// `{"subscription_count":N}` on the channel (pusher-js's name; spec §3.7).
     case subscriptionCount
+    /// `signin` with the `configure` field `userAuthEndpoint`; reports `signedIn` and the events
+    /// sent to the user (`#server-to-user-ID`) as `userEvent` (docs/driver-protocol.md).
+    case userSignin
+    /// Reports `pusher_internal:watchlist_events` entries as `watchlist` lines.
+    case watchlist
     /// Subscribes to `private-encrypted-…` channels with the auth answer's `shared_secret` and
     /// delivers the decrypted data as a normal event (spec §4.3).
     case encryptedChannels
@@ -115,6 +120,23 @@ public enum PusherStep: Sendable, Hashable {
     case expectWebhook(name: String, channel: String, fields: JSONValue? = nil, withinMs: Int)
     /// The server's journal of this case satisfies the condition.
     case expectJournal(PusherJournalCheck, withinMs: Int)
+    /// Ask the client to sign in (`userAuthEndpoint`, with the case's watchlist).
+    case signin
+    /// A harness peer signs in as `peer.userID` with this watchlist (it stays online until `peerLeave`).
+    case peerSignin(PusherPeer, watchlist: [String] = [])
+    /// The app server sends `event` to `user` (HTTP API trigger on `#server-to-user-USER`, as
+    /// `sendToUser` / `send_to_user` do).
+    case sendToUser(String, event: String, data: String)
+    /// The app server terminates `user`'s connections (`POST /apps/ID/users/USER/terminate_connections`).
+    case terminateUser(String)
+    /// The client reports `pusher:signin_success` for this user.
+    case expectSignedIn(String, withinMs: Int)
+    /// The client delivers this event sent to its user, with this data (as ``expectEvent``).
+    case expectUserEvent(event: String, data: JSONValue?, withinMs: Int)
+    /// No user event named `event` reaches the client for `ms`.
+    case expectNoUserEvent(String, forMs: Int)
+    /// The client reports a watchlist entry `name` whose ids are exactly these (any order).
+    case expectWatchlist(name: String, userIDs: [String], withinMs: Int)
     /// Ask the client to trigger a client event it should refuse locally: a refusal (an error
     /// answer) is not a failure; whether anything went on the wire is for a later journal check.
     case clientEventMayBeRefused(channel: String, event: String, data: JSONValue)
@@ -192,6 +214,13 @@ public struct PusherClientSettings: Sendable, Hashable {
     public var activityTimeoutSeconds: Double?
     /// Seconds the client waits for an answer to its own `pusher:ping` (nil: the client's default).
     public var pongTimeoutSeconds: Double?
+    /// The watchlist in the user data the user endpoint signs (nil: no `watchlist` member).
+    public var watchlist: [String]?
+    /// How the user endpoint answers the client's signin.
+    public var userAuth: PusherUserAuthMode = .valid
+    /// The channel auth endpoint leaves `channel_data` out of presence answers (the member then
+    /// comes from the signin, spec §3.4).
+    public var presenceFromSignin = false
     /// The auth endpoint answers encrypted channels with another channel's `shared_secret`, so the
     /// client cannot decrypt (`?shared_secret=wrong` on the harness's endpoint).
     public var wrongSharedSecret = false
@@ -206,6 +235,16 @@ public struct PusherClientSettings: Sendable, Hashable {
         self.tls = tls
         self.pongTimeoutSeconds = pongTimeoutSeconds
     }
+}
+
+/// How the harness's user endpoint answers a case's signin.
+public enum PusherUserAuthMode: Sendable, Hashable {
+    /// Signed user data for the client's user.
+    case valid
+    /// 403, as an app refusing the user.
+    case refused
+    /// A signature the server must refuse (`pusher:error`).
+    case badSignature
 }
 
 /// One Pusher conformance case: stable id `pusher.<group>.<name>`, the spec section it checks, the

@@ -19,6 +19,8 @@ public enum PusherCaseBudget {
             case .connect, .disconnect, .subscribe, .unsubscribe, .clientEvent, .trigger, .closeConnection, .sendErrorEvent,
                  .peerSubscribe, .peerLeave, .peerClientEvent, .clientEventMayBeRefused:
                 needed += CaseBudget.actionMargin
+            case .signin, .peerSignin, .sendToUser, .terminateUser, .expectSignedIn, .expectUserEvent, .expectNoUserEvent, .expectWatchlist:
+                needed += step.userStepWindow.map { .milliseconds($0) } ?? CaseBudget.actionMargin
             }
         }
         needed += .milliseconds(faultMilliseconds(testCase.faultPlan))
@@ -55,7 +57,7 @@ public enum PusherCaseBudget {
             case .expectReconnect(let least, let ms): .expectReconnect(atLeastMs: least, withinMs: stretch(ms))
             case .expectJournal(let check, let ms): .expectJournal(check, withinMs: stretch(ms))
             case .expectWebhook(let name, let channel, let fields, let ms): .expectWebhook(name: name, channel: channel, fields: fields, withinMs: stretch(ms))
-            default: step
+            default: step.userStepStretched(stretch)
             }
         }
         return copy

@@ -7,10 +7,11 @@ import PusherServer
 /// against `shared/spec/pusher-protocol.md` (docs/conformance.md, "Pusher family").
 public enum PusherCatalog {
     /// The groups, in catalog order.
-    public static let groups = ["connection", "channels", "auth", "presence", "client-events", "close-codes", "activity", "http-api", "faults", "cache", "subscription-count", "encrypted", "fallback"]
+    public static let groups = ["connection", "channels", "auth", "presence", "client-events", "close-codes", "activity", "http-api", "faults", "cache", "subscription-count", "encrypted", "fallback", "signin", "watchlist"]
 
     public static func all() -> [PusherCase] {
         connection + channels + auth + presence + clientEvents + closeCodes + activity + httpAPI + faults + cache + subscriptionCount + encrypted + fallback
+            + signin + watchlist
     }
 
     /// Cases of the given groups (`pusher`, `pusher.GROUP` or `GROUP`) and ids; both empty = all.

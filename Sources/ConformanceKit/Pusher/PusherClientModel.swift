@@ -57,9 +57,13 @@ public struct PusherSessionConfiguration: Sendable, Hashable {
     /// The presence user id this client signs in as (the endpoint's `channel_data`).
     public var userID: String
     public var settings: PusherClientSettings
+    /// The harness's user authentication endpoint (a form POST of `socket_id` answered
+    /// `{"auth","user_data"}`), with the case's watchlist in its query.
+    public var userAuthEndpoint: String
 
     public init(host: String, port: Int, appKey: String, appSecret: String, authEndpoint: String, userID: String,
-                settings: PusherClientSettings, caPEM: String? = nil) {
+                settings: PusherClientSettings, caPEM: String? = nil, userAuthEndpoint: String = "") {
+        self.userAuthEndpoint = userAuthEndpoint
         self.caPEM = caPEM
         self.host = host
         self.port = port
@@ -85,6 +89,7 @@ public struct PusherSessionConfiguration: Sendable, Hashable {
     private var base: [String: JSONValue] {
         ["type": "configure", "host": .string(host), "port": .int(port), "appKey": .string(appKey),
          "appSecret": .string(appSecret), "authEndpoint": .string(authEndpoint), "userID": .string(userID),
+         "userAuthEndpoint": .string(userAuthEndpoint),
          "userInfo": ["name": .string(userID)],
          "reconnectDelayMs": .int(Int(settings.reconnectDelaySeconds * 1_000)), "protocolVersion": .int(settings.protocolVersion)]
     }
@@ -97,6 +102,8 @@ public enum PusherOperation: Sendable, Hashable {
     case subscribe(channel: String)
     case unsubscribe(channel: String)
     case trigger(channel: String, event: String, data: JSONValue)
+    /// Sign in at the `userAuthEndpoint` (pusher-js `signin()`).
+    case signin
 
     public var name: String {
         switch self {
@@ -105,13 +112,14 @@ public enum PusherOperation: Sendable, Hashable {
         case .subscribe: "subscribe"
         case .unsubscribe: "unsubscribe"
         case .trigger: "trigger"
+        case .signin: "signin"
         }
     }
 
     /// The request of the driver protocol.
     public var driverFields: [String: JSONValue] {
         switch self {
-        case .connect, .disconnect: ["type": .string(name)]
+        case .connect, .disconnect, .signin: ["type": .string(name)]
         case .subscribe(let channel), .unsubscribe(let channel): ["type": .string(name), "channel": .string(channel)]
         case .trigger(let channel, let event, let data): ["type": "trigger", "channel": .string(channel), "event": .string(event), "data": data]
         }
@@ -133,6 +141,12 @@ public enum PusherObservation: Sendable, Hashable {
     case memberRemoved(channel: String, userID: String)
     /// The client's whole member list of a presence channel (after subscription_succeeded).
     case members(channel: String, userIDs: [String])
+    /// `pusher:signin_success` reached the app.
+    case signedIn(userID: String)
+    /// An event sent to the signed-in user (`#server-to-user-ID`).
+    case userEvent(name: String, data: JSONValue?)
+    /// A watchlist entry (`online` / `offline`) with its user ids.
+    case watchlist(name: String, userIDs: [String])
 
     /// A one-line form for failure details.
     public var summary: String {
@@ -146,6 +160,9 @@ public enum PusherObservation: Sendable, Hashable {
         case .memberAdded(let channel, let user): "member_added \(channel) \(user)"
         case .memberRemoved(let channel, let user): "member_removed \(channel) \(user)"
         case .members(let channel, let users): "members \(channel) \(users)"
+        case .signedIn(let user): "signed in \(user)"
+        case .userEvent(let name, let data): "user event \(name) \(data?.jsonText ?? "-")"
+        case .watchlist(let name, let users): "watchlist \(name) \(users)"
         }
     }
 }

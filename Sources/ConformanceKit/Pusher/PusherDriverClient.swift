@@ -26,6 +26,10 @@ enum PusherDriverLines {
         case "memberRemoved": return .memberRemoved(channel: try string("channel"), userID: try string("userID"))
         case "members":
             return .members(channel: try string("channel"), userIDs: (value["userIDs"]?.arrayValue ?? []).compactMap(\.stringValue))
+        case "signedIn": return .signedIn(userID: try string("userID"))
+        case "userEvent": return .userEvent(name: try string("event"), data: value["data"])
+        case "watchlist":
+            return .watchlist(name: try string("name"), userIDs: (value["userIDs"]?.arrayValue ?? []).compactMap(\.stringValue))
         default: throw .protocolViolation("unknown Pusher event line type \"\(type)\"")
         }
     }

@@ -108,11 +108,15 @@ struct PusherCaseExecutor: Sendable {
         } catch {
             return result(original, .fail, "server setup: \(error)", started: started)
         }
-        let configuration = PusherSessionConfiguration(
+        var configuration = PusherSessionConfiguration(
             host: server.host, port: port, appKey: key, appSecret: app.secret,
-            authEndpoint: server.authEndpoint(appKey: app.key, user: testCase.client.authRefused ? Self.refusedUser : Self.clientUserID)
-                + (testCase.client.wrongSharedSecret ? "?shared_secret=wrong" : ""),
-            userID: Self.clientUserID, settings: testCase.client, caPEM: caPEM)
+            authEndpoint: server.authEndpoint(appKey: app.key, user: testCase.client.authRefused ? Self.refusedUser : Self.clientUserID),
+            userID: Self.clientUserID, settings: testCase.client, caPEM: caPEM,
+            userAuthEndpoint: server.userAuthEndpoint(appKey: app.key, user: testCase.client.userAuth == .refused ? Self.refusedUser : Self.clientUserID,
+                                                      watchlist: testCase.client.watchlist, badSignature: testCase.client.userAuth == .badSignature))
+        // The endpoint's switches of the case (docs/pusher.md, harness routes).
+        let endpointQuery = (testCase.client.presenceFromSignin ? ["channel_data=none"] : []) + (testCase.client.wrongSharedSecret ? ["shared_secret=wrong"] : [])
+        if !endpointQuery.isEmpty { configuration.authEndpoint += "?" + endpointQuery.joined(separator: "&") }
         let session: any PusherClientSession
         do {
             session = try await client.makeSession(configuration: configuration)

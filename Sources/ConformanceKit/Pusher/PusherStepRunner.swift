@@ -52,10 +52,10 @@ final class PusherStepRunner: Sendable {
         String(String(describing: step).prefix(while: { $0 != "(" }))
     }
 
-    private func deadline(_ ms: Int) -> ContinuousClock.Instant { .now + .milliseconds(ms) }
+    func deadline(_ ms: Int) -> ContinuousClock.Instant { .now + .milliseconds(ms) }
 
     /// Waits for the first observation not consumed yet that `matches`, and consumes it.
-    private func expect(within ms: Int, what: String, _ matches: @escaping @Sendable (PusherObservation) -> Bool) async -> String? {
+    func expect(within ms: Int, what: String, _ matches: @escaping @Sendable (PusherObservation) -> Bool) async -> String? {
         let consumed = progress.withLock { $0.consumed }
         let found = await log.wait(until: deadline(ms)) { items in
             items.indices.first { !consumed.contains($0) && matches(items[$0]) }
@@ -181,6 +181,8 @@ final class PusherStepRunner: Sendable {
             }
         case .expectJournal(let check, let ms):
             return try await expectJournal(check, withinMs: ms)
+        case .signin, .peerSignin, .sendToUser, .terminateUser, .expectSignedIn, .expectUserEvent, .expectNoUserEvent, .expectWatchlist:
+            return try await executeUserStep(step)
         case .expectWebhook(let name, let channel, let fields, let ms):
             return try await expectWebhook(name: name, channel: channel, fields: fields, withinMs: ms)
         }

@@ -8,7 +8,7 @@ extension StartOrder {
         for step in testCase.steps {
             switch step {
             case .wait(let ms), .expectNoEvent(_, let ms), .expectNoPeerEvent(_, _, let ms), .expectNoReconnect(let ms),
-                 .expectNotSubscribed(_, let ms), .expectReconnect(let ms, _):
+                 .expectNotSubscribed(_, let ms), .expectReconnect(let ms, _), .expectNoUserEvent(_, let ms):
                 certain += ms
             default:
                 break

@@ -41,8 +41,9 @@ public final class PusherClient: Sendable {
             ? PusherFallbackOpener(webSocket: webSocket, key: key, query: options.connectionQuery)
             : webSocket
         let delivery = PusherDelivery()
-        runtime = PusherRuntime(machine: PusherConnectionMachine(settings: options.connection),
-                                environment: PusherEnvironment(opener: opener, authorize: authorize) { event in delivery.deliver(event) })
+        var environment = PusherEnvironment(opener: opener, authorize: authorize) { event in delivery.deliver(event) }
+        if let authenticate = try Self.makeAuthenticateUser(options) { environment.authenticateUser = authenticate }
+        runtime = PusherRuntime(machine: PusherConnectionMachine(settings: options.connection), environment: environment)
         delivery.attach(self)
         if options.connectAutomatically { connect() }
     }
@@ -61,6 +62,9 @@ public final class PusherClient: Sendable {
     // MARK: Connection
 
     public func connect() { runtime.post(.connect) }
+    /// Signs in at ``PusherClientOptions/userAuthenticationURL`` now or once connected, and again
+    /// after every reconnect (pusher-js `signin()`).
+    public func signin() { runtime.post(.signin) }
     /// Closes the connection (close code 1000) and stops reconnecting; subscriptions are kept for the next `connect()`.
     public func disconnect() { runtime.post(.disconnect) }
 
@@ -136,11 +140,33 @@ public final class PusherClient: Sendable {
         case .subscriptionFailed(let channel, let error): delegate.pusher(self, didFailToSubscribeTo: channel, error: error)
         case .errorEvent(let code, let message): delegate.pusher(self, didReceiveErrorEvent: code, message: message)
         case .event(let message): delegate.pusher(self, didReceive: message)
-        case .memberAdded, .memberRemoved, .malformedMessage, .cacheMiss, .subscriptionCount, .decryptionFailed: break
+        case .memberAdded, .memberRemoved, .malformedMessage, .cacheMiss, .subscriptionCount, .signedIn, .signinFailed, .userEvent, .watchlist, .decryptionFailed: break
         }
     }
 
     // MARK: Authorization
+
+    private static func makeAuthenticateUser(_ options: PusherClientOptions) throws(PusherConfigurationError)
+        -> (@Sendable (String, @escaping @Sendable (Result<PusherUserAuthentication, PusherAuthorizationError>) -> Void) -> Void)?
+    {
+        guard let text = options.userAuthenticationURL else { return nil }
+        guard let endpoint = PusherEndpointURL(text) else {
+            throw PusherConfigurationError(field: "userAuthenticationURL", reason: "not an http(s) URL: \(text)")
+        }
+        let http: PusherHTTPAuthorizer
+        do {
+            http = try PusherHTTPAuthorizer(endpoint: endpoint, trust: options.trustedCA, headers: { _ in [] },
+                                            timeout: options.authorizationTimeout, userAgent: "\(options.clientName)/\(options.clientVersion)")
+        } catch {
+            throw PusherConfigurationError(field: "userAuthenticationURL", reason: error.description)
+        }
+        return { socketID, finish in
+            // Blocking HTTP on its own thread, never on the concurrency pool.
+            let thread = Thread { finish(http.authenticateUserBlocking(socketID: socketID)) }
+            thread.name = "pusher-user-auth"
+            thread.start()
+        }
+    }
 
     private static func makeAuthorize(_ options: PusherClientOptions) throws(PusherConfigurationError)
         -> @Sendable (PusherAuthorizationRequest, @escaping @Sendable (Result<PusherChannelAuthorization, PusherAuthorizationError>) -> Void) -> Void

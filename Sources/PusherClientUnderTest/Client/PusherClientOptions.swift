@@ -54,6 +54,9 @@ public struct PusherClientOptions: Sendable {
     public var authorizationHeaders: @Sendable (PusherAuthorizationRequest) -> [HTTPHeaderField] = { _ in [] }
     /// Seconds allowed for one auth request.
     public var authorizationTimeout: Double = 10
+    /// The app server's user authentication endpoint (pusher-js `userAuthentication.endpoint`),
+    /// used by ``PusherClient/signin()``.
+    public var userAuthenticationURL: String?
     /// A local authorizer; when set it is used instead of `authorizationURL`.
     public var authorizer: PusherAuthorizer?
 

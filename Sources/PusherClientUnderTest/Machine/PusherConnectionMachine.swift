@@ -21,6 +21,8 @@ public struct PusherConnectionMachine: Sendable {
     /// True from `connect` until a socket opens: an open failure then is the initial connect's and is
     /// not retried (libPusher's `wasConnected` is false).
     private var firstConnectPending = false
+    /// The signed-in user's state (`+Signin.swift`).
+    var user = PusherUserState()
 
     public init(settings: PusherConnectionSettings = PusherConnectionSettings()) {
         self.settings = settings
@@ -63,6 +65,8 @@ public struct PusherConnectionMachine: Sendable {
         case .socketFailed(let error): return lost(closeCode: nil, reason: "", failure: error)
         case .timerFired(let timer): return timerFired(timer)
         case .authorizationFinished(let request, let result): return authorized(request, result)
+        case .signin: return signin()
+        case .userAuthenticationFinished(let socketID, let result): return userAuthenticated(socketID: socketID, result)
         }
     }
 
@@ -162,6 +166,10 @@ public struct PusherConnectionMachine: Sendable {
             }
         case "pusher:cache_miss":
             if let name = message.channel, index(name) != nil { actions.append(.emit(.cacheMiss(channel: name))) }
+        case "pusher:signin_success":
+            actions += signinSucceeded(message)
+        case "pusher_internal:watchlist_events":
+            actions += watchlistEvents(message)
         case "pusher_internal:subscription_count":
             if let name = message.channel, let position = index(name), let count = message.data?["subscription_count"]?.intValue {
                 channels[position].subscriptionCount = Int(count)
@@ -170,6 +178,7 @@ public struct PusherConnectionMachine: Sendable {
         default:
             break
         }
+        actions += userChannelEvent(message)
         // Not after a `connection_established` that ended the connection.
         if isOpen { actions += isEncryptedChannelEvent(message) ? encryptedEvent(message) : [.emit(.event(message))] }
         return actions
@@ -190,7 +199,7 @@ public struct PusherConnectionMachine: Sendable {
         for position in channels.indices {
             actions += startSubscription(position, socketID: socketID)
         }
-        return actions
+        return actions + signinOnConnect(socketID: socketID)
     }
 
     private mutating func timerFired(_ timer: PusherClientTimer) -> [PusherClientAction] {
@@ -274,6 +283,7 @@ public struct PusherConnectionMachine: Sendable {
     }
 
     private mutating func markChannelsLost() {
+        user.userChannel = nil
         for position in channels.indices { channels[position].connectionLost() }
     }
 }

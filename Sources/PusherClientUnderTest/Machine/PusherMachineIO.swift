@@ -38,6 +38,10 @@ public enum PusherClientInput: Sendable, Hashable {
     case timerFired(PusherClientTimer)
     /// An authorization the machine asked for has finished.
     case authorizationFinished(PusherAuthorizationRequest, Result<PusherChannelAuthorization, PusherAuthorizationError>)
+    /// The app asked to sign in (pusher-js `signin()`).
+    case signin
+    /// A user authentication the machine asked for has finished.
+    case userAuthenticationFinished(socketID: String, Result<PusherUserAuthentication, PusherAuthorizationError>)
 }
 
 /// What the driver must do, in order.
@@ -57,6 +61,8 @@ public enum PusherClientAction: Sendable, Hashable {
     case authorize(PusherAuthorizationRequest)
     /// Deliver to the app.
     case emit(PusherClientEvent)
+    /// Ask the user endpoint for this socket id; report `userAuthenticationFinished`.
+    case authenticateUser(socketID: String)
 }
 
 /// Where the connection is.

@@ -66,6 +66,14 @@ public enum PusherClientEvent: Sendable, Hashable {
     case event(PusherEventMessage)
     /// A text message that is not a Pusher event (not JSON, or no `event` string); it is ignored.
     case malformedMessage(String)
+    /// `pusher:signin_success` arrived for this user id.
+    case signedIn(userID: String)
+    /// The user endpoint failed (pusher-js `pusher:signin_error`).
+    case signinFailed(PusherAuthorizationError)
+    /// An event on the signed-in user's `#server-to-user-ID` channel (pusher-js `user.bind`).
+    case userEvent(PusherEventMessage)
+    /// One entry of `pusher_internal:watchlist_events` (pusher-js `user.watchlist.bind`).
+    case watchlist(name: String, userIDs: [String])
     /// An event on an encrypted channel could not be decrypted (after one new shared secret when
     /// the key was wrong) and was dropped.
     case decryptionFailed(channel: String, event: String, reason: String)

@@ -14,6 +14,9 @@ struct PusherEnvironment: Sendable {
     let deliver: @Sendable (PusherClientEvent) -> Void
     /// Seconds to wait for the server's close frame after the client sent its own.
     var closeTimeout: Double = 2
+    /// Starts a user authentication for a socket id; `finish` may be called from any thread.
+    var authenticateUser: @Sendable (String, _ finish: @escaping @Sendable (Result<PusherUserAuthentication, PusherAuthorizationError>) -> Void) -> Void
+        = { _, finish in finish(.failure(.noAuthorizer)) }
 }
 
 /// Runs the state machine on one dedicated thread (blocking socket I/O stays off the Swift
@@ -174,6 +177,9 @@ private final class PusherEventLoop {
             environment.authorize(request) { result in runtime.post(.authorizationFinished(request, result)) }
         case .emit(let event):
             environment.deliver(event)
+        case .authenticateUser(let socketID):
+            let runtime = self.runtime
+            environment.authenticateUser(socketID) { result in runtime.post(.userAuthenticationFinished(socketID: socketID, result)) }
         }
     }
 

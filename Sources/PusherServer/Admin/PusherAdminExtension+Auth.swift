@@ -22,7 +22,7 @@ extension PusherAdminExtension {
         let user = PercentDecoding.decode(parts[1], plusAsSpace: false) ?? parts[1]
         if user == Self.refusedUser {
             service.authorizations.refused(appKey: key)
-            return Self.authAnswer(403, .object([("error", "forbidden")]))
+            return Self.jsonAnswer(403, .object([("error", "forbidden")]))
         }
         var wrongSecret = false
         switch request.queryItems?.first(where: { $0.name == "shared_secret" })?.value {
@@ -30,18 +30,20 @@ extension PusherAdminExtension {
         case "wrong"?: wrongSecret = true
         case let other?: return Self.error(400, "shared_secret: expected \"wrong\" (or no parameter), got \"\(other)\"")
         }
-        let form = Self.form(request.body)
+        let form = Self.formFields(request.body)
         guard let socketID = form["socket_id"], let channel = form["channel_name"], !socketID.isEmpty, !channel.isEmpty else {
             return Self.error(400, "socket_id and channel_name: required (form-encoded)")
         }
         service.authorizations.signed(PusherAuthorizationRecord(socketID: socketID, channel: channel), appKey: key)
-        let channelData = channel.hasPrefix("presence-") ? Self.endpointChannelData(userID: user) : nil
+        // `?channel_data=none`: an app server relying on signin (presence members from user_data, spec §3.4).
+        let omitChannelData = request.queryItems?.contains { $0.name == "channel_data" && $0.value == "none" } ?? false
+        let channelData = channel.hasPrefix("presence-") && !omitChannelData ? Self.endpointChannelData(userID: user) : nil
         var body: [(String, JSONValue)] = [("auth", .string(PusherSignatures.channelAuth(app: app, socketID: socketID, channel: channel, channelData: channelData)))]
         if let channelData { body.append(("channel_data", .string(channelData))) }
         if channel.hasPrefix(Self.encryptedPrefix), let secret = Self.sharedSecret(channel: channel, app: app, wrong: wrongSecret) {
             body.append(("shared_secret", .string(secret)))
         }
-        return Self.authAnswer(200, .object(JSONObject(body)))
+        return Self.jsonAnswer(200, .object(JSONObject(body)))
     }
 
     static let encryptedPrefix = "private-encrypted-"
@@ -63,7 +65,7 @@ extension PusherAdminExtension {
         return #"{"user_id": \#(id), "user_info": {"name": \#(id)}}"#
     }
 
-    private static func form(_ body: [UInt8]) -> [String: String] {
+    static func formFields(_ body: [UInt8]) -> [String: String] {
         var form: [String: String] = [:]
         for pair in String(decoding: body, as: UTF8.self).split(separator: "&") {
             let pieces = pair.split(separator: "=", maxSplits: 1).map(String.init)
@@ -73,7 +75,7 @@ extension PusherAdminExtension {
         return form
     }
 
-    private static func authAnswer(_ status: Int, _ body: JSONValue) -> HTTPResponse {
+    static func jsonAnswer(_ status: Int, _ body: JSONValue) -> HTTPResponse {
         HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: body.jsonBytes)
     }
 }

@@ -9,14 +9,16 @@ import MockPusher
 /// over HTTP does exactly what a run in process does.
 extension PusherAdminExtension {
     static let harnessRoutes: [(method: String, path: String, description: String)] = [
-        ("GET, POST", "/__admin/pusher/apps", "the apps served; POST {id,key,secret[,activityTimeoutMs,pongTimeoutMs,serverPing,subscriptionCount,cacheChannels,cacheTtlMs,encryptionMasterKey]} adds one"),
+        ("GET, POST", "/__admin/pusher/apps", "the apps served; POST {id,key,secret[,activityTimeoutMs,pongTimeoutMs,serverPing,subscriptionCount,cacheChannels,cacheTtlMs,encryptionMasterKey,watchlistLimit,watchlistInitial]} adds one"),
         ("POST", "/__admin/pusher/peers/subscribe", "{appKey,name,channel[,userId]}: a socketless peer subscribes (signed by the server)"),
+        ("POST", "/__admin/pusher/peers/signin", "{appKey,name[,userId,watchlist]}: a socketless peer signs in (signed by the server)"),
         ("POST", "/__admin/pusher/peers/event", "{appKey,name,channel,event,data}: the peer sends a client event"),
         ("GET", "/__admin/pusher/peers/messages?app_key=KEY&name=NAME", "what the server sent the peer"),
         ("DELETE", "/__admin/pusher/peers?app_key=KEY[&name=NAME]", "ends the key's peers (or one)"),
         ("POST", "/__admin/pusher/connections/close", "{appKey,code[,reason]}: closes the key's open connections (1006: no close frame)"),
         ("POST", "/__admin/pusher/connections/send", "{appKey,text}: sends the text as is on the key's open connections"),
-        ("POST", "/__admin/pusher/auth/KEY/USER[?shared_secret=wrong]", "a channel auth endpoint (form socket_id, channel_name); user \"refused\" gets 403"),
+        ("POST", "/__admin/pusher/auth/KEY/USER[?shared_secret=wrong][&channel_data=none]", "a channel auth endpoint (form socket_id, channel_name); user \"refused\" gets 403"),
+        ("POST", "/__admin/pusher/user-auth/KEY/USER[?watchlist=A,B][&signature=bad]", "a user authentication endpoint (form socket_id); user \"refused\" gets 403"),
         ("GET, DELETE", "/__admin/pusher/record?app_key=KEY[&since=N]", "journal, auth requests and the server clock in one read"),
         ("GET", "/__admin/pusher/webhooks?app_key=KEY", "the webhook events the key's app emitted (the last 1,000)"),
     ]
@@ -28,6 +30,10 @@ extension PusherAdminExtension {
             guard request.method == "POST" else { return Self.methodNotAllowed(request.method, allowed: "POST") }
             return authorize(request)
         }
+        if request.rawPath.hasPrefix("/__admin/pusher/user-auth/") {
+            guard request.method == "POST" else { return Self.methodNotAllowed(request.method, allowed: "POST") }
+            return authenticateUser(request, query: query)
+        }
         switch request.rawPath {
         case "/__admin/pusher/apps":
             switch request.method {
@@ -36,7 +42,7 @@ extension PusherAdminExtension {
             case "POST": return registerApp(request.body)
             default: return Self.methodNotAllowed(request.method, allowed: "GET, POST")
             }
-        case "/__admin/pusher/peers/subscribe", "/__admin/pusher/peers/event", "/__admin/pusher/connections/close",
+        case "/__admin/pusher/peers/subscribe", "/__admin/pusher/peers/event", "/__admin/pusher/peers/signin", "/__admin/pusher/connections/close",
              "/__admin/pusher/connections/send":
             guard request.method == "POST" else { return Self.methodNotAllowed(request.method, allowed: "POST") }
             do throws(AdminBodyError) {
@@ -115,6 +121,12 @@ extension PusherAdminExtension {
             PusherAppSettings.apply(
                 subscriptionCount: try fields.optionalBool("subscriptionCount"), cacheChannels: try fields.optionalBool("cacheChannels"),
                 cacheTTLMilliseconds: try fields.optionalInt("cacheTtlMs", in: 1...PusherAppSettings.maximumCacheTTLMilliseconds), to: &options)
+            if let limit = try fields.optionalInt("watchlistLimit", in: 0...100_000) { options.watchlistLimit = limit }
+            switch try fields.optionalString("watchlistInitial") {
+            case nil, "online-and-offline"?: break
+            case "online"?: options.watchlistInitialStatus = .onlineOnly
+            case let other?: throw AdminBodyError(400, "watchlistInitial: expected \"online-and-offline\" or \"online\", got \"\(other)\"")
+            }
             if let key = try fields.optionalString("encryptionMasterKey") {
                 do throws(PusherAppSettings.Refusal) {
                     options.encryptionMasterKey = try PusherAppSettings.masterKey(base64: key, name: "encryptionMasterKey")
@@ -144,6 +156,22 @@ extension PusherAdminExtension {
             do throws(PusherHarnessError) {
                 let socketID = try service.peerSubscribe(name, userID: userID, appKey: appKey, channel: channel)
                 return Self.ok(.object([("appKey", .string(appKey)), ("name", .string(name)), ("socketId", .string(socketID))]))
+            } catch {
+                throw AdminBodyError(404, error.description)
+            }
+        case "/__admin/pusher/peers/signin":
+            let name = try fields.string("name")
+            let userID = try fields.optionalString("userId") ?? name
+            var list: [JSONValue] = []
+            if let value = fields.object["watchlist"], value != .null {
+                guard let array = value.arrayValue, array.allSatisfy({ $0.stringValue != nil }) else {
+                    throw AdminBodyError(400, "watchlist: expected an array of strings")
+                }
+                list = array
+            }
+            do throws(PusherHarnessError) {
+                try service.peerSignin(name, userID: userID, appKey: appKey, watchlist: list.compactMap(\.stringValue))
+                return Self.ok(.object([("appKey", .string(appKey)), ("name", .string(name)), ("userId", .string(userID))]))
             } catch {
                 throw AdminBodyError(404, error.description)
             }

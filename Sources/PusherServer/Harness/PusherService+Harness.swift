@@ -49,6 +49,22 @@ extension PusherService {
         return socketID
     }
 
+    /// Connects the peer `name` of the app (on first use) and signs it in as `userID` with this
+    /// watchlist (user_data `{"id","user_info":{"name"}[,"watchlist"]}`, signed with the app's secret).
+    public func peerSignin(_ name: String, userID: String, appKey: String, watchlist: [String]) throws(PusherHarnessError) {
+        guard let app = core.app(key: appKey) else { throw .unknownAppKey(appKey) }
+        let (id, isNew) = peers.connection(appKey: appKey, name: name)
+        if isNew {
+            perform(core.handle(.connected(id, appKey: appKey, query: [PusherQueryItem("protocol", "7")], now: now)))
+            peers.setSocketID(core.socketID(of: id), appKey: appKey, name: name)
+        }
+        guard let socketID = peers.peer(appKey: appKey, name: name)?.socketID else { throw .unknownPeer(name: name, appKey: appKey) }
+        let userData = PusherAdminExtension.userData(userID: userID, watchlist: watchlist.isEmpty ? nil : watchlist)
+        let data: JSONValue = .object([("auth", .string(PusherSignatures.userAuth(app: app, socketID: socketID, userData: userData))),
+                                       ("user_data", .string(userData))])
+        perform(core.handle(.text(id, JSONValue.object([("event", "pusher:signin"), ("data", data)]).jsonText, now: now)))
+    }
+
     /// The peer sends a client event on `channel`, as its socket would.
     public func peerClientEvent(_ name: String, appKey: String, channel: String, event: String, data: String) throws(PusherHarnessError) {
         guard let peer = peers.peer(appKey: appKey, name: name) else { throw .unknownPeer(name: name, appKey: appKey) }

@@ -52,6 +52,8 @@ public final class AdminHTTPPusherServer: PusherHarnessServer {
             ("serverPing", app.options.serverPing == .pusherEvent ? "pusher" : "websocket"),
             ("subscriptionCount", .bool(app.options.subscriptionCountEvents)), ("cacheChannels", .bool(app.options.cacheChannelsEnabled)),
             ("cacheTtlMs", .int(Self.milliseconds(app.options.cacheTTL))),
+            ("watchlistLimit", .int(app.options.watchlistLimit)),
+            ("watchlistInitial", app.options.watchlistInitialStatus == .onlineOnly ? "online" : "online-and-offline"),
         ]
         if let key = app.options.encryptionMasterKey { members.append(("encryptionMasterKey", .string(ByteEncoding.base64(key)))) }
         try await expectOK(send("POST", "/__admin/pusher/apps", json: .object(JSONObject(members)), operation: "register app"), "register app")
@@ -137,6 +139,17 @@ public final class AdminHTTPPusherServer: PusherHarnessServer {
 
     public func removePeers(appKey: String) async throws {
         try await expectOK(send("DELETE", "/__admin/pusher/peers?app_key=\(PusherAPISigner.encode(appKey))", operation: "remove peers"), "remove peers")
+    }
+
+    public func peerSignin(_ peer: PusherPeer, appKey: String, watchlist: [String]) async throws {
+        let body: JSONValue = ["appKey": .string(appKey), "name": .string(peer.name), "userId": .string(peer.userID),
+                               "watchlist": .array(watchlist.map(JSONValue.string))]
+        try await expectOK(send("POST", "/__admin/pusher/peers/signin", json: body, operation: "peer signin"), "peer signin")
+    }
+
+    public func terminateUser(app: PusherApp, userID: String) async throws {
+        let (target, body) = PusherAPISigner.terminate(app: app, userID: userID, timestamp: Int64(Date().timeIntervalSince1970))
+        try await expectOK(send("POST", target, body: Data(body), operation: "terminate \(userID)"), "terminate \(userID)")
     }
 
     public func webhookEvents(appKey: String) async throws -> [JSONValue] {

@@ -102,6 +102,16 @@ public final class InProcessPusherServer: PusherHarnessServer {
 
     public func removePeers(appKey: String) async throws { service.removePeers(appKey: appKey) }
 
+    public func peerSignin(_ peer: PusherPeer, appKey: String, watchlist: [String]) async throws {
+        do throws(PusherHarnessError) {
+            try service.peerSignin(peer.name, userID: peer.userID, appKey: appKey, watchlist: watchlist)
+        } catch {
+            throw PusherSuiteError(error.description)
+        }
+    }
+
+    public func terminateUser(app: PusherApp, userID: String) async throws { try await http.terminateUser(app: app, userID: userID) }
+
     public func webhookEvents(appKey: String) async throws -> [JSONValue] {
         do throws(PusherHarnessError) {
             return try service.webhookEvents(appKey: appKey).map(\.json)

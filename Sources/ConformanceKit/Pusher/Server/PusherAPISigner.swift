@@ -18,6 +18,13 @@ public enum PusherAPISigner {
         return (signedTarget(app: app, method: "POST", path: path, body: body, timestamp: timestamp), body)
     }
 
+    /// `POST /apps/ID/users/USER/terminate_connections` (body `{}`, as pusher-http-node posts it).
+    public static func terminate(app: PusherApp, userID: String, timestamp: Int64) -> (target: String, body: [UInt8]) {
+        let body = Array("{}".utf8)
+        let path = "/apps/\(app.id)/users/\(userID)/terminate_connections"
+        return (signedTarget(app: app, method: "POST", path: path, body: body, timestamp: timestamp), body)
+    }
+
     /// `PATH?auth_key=…&auth_timestamp=…&auth_version=1.0[&body_md5=…]&auth_signature=…`.
     static func signedTarget(app: PusherApp, method: String, path: String, body: [UInt8], timestamp: Int64) -> String {
         var parameters = ["auth_key": app.key, "auth_timestamp": String(timestamp), "auth_version": "1.0"]

@@ -38,12 +38,28 @@ public protocol PusherHarnessServer: Sendable {
     func webhookEvents(appKey: String) async throws -> [JSONValue]
     /// Ends every peer of the key (case cleanup).
     func removePeers(appKey: String) async throws
+    /// A harness peer signs in as `peer.userID` with this watchlist (connecting on first use).
+    func peerSignin(_ peer: PusherPeer, appKey: String, watchlist: [String]) async throws
+    /// `POST /apps/ID/users/USER/terminate_connections`, signed as an app server does.
+    func terminateUser(app: PusherApp, userID: String) async throws
 }
 
 extension PusherHarnessServer {
     /// The harness's auth endpoint for the key, signing as `user` (`refused` gets 403).
     public func authEndpoint(appKey: String, user: String) -> String {
         "http://\(host.contains(":") ? "[\(host)]" : host):\(port)/__admin/pusher/auth/\(PusherAPISigner.encode(appKey))/\(PusherAPISigner.encode(user))"
+    }
+}
+
+extension PusherHarnessServer {
+    /// The harness's user authentication endpoint for the key, as `user` (`refused` gets 403),
+    /// with the case's watchlist and a bad signature when asked.
+    public func userAuthEndpoint(appKey: String, user: String, watchlist: [String]?, badSignature: Bool) -> String {
+        var query: [String] = []
+        if let watchlist { query.append("watchlist=" + watchlist.map(PusherAPISigner.encode).joined(separator: ",")) }
+        if badSignature { query.append("signature=bad") }
+        let base = "http://\(host.contains(":") ? "[\(host)]" : host):\(port)/__admin/pusher/user-auth/\(PusherAPISigner.encode(appKey))/\(PusherAPISigner.encode(user))"
+        return query.isEmpty ? base : base + "?" + query.joined(separator: "&")
     }
 }
 
