@@ -5,7 +5,7 @@
 # dist/pubnub-harness-<version>-linux-<arch>.tar.gz (+ .sha256). Then verifies the tarball the way
 # a CI job would use it: unpacked in a fresh directory outside the checkout, run with an empty
 # environment (env -i), it must run the whole catalog (every encryption vector case included) with
-# no new failure, and ldd must show no Swift library (only glibc, libssl/libcrypto, zlib, libcbor, libstdc++).
+# no new failure, and ldd must show no Swift library (only glibc, libssl/libcrypto, zlib, libcbor, libsodium, libstdc++).
 # Needs: swift, strip (binutils), tar, sha256sum, ldd, python3. Usage: scripts/release.sh [--no-verify]
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
