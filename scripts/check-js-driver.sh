@@ -58,7 +58,9 @@ PUBNUB_JS_SDK="$MINI" run js-mini-node "env PUBNUB_JS_SDK=$MINI node Drivers/jav
 # 1b. the mini client, Chromium
 if [ "$BROWSER" = 1 ]; then
     command -v "${CHROMIUM:-chromium}" >/dev/null 2>&1 || { echo "check-js-driver: chromium is not installed (or pass --no-browser)"; exit 2; }
-    run js-mini-chromium "node Drivers/javascript/browser-host.mjs --sdk $MINI" $MINI_SUITES
+    # Two cases at a time: each warm host runs a Chromium of its own, and four of them on a 2-core
+    # machine under CI load starved a page long enough for a case to miss its budget.
+    run js-mini-chromium "node Drivers/javascript/browser-host.mjs --sdk $MINI" $MINI_SUITES --jobs 2
 fi
 
 # 2. the official SDK, when given
@@ -74,7 +76,7 @@ if [ -n "$SDK" ] && [ "$SDK" != "$MINI" ]; then
     if [ "$BROWSER" = 1 ] && [ -f "$SDK" ]; then
         EXPECT="Fixtures/expectations/javascript-sdk-$VERSION-chromium.json"
         [ -f "$ROOT/$EXPECT" ] || { echo "check-js-driver: no expectation file $EXPECT for SDK $VERSION"; exit 1; }
-        run "pubnub-js-$VERSION-chromium" "node Drivers/javascript/browser-host.mjs --sdk $SDK" --expectations "$EXPECT"
+        run "pubnub-js-$VERSION-chromium" "node Drivers/javascript/browser-host.mjs --sdk $SDK" --expectations "$EXPECT" --jobs 2
     fi
 fi
 echo "check-js-driver: ok"

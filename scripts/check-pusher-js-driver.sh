@@ -97,7 +97,8 @@ run() { # name, command, extra args...
 }
 BASIC="--suite pusher.connection --suite pusher.channels --suite pusher.auth --suite pusher.presence --suite pusher.client-events"
 run pusher-mini-node "$NODE_HOST --sdk $MINI" $BASIC
-[ "$BROWSER" = 1 ] && run pusher-mini-chromium "$BROWSER_HOST --sdk $MINI" $BASIC
+# Two cases at a time: each warm host runs a Chromium of its own (see check-js-driver.sh).
+[ "$BROWSER" = 1 ] && run pusher-mini-chromium "$BROWSER_HOST --sdk $MINI" $BASIC --jobs 2
 
 version_of() { # bundle
     sed -n '1,10s/.*Pusher JavaScript Library v\([0-9][0-9.]*\).*/\1/p' "$1" | head -1
@@ -123,7 +124,7 @@ fi
 if [ "$BROWSER" = 1 ] && [ -n "${PUSHER_JS_WEB_SDK:-}" ]; then
     [ -f "$PUSHER_JS_WEB_SDK" ] || fail "PUSHER_JS_WEB_SDK=$PUSHER_JS_WEB_SDK: no such file"
     VERSION=$(version_of "$PUSHER_JS_WEB_SDK")
-    run "pusher-js-$VERSION-chromium" "$BROWSER_HOST --sdk $PUSHER_JS_WEB_SDK" $(with_expectations "$VERSION" chromium)
+    run "pusher-js-$VERSION-chromium" "$BROWSER_HOST --sdk $PUSHER_JS_WEB_SDK" $(with_expectations "$VERSION" chromium) --jobs 2
     contract "contract check, pusher-js $VERSION, chromium host" "$BROWSER_HOST --sdk $PUSHER_JS_WEB_SDK"
 fi
 echo "check-pusher-js-driver: ok"
