@@ -13,16 +13,10 @@ extension PusherAdminExtension {
     static let refusedUser = "refused"
 
     func authorize(_ request: HTTPRequest) -> HTTPResponse {
-        let parts = request.rawPath.dropFirst("/__admin/pusher/auth/".count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
-            return Self.error(404, "expected /__admin/pusher/auth/KEY/USER, got \(request.rawPath)")
-        }
-        let key = PercentDecoding.decode(parts[0], plusAsSpace: false) ?? parts[0]
-        guard let app = service.core.app(key: key) else { return Self.error(404, "no Pusher app with key \"\(key)\"") }
-        let user = PercentDecoding.decode(parts[1], plusAsSpace: false) ?? parts[1]
-        if user == Self.refusedUser {
-            service.authorizations.refused(appKey: key)
-            return Self.jsonAnswer(403, .object([("error", "forbidden")]))
+        let (key, app, user): (String, PusherApp, String)
+        switch endpointTarget(request, prefix: "/__admin/pusher/auth/") {
+        case .success(let target): (key, app, user) = target
+        case .failure(let answer): return answer.response
         }
         var wrongSecret = false
         switch request.queryItems?.first(where: { $0.name == "shared_secret" })?.value {
@@ -47,6 +41,28 @@ extension PusherAdminExtension {
     }
 
     static let encryptedPrefix = "private-encrypted-"
+
+    /// An app server endpoint's answer that ends the request early (unknown path or key, a refused user).
+    struct EndpointAnswer: Error {
+        let response: HTTPResponse
+    }
+
+    /// The app and user of an endpoint path `PREFIX/KEY/USER` (both percent-decoded), or its answer:
+    /// 404 for another path or an unknown key, 403 for the user ``refusedUser`` (journaled).
+    func endpointTarget(_ request: HTTPRequest, prefix: String) -> Result<(key: String, app: PusherApp, user: String), EndpointAnswer> {
+        let parts = request.rawPath.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+            return .failure(EndpointAnswer(response: Self.error(404, "expected \(prefix)KEY/USER, got \(request.rawPath)")))
+        }
+        let key = PercentDecoding.decode(parts[0], plusAsSpace: false) ?? parts[0]
+        guard let app = service.core.app(key: key) else { return .failure(EndpointAnswer(response: Self.error(404, "no Pusher app with key \"\(key)\""))) }
+        let user = PercentDecoding.decode(parts[1], plusAsSpace: false) ?? parts[1]
+        if user == Self.refusedUser {
+            service.authorizations.refused(appKey: key)
+            return .failure(EndpointAnswer(response: Self.jsonAnswer(403, .object([("error", "forbidden")]))))
+        }
+        return .success((key, app, user))
+    }
 
     /// `base64(SHA256(channel ‖ master key))` (spec §4.3), or with `wrong` the secret of another
     /// channel name (for cases where the client must fail to decrypt). Nil when the app has no master

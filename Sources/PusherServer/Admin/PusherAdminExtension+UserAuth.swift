@@ -14,16 +14,10 @@ import MockPusher
 /// - the user `refused` gets 403, as an app refusing the user.
 extension PusherAdminExtension {
     func authenticateUser(_ request: HTTPRequest, query: [QueryItem]) -> HTTPResponse {
-        let parts = request.rawPath.dropFirst("/__admin/pusher/user-auth/".count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
-            return Self.error(404, "expected /__admin/pusher/user-auth/KEY/USER, got \(request.rawPath)")
-        }
-        let key = PercentDecoding.decode(parts[0], plusAsSpace: false) ?? parts[0]
-        guard let app = service.core.app(key: key) else { return Self.error(404, "no Pusher app with key \"\(key)\"") }
-        let user = PercentDecoding.decode(parts[1], plusAsSpace: false) ?? parts[1]
-        if user == Self.refusedUser {
-            service.authorizations.refused(appKey: key)
-            return Self.jsonAnswer(403, .object([("error", "forbidden")]))
+        let (key, app, user): (String, PusherApp, String)
+        switch endpointTarget(request, prefix: "/__admin/pusher/user-auth/") {
+        case .success(let target): (key, app, user) = target
+        case .failure(let answer): return answer.response
         }
         let signature = query.first { $0.name == "signature" }?.value
         guard signature == nil || signature == "bad" else { return Self.error(400, "signature: expected \"bad\" or nothing") }
